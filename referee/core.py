@@ -1,0 +1,278 @@
+"""The referee's core: moves, verdicts, the game interface and the match log.
+
+A match is an append-only list of moves after a header. The state is a fold of the
+game's `apply` over that list; `judge` gives each move its verdict against the state
+it was played in. An illegal move that the table accepts stays in the log and play
+goes on from the state it leaves. Undo drops the last move.
+
+Nothing here does I/O: the notation (`referee.notation`) turns JSON into these objects.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+from referee.decks import Deck
+
+if TYPE_CHECKING:
+    from referee.table import TableInterpreter
+
+Severity = Literal["ok", "warning", "illegal"]
+
+#: The rule id of the one rule every game shares: play in turn.
+TURN_RULE = "TURN-ORDER"
+
+
+class RefereeError(Exception):
+    """A user-facing problem with a match: bad header, bad move, unknown game."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move at the table: who made it, what kind, and the game's own fields.
+
+    `fields` holds JSON values only (str, int, None, lists), so a move writes back
+    to the notation exactly as it was read.
+    """
+
+    seat: int
+    kind: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.fields.get(name, default)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "move": self.kind, **self.fields}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the referee says of one move.
+
+    `ok` is False only for what the referee can prove. `severity` is "warning" for a
+    move the referee could not check (an unrecognised card), never for a guess.
+    `concerns` is set on a deferred verdict: the index of the earlier move it proves
+    illegal once hidden cards are revealed.
+    """
+
+    ok: bool
+    rules: tuple[str, ...] = ()
+    message: str = ""
+    severity: Severity = "ok"
+    concerns: int | None = None
+
+    @staticmethod
+    def legal(message: str = "") -> Verdict:
+        return Verdict(ok=True, message=message)
+
+    @staticmethod
+    def unchecked(message: str) -> Verdict:
+        return Verdict(ok=True, message=message, severity="warning")
+
+    @staticmethod
+    def illegal(breaches: Sequence[tuple[str, str]]) -> Verdict:
+        """A verdict for one or more (rule id, one-line explanation) breaches."""
+        return Verdict(
+            ok=False,
+            rules=tuple(rule for rule, _ in breaches),
+            message="; ".join(text for _, text in breaches),
+            severity="illegal",
+        )
+
+
+@dataclass(frozen=True)
+class Option:
+    """A house option: an [INF] interpretation or a variant, recorded in the log header."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    doc: str
+
+    def check(self, value: Any) -> None:
+        if value not in self.choices or type(value) is not type(self.default):
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise RefereeError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class Header:
+    """The first line of a match log: the game, the seats, who starts, house options."""
+
+    game: str
+    seats: tuple[str, ...]
+    first: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seats": list(self.seats),
+            "first": self.first,
+            "options": dict(self.options),
+        }
+
+
+StateT = TypeVar("StateT")
+
+
+class Game(abc.ABC, Generic[StateT]):
+    """One game's rules behind the interface every game implements.
+
+    A game module subclasses this once. `judge` and `apply` are pure functions of a
+    state and a move; the state is immutable.
+    """
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options: tuple[Option, ...] = ()
+
+    @property
+    @abc.abstractmethod
+    def deck(self) -> Deck:
+        """The deck this game is played with."""
+
+    @abc.abstractmethod
+    def parse_move(self, seat: int, kind: str, fields: Mapping[str, Any]) -> Move:
+        """Check a move's fields; raise RefereeError naming what is wrong."""
+
+    @abc.abstractmethod
+    def setup(self, header: Header) -> StateT:
+        """The state before the first move."""
+
+    @abc.abstractmethod
+    def judge(self, state: StateT, move: Move) -> Verdict:
+        """Is `move` legal in `state`? Only what can be proven is illegal."""
+
+    @abc.abstractmethod
+    def apply(self, state: StateT, move: Move) -> StateT:
+        """The state after `move`, legal or accepted by the table."""
+
+    @abc.abstractmethod
+    def to_play(self, state: StateT) -> int | None:
+        """The seat whose turn it is, or None once the game is over."""
+
+    @abc.abstractmethod
+    def scores(self, state: StateT) -> dict[int, int]:
+        """Points per seat so far."""
+
+    @abc.abstractmethod
+    def is_over(self, state: StateT) -> bool: ...
+
+    def winners(self, state: StateT) -> list[int]:
+        """Seats with the best score; ties are shared. Empty while the game goes on."""
+        if not self.is_over(state):
+            return []
+        scores = self.scores(state)
+        best = max(scores.values())
+        return [seat for seat, points in sorted(scores.items()) if points == best]
+
+    @abc.abstractmethod
+    def public_view(self, state: StateT) -> dict[str, Any]:
+        """What everyone at the table may see (no hands): zones, counts, for the page."""
+
+    @abc.abstractmethod
+    def interpreter(self, header: Header) -> TableInterpreter[StateT]:
+        """How this game reads the table: camera views and button presses to moves."""
+
+    def check_header(self, header: Header) -> Header:
+        """Validate seats and options; fill in defaults for options not given."""
+        if not self.min_seats <= len(header.seats) <= self.max_seats:
+            raise RefereeError(
+                f"{self.title} is for {self.min_seats} to {self.max_seats} players, "
+                f"not {len(header.seats)}"
+            )
+        if not 0 <= header.first < len(header.seats):
+            raise RefereeError(f"first seat {header.first} is not one of the seats")
+        known = {option.name: option for option in self.options}
+        unknown = sorted(set(header.options) - set(known))
+        if unknown:
+            raise RefereeError(
+                f"unknown option {unknown[0]!r} for {self.name}; known: {', '.join(sorted(known))}"
+            )
+        options = {name: option.default for name, option in known.items()}
+        for name, value in header.options.items():
+            known[name].check(value)
+            options[name] = value
+        return Header(header.game, header.seats, header.first, options)
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """One move of a match with the verdict it got."""
+
+    index: int
+    move: Move
+    verdict: Verdict
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "index": self.index,
+            "seat": self.move.seat,
+            "ok": self.verdict.ok,
+            "rules": list(self.verdict.rules),
+            "message": self.verdict.message,
+        }
+        if self.verdict.severity == "warning":
+            out["severity"] = "warning"
+        if self.verdict.concerns is not None:
+            out["concerns"] = self.verdict.concerns
+        return out
+
+
+class Match(Generic[StateT]):
+    """A match in progress: the header, the log of moves, and the folded state.
+
+    >>> from referee.games import get_game
+    >>> game = get_game("deserto")
+    >>> match = Match(game, Header("deserto", ("Ana", "Bogdan")))
+    >>> match.play(Move(0, "place", {"cell": "nw", "card": "oasis"})).verdict.ok
+    True
+    """
+
+    def __init__(self, game: Game[StateT], header: Header) -> None:
+        self.game = game
+        self.header = game.check_header(header)
+        self._states: list[StateT] = [game.setup(self.header)]
+        self.rulings: list[Ruling] = []
+
+    @property
+    def state(self) -> StateT:
+        return self._states[-1]
+
+    @property
+    def moves(self) -> list[Move]:
+        return [ruling.move for ruling in self.rulings]
+
+    def play(self, move: Move) -> Ruling:
+        """Judge `move`, append it to the log and fold it into the state."""
+        verdict = self.game.judge(self.state, move)
+        ruling = Ruling(len(self.rulings), move, verdict)
+        self.rulings.append(ruling)
+        self._states.append(self.game.apply(self.state, move))
+        return ruling
+
+    def undo(self) -> Ruling:
+        """Drop the last move (the table took it back)."""
+        if not self.rulings:
+            raise RefereeError("there is no move to undo")
+        self._states.pop()
+        return self.rulings.pop()
+
+    def to_play(self) -> int | None:
+        return self.game.to_play(self.state)
+
+    def result(self) -> dict[str, Any]:
+        """The final line of a transcript: scores by seat and the winners."""
+        scores = self.game.scores(self.state)
+        return {
+            "final": self.game.is_over(self.state),
+            "scores": {str(seat): points for seat, points in sorted(scores.items())},
+            "winners": self.game.winners(self.state),
+        }

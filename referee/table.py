@@ -1,0 +1,78 @@
+"""What the camera and the buttons tell a game, and what a game makes of it.
+
+Firmware turns camera frames into a stable `TableView` (cards with their position in
+millimetres from the centre of the mat) and the panel into `Press` events. A game's
+`TableInterpreter` compares them with the referee's state and answers with actions:
+a move to play, a take-back of the last move, or a question for the table when the
+evidence is not enough to say anything for sure.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Generic, Literal
+
+from referee.core import Move, Ruling, StateT
+
+PressKind = Literal["press", "hold", "double"]
+
+
+@dataclass(frozen=True)
+class ViewCard:
+    """A card the camera sees: its code (None when not recognised) and centre in mm."""
+
+    code: str | None
+    x_mm: float
+    y_mm: float
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A stable view of the table: every card in sight, positions from the mat centre."""
+
+    cards: tuple[ViewCard, ...]
+
+
+@dataclass(frozen=True)
+class Press:
+    """A seat's button: a short press, a hold, or a double press."""
+
+    seat: int
+    kind: PressKind
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play this move."""
+
+    move: Move
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """Drop the last move: the table took it back."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class AskTable:
+    """The evidence does not settle it: ask the table (page, status LED)."""
+
+    message: str
+
+
+Action = Play | TakeBack | AskTable
+
+
+class TableInterpreter(abc.ABC, Generic[StateT]):
+    """Turns view changes and button presses into moves for one game."""
+
+    @abc.abstractmethod
+    def on_view(self, state: StateT, view: TableView, last: Ruling | None) -> list[Action]:
+        """React to a new stable view of the table; `last` is the last move played."""
+
+    @abc.abstractmethod
+    def on_press(self, state: StateT, press: Press, last: Ruling | None) -> list[Action]:
+        """React to a seat's button."""
