@@ -6,12 +6,26 @@ The tags let the camera find the mat and map image pixels to mat millimetres
     >>> mat = default_mat()
     >>> mat.width_mm, mat.height_mm
     (594.0, 420.0)
+    >>> render_mat(mat, px_per_mm=1.0).shape
+    (420, 594, 3)
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image
+
+MAT_BGR = (62, 74, 60)
+"""The felt colour: a dark green-grey, so white-edged cards stand out and shadows barely show."""
+PLAY_CELL_MM = (63.0, 88.0)
+PLAY_GAP_MM = 6.0
 
 
 @dataclass(frozen=True)
@@ -74,3 +88,67 @@ def default_mat() -> MatSpec:
         height_mm=h,
         tags=tuple(TagPlacement(i, c, size) for i, c in enumerate(corners)),
     )
+
+
+def aruco_dictionary(spec: MatSpec) -> cv2.aruco.Dictionary:
+    """The ArUco dictionary the mat's tags come from."""
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, spec.dictionary))
+
+
+def tag_quiet_zone_mm(tag: TagPlacement) -> float:
+    """The side of the white square printed around a tag: 20 % of the tag clear on each side."""
+    return tag.size_mm * 1.4
+
+
+def play_cells_mm(spec: MatSpec) -> list[tuple[float, float, float, float]]:
+    """The four card cells (x0, y0, x1, y1 in mm) of the 2x2 play square at the mat centre."""
+    (cw, ch), g = PLAY_CELL_MM, PLAY_GAP_MM
+    cx, cy = spec.center_mm
+    x0, y0 = cx - cw - g / 2, cy - ch - g / 2
+    return [
+        (x0 + c * (cw + g), y0 + r * (ch + g), x0 + c * (cw + g) + cw, y0 + r * (ch + g) + ch)
+        for r in range(2)
+        for c in range(2)
+    ]
+
+
+def render_mat(spec: MatSpec, px_per_mm: float) -> NDArray[np.uint8]:
+    """The mat as printed (BGR): felt-like dark green-grey, white-framed tags, play square."""
+    w, h = round(spec.width_mm * px_per_mm), round(spec.height_mm * px_per_mm)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32) / np.float32(px_per_mm)
+    # a fine deterministic weave, a few grey levels deep, so the print looks like cloth
+    weave = 3.0 * np.sin(xs * 2.1) * np.sin(ys * 1.9) + 2.0 * np.sin((xs + ys) * 0.7)
+    felt = np.array(MAT_BGR, np.float32) + weave[:, :, None]
+    img: NDArray[np.uint8] = np.clip(felt, 0, 255).astype(np.uint8)
+    line = (96, 110, 94)
+    thick = max(1, round(0.6 * px_per_mm))
+    for x0, y0, x1, y1 in play_cells_mm(spec):
+        p0 = (round(x0 * px_per_mm), round(y0 * px_per_mm))
+        p1 = (round(x1 * px_per_mm), round(y1 * px_per_mm))
+        cv2.rectangle(img, p0, p1, line, thick, cv2.LINE_AA)
+    dictionary = aruco_dictionary(spec)
+    for tag in spec.tags:
+        zone = tag_quiet_zone_mm(tag)
+        zx0 = round((tag.center_mm[0] - zone / 2) * px_per_mm)
+        zy0 = round((tag.center_mm[1] - zone / 2) * px_per_mm)
+        zs = round(zone * px_per_mm)
+        img[zy0 : zy0 + zs, zx0 : zx0 + zs] = 255
+        side = round(tag.size_mm * px_per_mm)
+        marker = cv2.aruco.generateImageMarker(dictionary, tag.tag_id, side, borderBits=1)
+        tx0 = round((tag.center_mm[0] - tag.size_mm / 2) * px_per_mm)
+        ty0 = round((tag.center_mm[1] - tag.size_mm / 2) * px_per_mm)
+        img[ty0 : ty0 + side, tx0 : tx0 + side] = marker[:, :, None]
+    return img
+
+
+def export_mat(spec: MatSpec, out_dir: Path, px_per_mm: float = 150 / 25.4) -> list[Path]:
+    """Write mat.png, a true-size mat.pdf and mat.json into out_dir; returns the paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    img = render_mat(spec, px_per_mm)
+    png, pdf, meta = out_dir / "mat.png", out_dir / "mat.pdf", out_dir / "mat.json"
+    cv2.imwrite(str(png), img)
+    Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB)).save(
+        pdf, "PDF", resolution=px_per_mm * 25.4
+    )
+    meta.write_text(json.dumps(spec.to_json(), indent=2) + "\n", encoding="utf-8")
+    return [png, pdf, meta]
