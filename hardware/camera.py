@@ -1,0 +1,339 @@
+"""Camera sources: the Pi camera, a USB webcam or video file, and a recorded session.
+
+Every source hands out :class:`Frame` objects through the same small :class:`Camera`
+interface, so the pipeline cannot tell live play from a replay:
+
+    with ReplayCamera(Path("sessions/2024-05-01-deserto")) as camera:
+        frame = camera.read()
+        print(frame.index, frame.t, frame.image.shape)
+
+A session folder is described in docs/sessions.md; :class:`SessionRecorder` writes one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from types import TracebackType
+from typing import Any, Protocol, Self, TextIO
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from hardware.panel import BUTTON_KINDS, ButtonEvent
+
+Image = npt.NDArray[np.uint8]
+Clock = Callable[[], float]
+
+
+class CameraError(Exception):
+    """A camera problem the user can fix; the message is one line saying what is wrong."""
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """One picture of the table: a BGR uint8 image, when it was taken (s) and its number."""
+
+    image: Image
+    t: float
+    index: int
+
+
+class Camera(Protocol):
+    """What the pipeline reads frames from; use it as a context manager to close it."""
+
+    def read(self) -> Frame | None:
+        """The next frame, or None when there is none now or the source has ended."""
+        ...
+
+    def close(self) -> None:
+        """Release the device or file; reading afterwards is a bug."""
+        ...
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class PiCamera(Camera):
+    """The Raspberry Pi camera module (CSI ribbon), through picamera2.
+
+    Only works on a Pi with ``python3-picamera2`` installed from the OS:
+
+        with PiCamera(resolution=(1280, 720)) as camera:
+            frame = camera.read()
+    """
+
+    def __init__(
+        self, resolution: tuple[int, int] = (1280, 720), clock: Clock = time.monotonic
+    ) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ModuleNotFoundError as error:
+            raise CameraError(
+                "picamera2 is not installed: on the Pi run 'sudo apt install python3-picamera2'"
+            ) from error
+        if not Picamera2.global_camera_info():
+            raise CameraError("no Pi camera found: check the ribbon cable, then reboot")
+        self._camera = Picamera2()
+        # libcamera's "RGB888" lays pixels out as B, G, R bytes: already OpenCV's order.
+        config = self._camera.create_video_configuration(
+            main={"size": tuple(resolution), "format": "RGB888"}
+        )
+        self._camera.configure(config)
+        self._camera.start()
+        self._clock = clock
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        image = np.ascontiguousarray(self._camera.capture_array("main"), dtype=np.uint8)
+        frame = Frame(image=image, t=self._clock(), index=self._index)
+        self._index += 1
+        return frame
+
+    def close(self) -> None:
+        self._camera.stop()
+        self._camera.close()
+
+
+class OpenCVCamera(Camera):
+    """A USB webcam (given by its device number) or a video file (given by its path).
+
+    A file ends with ``read() -> None``; a webcam that stops delivering raises
+    :class:`CameraError`. File frames are timed by their position in the video,
+    webcam frames by the clock:
+
+        with OpenCVCamera(0, resolution=(1280, 720)) as camera:
+            frame = camera.read()
+    """
+
+    def __init__(
+        self,
+        source: int | str,
+        resolution: tuple[int, int] | None = None,
+        clock: Clock = time.monotonic,
+        max_missed_frames: int = 30,
+    ) -> None:
+        self._live = isinstance(source, int)
+        if isinstance(source, str) and not Path(source).is_file():
+            raise CameraError(f"video file not found: {source}")
+        self._capture = cv2.VideoCapture(source)
+        if not self._capture.isOpened():
+            self._capture.release()
+            if self._live:
+                raise CameraError(f"camera {source} not found: is the webcam plugged in?")
+            raise CameraError(f"cannot read video file {source}: not a video OpenCV can decode")
+        if resolution is not None:
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, resolution[0])
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, resolution[1])
+        self._clock = clock
+        self._max_missed_frames = max_missed_frames
+        self._missed_in_a_row = 0
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            if not self._live:
+                return None
+            self._missed_in_a_row += 1
+            if self._missed_in_a_row >= self._max_missed_frames:
+                raise CameraError("camera stopped delivering frames")
+            return None
+        self._missed_in_a_row = 0
+        t = self._clock() if self._live else self._capture.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
+        frame = Frame(image=np.asarray(image, dtype=np.uint8), t=t, index=self._index)
+        self._index += 1
+        return frame
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+@dataclass(frozen=True)
+class FrameEvent:
+    """A line of events.jsonl naming a frame file (relative to the session folder)."""
+
+    t: float
+    frame: str
+
+
+SessionEvent = FrameEvent | ButtonEvent
+
+EVENTS_FILE = "events.jsonl"
+METADATA_FILE = "session.json"
+FRAMES_FOLDER = "frames"
+
+
+def read_session_events(session_dir: Path) -> list[SessionEvent]:
+    """Every frame and button event of a recorded session, in time order.
+
+    Raises CameraError naming the line number of a malformed line.
+    """
+    events_path = Path(session_dir) / EVENTS_FILE
+    if not Path(session_dir).is_dir():
+        raise CameraError(f"session folder not found: {session_dir}")
+    if not events_path.is_file():
+        raise CameraError(f"session folder malformed: no {EVENTS_FILE} in {session_dir}")
+    events: list[SessionEvent] = []
+    with events_path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                events.append(_parse_event(line))
+            except ValueError as error:
+                raise CameraError(f"{events_path} line {number}: {error}") from None
+    # Stable: a recorder may append a button line a moment after a later frame.
+    return sorted(events, key=lambda event: event.t)
+
+
+def _parse_event(line: str) -> SessionEvent:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError:
+        raise ValueError("not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ValueError("expected a JSON object")
+    t = data.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+        raise ValueError('"t" must be a number of seconds')
+    if "frame" in data:
+        frame = data["frame"]
+        if not isinstance(frame, str) or not _is_inside_session(frame):
+            raise ValueError('"frame" must be a relative path such as "frames/000012.jpg"')
+        return FrameEvent(t=float(t), frame=frame)
+    if "button" in data:
+        seat, kind = data["button"], data.get("kind")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise ValueError('"button" must be a seat number (0, 1, ...)')
+        if kind not in BUTTON_KINDS:
+            raise ValueError(f'"kind" must be one of {", ".join(BUTTON_KINDS)}')
+        return ButtonEvent(seat=seat, kind=kind, t=float(t))
+    raise ValueError('expected a "frame" or a "button" event')
+
+
+def _is_inside_session(relative_path: str) -> bool:
+    path = PurePosixPath(relative_path)
+    return not path.is_absolute() and ".." not in path.parts and relative_path != ""
+
+
+def read_session_metadata(session_dir: Path) -> dict[str, Any]:
+    """The session.json of a recorded session (game, seats, options, ...)."""
+    metadata_path = Path(session_dir) / METADATA_FILE
+    try:
+        metadata = json.loads(metadata_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CameraError(
+            f"session folder malformed: no {METADATA_FILE} in {session_dir}"
+        ) from None
+    except json.JSONDecodeError as error:
+        raise CameraError(f"{metadata_path} is not valid JSON: {error}") from None
+    if not isinstance(metadata, dict):
+        raise CameraError(f"{metadata_path} must hold a JSON object")
+    return metadata
+
+
+class ReplayCamera(Camera):
+    """A recorded session folder played back as a camera, frame by frame.
+
+    Frames come as fast as they are read, with their recorded times; a missing or
+    unreadable frame file is skipped and noted in ``problems``:
+
+        with ReplayCamera(Path("sessions/2024-05-01-deserto")) as camera:
+            while (frame := camera.read()) is not None:
+                ...
+            print(camera.problems)
+    """
+
+    def __init__(self, session_dir: Path) -> None:
+        self._session_dir = Path(session_dir)
+        self._frames: Iterator[tuple[int, FrameEvent]] = enumerate(
+            event
+            for event in read_session_events(self._session_dir)
+            if isinstance(event, FrameEvent)
+        )
+        self.problems: list[str] = []
+
+    def read(self) -> Frame | None:
+        for index, event in self._frames:
+            path = self._session_dir / event.frame
+            if not path.is_file():
+                self.problems.append(f"{event.frame} (t={event.t}): file missing, skipped")
+                continue
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                self.problems.append(f"{event.frame} (t={event.t}): unreadable image, skipped")
+                continue
+            return Frame(image=np.asarray(image, dtype=np.uint8), t=event.t, index=index)
+        return None
+
+    def close(self) -> None:
+        self._frames = iter(())
+
+
+class SessionRecorder:
+    """Writes a session folder that :class:`ReplayCamera` can play back.
+
+        with SessionRecorder(Path("sessions/today"), {"game": "deserto"}) as recorder:
+            recorder.add_frame(frame)
+            recorder.add_button(ButtonEvent(seat=1, kind="press", t=3.2))
+
+    Each event line is flushed as it is written, so a power cut loses at most one.
+    """
+
+    def __init__(
+        self, session_dir: Path, metadata: Mapping[str, Any], jpeg_quality: int = 90
+    ) -> None:
+        self._session_dir = Path(session_dir)
+        if (self._session_dir / EVENTS_FILE).exists():
+            raise CameraError(f"{session_dir} already holds a recording: choose a new folder")
+        (self._session_dir / FRAMES_FOLDER).mkdir(parents=True, exist_ok=True)
+        (self._session_dir / METADATA_FILE).write_text(
+            json.dumps(dict(metadata), indent=2) + "\n", encoding="utf-8"
+        )
+        self._events: TextIO = (self._session_dir / EVENTS_FILE).open("a", encoding="utf-8")
+        self._jpeg_quality = jpeg_quality
+        self._frames_written = 0
+
+    def add_frame(self, frame: Frame) -> None:
+        ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, self._jpeg_quality])
+        if not ok:
+            raise ValueError(f"frame {frame.index} could not be encoded as JPEG")
+        name = f"{FRAMES_FOLDER}/{self._frames_written:06d}.jpg"
+        (self._session_dir / name).write_bytes(jpeg.tobytes())
+        self._frames_written += 1
+        self._write_line({"t": frame.t, "frame": name})
+
+    def add_button(self, event: ButtonEvent) -> None:
+        self._write_line({"t": event.t, "button": event.seat, "kind": event.kind})
+
+    def _write_line(self, data: dict[str, Any]) -> None:
+        self._events.write(json.dumps(data) + "\n")
+        self._events.flush()
+
+    def close(self) -> None:
+        self._events.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
