@@ -1,0 +1,45 @@
+"""The in-memory feed firmware publishes into."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from webui import InMemoryFeed
+
+
+def test_publish_bumps_the_version_and_copies_the_snapshot() -> None:
+    feed = InMemoryFeed()
+    assert feed.snapshot()["version"] == 0
+    seats = [{"seat": 0, "name": "Ana", "score": 0}]
+    assert feed.publish({"status": "playing", "seats": seats}) == 1
+    seats[0]["score"] = 99
+    snapshot = feed.snapshot()
+    assert snapshot == {
+        "status": "playing",
+        "seats": [{"seat": 0, "name": "Ana", "score": 0}],
+        "version": 1,
+    }
+    snapshot["status"] = "changed by a reader"
+    assert feed.snapshot()["status"] == "playing"
+
+
+def test_a_snapshot_that_is_not_json_is_refused_and_nothing_changes() -> None:
+    feed = InMemoryFeed()
+    with pytest.raises(TypeError):
+        feed.publish({"when": object()})
+    assert feed.snapshot()["version"] == 0
+
+
+def test_wait_for_change_times_out_or_wakes_on_publish() -> None:
+    feed = InMemoryFeed()
+    assert feed.wait_for_change(0, timeout=0.01) == 0
+    assert feed.wait_for_change(5, timeout=0.01) == 0
+    publisher = threading.Timer(0.05, feed.publish, args=({"status": "playing"},))
+    publisher.start()
+    started = time.monotonic()
+    assert feed.wait_for_change(0, timeout=5.0) == 1
+    assert time.monotonic() - started < 2.0
+    publisher.join()

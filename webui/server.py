@@ -1,0 +1,55 @@
+"""Serving the app with waitress in a background thread, so firmware's loop keeps the main one.
+
+    server = serve(create_app(feed), host="0.0.0.0", port=8000)
+    ...
+    server.stop()
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Flask
+from waitress.server import create_server
+from waitress.wasyncore import close_all
+
+
+class RunningServer:
+    """A waitress server running in its own thread; :meth:`stop` ends it."""
+
+    def __init__(self, app: Flask, host: str, port: int, threads: int) -> None:
+        self._socket_map: dict[int, Any] = {}
+        self._server: Any = create_server(
+            app, map=self._socket_map, host=host, port=port, threads=threads
+        )
+        self.host = str(self._server.effective_host)
+        self.port = int(self._server.effective_port)
+        self._thread = threading.Thread(target=self._server.run, name="webui", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Close every connection, stop the server thread and its workers."""
+        # Sockets belong to the server thread: close them there, which ends its loop.
+        self._server.trigger.pull_trigger(lambda: close_all(self._socket_map))
+        self._thread.join(timeout)
+        self._server.task_dispatcher.shutdown(timeout=timeout)
+
+
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 48) -> RunningServer:
+    """Start serving ``app`` in a background thread; port 0 picks a free port.
+
+    Each open page holds one thread for its event stream, so ``threads`` must exceed
+    the number of phones (at least 40).
+    """
+    if threads < 40:
+        raise ValueError(f"threads={threads}: use at least 40 so 30 phones with open pages fit")
+    server = RunningServer(app, host, port, threads)
+    server.start()
+    return server
