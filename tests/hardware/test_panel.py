@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import doctest
 import time
 from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+import hardware.panel
 from hardware.panel import (
     DEFAULT_PIN_MAP,
     MAX_SEATS,
@@ -218,3 +220,7 @@ def test_the_simulated_panel_records_what_it_showed() -> None:
     assert panel.events() == []
     with pytest.raises(ValueError, match="no seat 4"):
         panel.inject(ButtonEvent(seat=4, kind="press", t=2.0))
+
+
+def test_the_docstring_examples_run() -> None:
+    assert doctest.testmod(hardware.panel).failed == 0

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import doctest
 import threading
 import time
 
 import pytest
 
+import webui.feed
 from webui import InMemoryFeed
 
 
@@ -43,3 +45,7 @@ def test_wait_for_change_times_out_or_wakes_on_publish() -> None:
     assert feed.wait_for_change(0, timeout=5.0) == 1
     assert time.monotonic() - started < 2.0
     publisher.join()
+
+
+def test_the_docstring_example_runs() -> None:
+    assert doctest.testmod(webui.feed).failed == 0
