@@ -1,0 +1,177 @@
+"""The pipeline with a scripted camera reading and the seat panel on mock pins:
+a view change or a button press becomes a move, the next seat's LED lights, and the
+buzzer sounds on an illegal play."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from firmware.pipeline import RefereePipeline
+from firmware.store import MatchStore
+from firmware.tracker import Tracker, TrackerSettings
+from hardware.panel import SeatPanel
+from referee.core import Header, Match
+from referee.games import get_game
+
+CENTRE = (297.0, 210.0)
+#: Cell centres of the square, in mm on the mat (63x88 cards, 6 mm gap).
+CELL_MM = {"nw": (262.5, 163.0), "ne": (331.5, 163.0), "sw": (262.5, 257.0),
+           "se": (331.5, 257.0)}
+SEAT_PINS = [(4, 17), (27, 22)]
+STATUS_LED, BUZZER = 16, 18
+
+
+class UnreadableFrame(Exception):
+    pass
+
+
+@dataclass
+class Card:
+    code: str | None
+    table_mm: tuple[float, float] | None
+
+
+@dataclass
+class Reading:
+    cards: list[Card]
+    obstructed: bool = False
+    thumbnail: np.ndarray = field(default_factory=lambda: np.zeros((8, 8), np.uint8))
+
+
+class ScriptedReader:
+    """Reads 'frames' that are really lists of (code, cell) pairs."""
+
+    def read(self, frame: np.ndarray) -> Reading:
+        if frame.ndim != 1:
+            raise UnreadableFrame("saw 1 of the 4 mat tags")
+        return Reading([Card(code, CELL_MM[cell]) for code, cell in frame.tolist()])
+
+
+def frame(*cards: tuple[str, str]) -> np.ndarray:
+    out = np.empty(len(cards), dtype=object)
+    out[:] = list(cards)
+    return out
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    yield MockFactory()
+
+
+def make(factory: MockFactory, clock: Clock, store: MatchStore | None = None
+         ) -> tuple[RefereePipeline, SeatPanel]:
+    panel = SeatPanel(SEAT_PINS, STATUS_LED, BUZZER, pin_factory=factory, clock=clock)
+    game = get_game("deserto")
+    match = Match(game, Header("deserto", ("Ana", "Bogdan")))
+    match_id = store.start_match(match.header.to_json()) if store else None
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=2))
+    pipeline = RefereePipeline(match, ScriptedReader(), tracker, panel, UnreadableFrame,
+                               store=store, match_id=match_id)
+    return pipeline, panel
+
+
+def show(pipeline: RefereePipeline, *cards: tuple[str, str]) -> None:
+    for _ in range(2):
+        pipeline.on_frame(frame(*cards))
+
+
+def led(factory: MockFactory, seat: int) -> bool:
+    return bool(factory.pin(SEAT_PINS[seat][1]).state)
+
+
+def test_a_card_seen_on_the_square_is_a_move_and_the_next_seat_lights(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    assert led(factory, 0) and not led(factory, 1)
+    show(pipeline, ("oasis", "nw"))
+    assert [r.move.to_json() for r in pipeline.match.rulings] == [
+        {"seat": 0, "move": "place", "cell": "nw", "card": "oasis"}
+    ]
+    assert led(factory, 1) and not led(factory, 0)
+    panel.close()
+
+
+def test_an_illegal_play_sounds_the_buzzer_and_taking_it_back_undoes_it(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    assert factory.pin(BUZZER).state == 0
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))
+    [_, flagged] = pipeline.match.rulings
+    assert flagged.verdict.rules == ("DES-NO-BRIGAND-BY-VIZIER",)
+    beeps = [state for _, state in factory.pin(BUZZER).states]
+    assert True in beeps or 1 in beeps
+    show(pipeline, ("vizier", "nw"))
+    assert len(pipeline.match.rulings) == 1
+    assert pipeline.transcript[-1]["takeback"] == 1
+    assert led(factory, 1)
+    panel.close()
+
+
+def test_a_hold_of_the_seat_to_play_is_a_stuck_move(factory: MockFactory) -> None:
+    clock = Clock()
+    pipeline, panel = make(factory, clock)
+    show(pipeline, ("treasure", "nw"))
+    button = factory.pin(SEAT_PINS[1][0])
+    button.drive_low()
+    clock.now += 2.0
+    panel.poll()
+    button.drive_high()
+    for event in panel.events():
+        pipeline.on_press(event.seat, event.kind)
+    assert pipeline.match.rulings[-1].move.kind == "stuck"
+    assert led(factory, 0)
+    panel.close()
+
+
+def test_a_bad_frame_is_noted_once_and_the_loop_goes_on(factory: MockFactory) -> None:
+    pipeline, panel = make(factory, Clock())
+    bad = np.zeros((4, 4), np.uint8)
+    pipeline.on_frame(bad, "frame 3")
+    pipeline.on_frame(bad, "frame 4")
+    pipeline.on_frame(None, "frame 5")
+    problems = [e["problem"] for e in pipeline.transcript if "problem" in e]
+    assert problems == ["frame 3: saw 1 of the 4 mat tags", "frame 5: the frame is empty"]
+    show(pipeline, ("oasis", "se"))
+    assert len(pipeline.match.rulings) == 1
+    panel.close()
+
+
+def test_moves_and_take_backs_reach_the_store(factory: MockFactory) -> None:
+    store = MatchStore.open(":memory:")
+    pipeline, panel = make(factory, Clock(), store)
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("oasis", "ne"))
+    stored = store.unfinished_match()
+    assert stored is not None
+    assert [m["card"] for m in store.moves(stored.id)] == ["vizier", "oasis"]
+    panel.close()
+
+
+def test_the_snapshot_names_the_seats_and_the_seat_to_play(factory: MockFactory) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("oasis", "nw"))
+    snapshot = pipeline.snapshot()
+    assert [(s["name"], s["to_play"]) for s in snapshot["seats"]] == [
+        ("Ana", False), ("Bogdan", True)
+    ]
+    assert snapshot["table"][0] == {"zone": "nw", "cards": ["oasis"], "top": "oasis"}
+    assert snapshot["verdicts"][0]["ok"] is True
+    panel.close()
