@@ -235,7 +235,11 @@ class Deserto(Game[DesertoState]):
                 stacks[cell] = (*stacks[cell], card)
                 captured.pop(cell, None)
                 prey = PREY.get(card or "")
-                taken = [n for n in NEIGHBOURS[cell] if stacks[n] and stacks[n][-1] == prey]
+                taken = [
+                    n
+                    for n in NEIGHBOURS[cell]
+                    if prey is not None and stacks[n] and stacks[n][-1] == prey
+                ]
                 for n in taken:
                     won[seat] += len(stacks[n])
                     captured[n] = stacks[n][-1]
