@@ -891,7 +891,7 @@ def _visibility(corners: list[F64], occluders: list[list[F64]],
     counts = np.bincount(labels.ravel(), minlength=256)
     result = []
     for i, quad in enumerate(corners):
-        area = 0.5 * abs(float(np.cross(quad[1] - quad[0], quad[3] - quad[0]))
-                         + float(np.cross(quad[3] - quad[2], quad[1] - quad[2]))) / 16
+        x, y = quad[:, 0], quad[:, 1]
+        area = 0.5 * abs(float(x @ np.roll(y, -1) - y @ np.roll(x, -1))) / 16
         result.append(min(1.0, float(counts[min(i, 253)]) / max(area, 1.0)))
     return result
