@@ -48,6 +48,8 @@ class DesertoState:
     #: may still see that pile until a player has picked it up.
     captured_tops: Mapping[str, str | None] = ()  # type: ignore[assignment]
     last_capturer: int | None = None
+    #: The seat that made the last move: the "previous player" of DES-STUCK.
+    last_mover: int | None = None
 
     def top(self, cell: str) -> str | None:
         stack = self.stacks[cell]
@@ -200,7 +202,8 @@ class Deserto(Game[DesertoState]):
     def _describe(self, state: DesertoState, move: Move) -> str:
         if move.kind == "stuck":
             return (
-                f"seat {move.seat} is stuck and gives a card to seat {state.turn.before(move.seat)}"
+                f"seat {move.seat} is stuck and gives a card to seat "
+                f"{_previous_player(state, move.seat)}"
             )
         after = self.apply(state, move)
         gained = after.won[move.seat] - state.won[move.seat]
@@ -224,7 +227,7 @@ class Deserto(Game[DesertoState]):
         strays, last_capturer = state.strays, state.last_capturer
         options = state.options
         if move.kind == "stuck":
-            won[state.turn.before(seat)] += 1
+            won[_previous_player(state, seat)] += 1
             draws = options["stuck_draws_back"]
         else:
             draws = True
@@ -271,6 +274,7 @@ class Deserto(Game[DesertoState]):
             strays=strays,
             captured_tops=captured,
             last_capturer=last_capturer,
+            last_mover=seat,
         )
 
     def to_play(self, state: DesertoState) -> int | None:
@@ -301,6 +305,14 @@ class Deserto(Game[DesertoState]):
 
     def interpreter(self, header: Header) -> DesertoTable:
         return DesertoTable(self.deck.card_mm)
+
+
+def _previous_player(state: DesertoState, seat: int) -> int:
+    """Who took the turn just before `seat`'s (DES-STUCK): that is not always the seat
+    before it, as seats with no cards left are passed over at the end."""
+    if state.last_mover is not None and state.last_mover != seat:
+        return state.last_mover
+    return state.turn.before(seat)
 
 
 def _skip_empty_hands(turn: TurnOrder, hands: list[int]) -> TurnOrder:
