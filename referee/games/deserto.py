@@ -208,7 +208,8 @@ class Deserto(Game[DesertoState]):
         after = self.apply(state, move)
         gained = after.won[move.seat] - state.won[move.seat]
         cell, card = move.get("cell"), move.get("card")
-        if gained and not any(after.stacks.values()) and len(state.occupied) == 4:
+        square_full = all(state.stacks[c] or c == cell for c in CELLS)
+        if gained and not any(after.stacks.values()) and square_full:
             return (
                 f"{card} on {cell}: four viziers, seat {move.seat} wins the square ({gained} cards)"
             )
