@@ -197,7 +197,15 @@ class Deserto(Game[DesertoState]):
         # card could be placed: on an empty square anything goes.
         if not state.occupied:
             return [("DES-STUCK", "the square is empty, so any card can be placed")]
+        if all(any(self._surely_fits(state, c, code) for c in CELLS) for code in self.deck.codes):
+            return [("DES-STUCK", "every kind of card has a legal place on the square")]
         return []
+
+    def _surely_fits(self, state: DesertoState, cell: str, card: str) -> bool:
+        """Is `card` legal on `cell` whatever the unrecognised cards around it are?"""
+        if any(state.stacks[c] and state.top(c) is None for c in (cell, *NEIGHBOURS[cell])):
+            return False
+        return not self._placement_breaches(state, cell, card)
 
     def _describe(self, state: DesertoState, move: Move) -> str:
         if move.kind == "stuck":
