@@ -847,7 +847,7 @@ def test_unknown_neighbours_never_raise_a_flag_nor_get_captured(
 
 
 def test_unknown_top_is_not_counted_as_a_vizier_for_four_viziers() -> None:
-    picture = {"nw": ["vizier"], "ne": ["vizier"], "sw": [None]}
+    picture: Picture = {"nw": ["vizier"], "ne": ["vizier"], "sw": [None]}
     _, after = play(table(picture), place(0, "se", "vizier"))
     assert after.won == (0, 0)
 
