@@ -316,3 +316,18 @@ def test_a_log_with_only_a_header_is_a_match_with_no_moves() -> None:
 
 def test_expected_game_that_matches_is_fine() -> None:
     assert read_log([HEADER], expected_game="deserto").game.name == "deserto"
+
+
+# -- docs/notation.md shows what tableref really does ------------------------------------------
+
+NOTATION_DOC = Path(__file__).parent.parent.parent / "docs" / "notation.md"
+
+
+def test_the_documented_example_log_is_the_fixture() -> None:
+    assert "\n".join(fixture("opening.jsonl")) in NOTATION_DOC.read_text(encoding="utf-8")
+
+
+def test_the_documented_check_output_is_what_the_referee_says() -> None:
+    rulings, result = transcript("flagged.jsonl")
+    printed = "\n".join(json.dumps(line) for line in [*rulings, result])
+    assert printed in NOTATION_DOC.read_text(encoding="utf-8")
