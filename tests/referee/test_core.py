@@ -56,7 +56,7 @@ WAY = Option("way", "left", ("left", "right"), "a choice")
     ids=["flag-true", "flag-false", "way-left", "way-right"],
 )
 def test_option_accepts_its_choices(option: Option, value: Any) -> None:
-    option.check(value)
+    assert option.check(value) is None, "no RefereeError"
 
 
 @pytest.mark.parametrize(
