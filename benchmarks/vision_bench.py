@@ -214,7 +214,8 @@ def top_card_at(point: NDArray[np.float64], cards: list[CardPlacement]) -> int |
 
 
 def card_context(i: int, cards: list[CardPlacement]) -> str:
-    """'overlap' if it shares area with another card, 'touching' if within 1.5 mm of one."""
+    """'overlap' if it shares more than a sliver with another card, 'touching' if within
+    1.5 mm of one."""
     poly = cards[i].corners_mm()[:, :2].astype(np.float32)
     grown = dataclasses.replace(cards[i], size_mm=(cards[i].size_mm[0] + 3,
                                                    cards[i].size_mm[1] + 3))
@@ -224,7 +225,7 @@ def card_context(i: int, cards: list[CardPlacement]) -> str:
         if j == i:
             continue
         other_poly = other.corners_mm()[:, :2].astype(np.float32)
-        if cv2.intersectConvexConvex(poly, other_poly)[0] > 8.0:
+        if cv2.intersectConvexConvex(poly, other_poly)[0] > 40.0:
             return "overlap"
         if cv2.intersectConvexConvex(grown_poly, other_poly)[0] > 0.0:
             context = "touching"

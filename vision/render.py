@@ -433,7 +433,8 @@ def random_layout(
 ) -> list[CardPlacement]:
     """Lay the (label, image) cards on the mat in order: each one apart from the others,
     touching an earlier card edge to edge, or partly covering one (at most half of it),
-    always inside the mat and clear of the corner tags."""
+    always inside the mat and clear of the corner tags. A card that finds no such place
+    in 60 tries is left out."""
     placed: list[CardPlacement] = []
     for label, image in images:
         for attempt in range(60):
@@ -451,8 +452,8 @@ def random_layout(
                 angle = base.angle_deg + float(rng.uniform(-1.5, 1.5))
             elif mode < p_touch + p_overlap:
                 base = placed[int(rng.integers(0, len(placed)))]
-                direction = _unit(float(rng.uniform(0, 360)))
-                center = np.array(base.center_mm) + direction * rng.uniform(0.45, 0.7) * 88.0
+                reach = float(rng.uniform(0.45, 0.7)) * max(size_mm)
+                center = np.array(base.center_mm) + _unit(float(rng.uniform(0, 360))) * reach
                 angle = float(rng.uniform(0, 360))
             else:
                 center = rng.uniform([0, 0], [spec.width_mm, spec.height_mm])
@@ -460,7 +461,8 @@ def random_layout(
             card = CardPlacement(
                 image, (float(center[0]), float(center[1])), angle, size_mm=size_mm, label=label
             )
-            if _fits(card, spec) and _allowed(card, placed, mode < p_touch + p_overlap):
+            limit = 8.0 if mode >= p_touch + p_overlap else 40.0 if mode < p_touch else 0.5
+            if _fits(card, spec) and _allowed(card, placed, limit):
                 placed.append(card)
                 break
     return placed
@@ -537,14 +539,14 @@ def _fits(card: CardPlacement, spec: MatSpec) -> bool:
     )
 
 
-def _allowed(card: CardPlacement, placed: list[CardPlacement], may_overlap: bool) -> bool:
-    """No card may hide more than half of another; unless asked, none may overlap at all."""
+def _allowed(card: CardPlacement, placed: list[CardPlacement], limit: float) -> bool:
+    """Whether the card overlaps no other by more than `limit`: in mm^2 when above 1 (a
+    sliver for touching cards, ~0 for cards apart), else as a share of the other's area."""
     poly = card.corners_mm()[:, :2].astype(np.float32)
     for other in placed:
         other_poly = other.corners_mm()[:, :2].astype(np.float32)
         area, _ = cv2.intersectConvexConvex(poly, other_poly)
-        limit = 0.5 * other.size_mm[0] * other.size_mm[1] if may_overlap else 8.0
-        if area > limit:
+        if area > (limit if limit > 1 else limit * other.size_mm[0] * other.size_mm[1]):
             return False
     return True
 
