@@ -8,6 +8,7 @@ the loop never stops for them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import numpy as np
@@ -29,7 +30,7 @@ class PanelLike(Protocol):
 
 
 class FeedLike(Protocol):
-    def publish(self, snapshot: dict[str, Any]) -> None: ...
+    def publish(self, snapshot: Mapping[str, Any]) -> object: ...
 
 
 #: Raised by the reader for a frame it cannot use (vision.calibration.VisionError).

@@ -54,13 +54,15 @@ class Tracker:
 
     def update(self, reading: ReadingLike) -> TableView | None:
         moving = self._moved(reading.thumbnail)
-        if reading.obstructed or moving:
+        if reading.obstructed:
             self._candidate, self._agreeing = None, 0
             return None
         view = self._view_of(reading)
-        if self._candidate is not None and self._agree(self._candidate, view):
+        if not moving and self._candidate is not None and self._agree(self._candidate, view):
             self._agreeing += 1
         else:
+            # After motion, this frame may be the first of a still run: the next
+            # frames, if still and agreeing, confirm it.
             self._candidate, self._agreeing = view, 1
         if self._agreeing < self.settings.agreeing_frames:
             return None

@@ -182,7 +182,7 @@ class Deserto(Game[DesertoState]):
         ):
             breaches.append(("DES-FORM", f"{cell} touches the square only diagonally"))
         if card is not None and state.stacks[cell] and state.top(cell) == card:
-            breaches.append(("DES-NO-SAME-ON-SAME", f"a {card} may not go on a {card}"))
+            breaches.append(("DES-NO-SAME-ON-SAME", f"{_a(card)} may not go on {_a(card)}"))
         neighbour_tops = {state.top(n) for n in NEIGHBOURS[cell]}
         if card == "brigand" and "vizier" in neighbour_tops:
             breaches.append(("DES-NO-BRIGAND-BY-VIZIER", "a brigand may not go next to a vizier"))
@@ -314,6 +314,11 @@ class Deserto(Game[DesertoState]):
 
     def interpreter(self, header: Header) -> DesertoTable:
         return DesertoTable(self.deck.card_mm)
+
+
+def _a(card: str) -> str:
+    """'a vizier', 'an oasis'."""
+    return f"{'an' if card[0] in 'aeiou' else 'a'} {card}"
 
 
 def _previous_player(state: DesertoState, seat: int) -> int:

@@ -53,12 +53,13 @@ def test_a_hand_over_the_mat_resets_the_count() -> None:
     assert tracker.update(vizier_at()) is not None
 
 
-def test_motion_between_frames_resets_the_count() -> None:
-    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=2, motion_threshold=4.0))
+def test_motion_between_frames_starts_the_count_again() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3, motion_threshold=4.0))
+    assert tracker.update(vizier_at()) is None
     assert tracker.update(vizier_at()) is None
     moved = vizier_at()
     moved.thumbnail = np.full((30, 40), 160, np.uint8)
-    assert tracker.update(moved) is None
+    assert tracker.update(moved) is None  # would have been the third agreeing frame
     still = vizier_at()
     still.thumbnail = np.full((30, 40), 160, np.uint8)
     assert tracker.update(still) is None

@@ -266,7 +266,8 @@ BRIGAND_SQUARE: Picture = {"nw": ["brigand"], "ne": ["oasis"], "sw": ["oasis"], 
 def test_same_on_same_is_illegal(picture: Picture, cell: str, card: str) -> None:
     verdict = judge(table(picture), place(0, cell, card))
     assert verdict.rules == ("DES-NO-SAME-ON-SAME",)
-    assert f"a {card} may not go on a {card}" in verdict.message
+    article = "an" if card == "oasis" else "a"
+    assert f"{article} {card} may not go on {article} {card}" in verdict.message
 
 
 @pytest.mark.parametrize(

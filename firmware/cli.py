@@ -1,0 +1,154 @@
+"""The `tableref` command: referee a log, export decks and mats, read a photo,
+record, replay, run the table, and the demo.
+
+Every error a user can cause ends in one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from firmware import commands
+from firmware.session import SessionError
+from hardware.camera import CameraError
+from referee.core import RefereeError
+from vision.calibration import VisionError
+
+USER_ERRORS = (RefereeError, VisionError, CameraError, SessionError, OSError, ValueError)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tableref", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    referee = sub.add_parser("referee", help="referee a written match log")
+    referee_sub = referee.add_subparsers(dest="action", required=True)
+    check = referee_sub.add_parser("check", help="judge every move of a log (JSON Lines)")
+    check.add_argument("--game", required=True)
+    check.add_argument("log", type=Path)
+
+    deck = sub.add_parser("deck", help="our print-and-play decks")
+    deck_sub = deck.add_subparsers(dest="action", required=True)
+    export = deck_sub.add_parser("export", help="write card PNGs, manifest.json and a PDF")
+    export.add_argument("game")
+    export.add_argument("--out", type=Path, required=True)
+
+    mat = sub.add_parser("mat", help="the printable table mat")
+    mat_sub = mat.add_subparsers(dest="action", required=True)
+    mat_export = mat_sub.add_parser("export", help="write mat.png, mat.pdf and mat.json")
+    mat_export.add_argument("--out", type=Path, required=True)
+
+    vision = sub.add_parser("vision", help="look at a photo of the table")
+    vision_sub = vision.add_subparsers(dest="action", required=True)
+    identify = vision_sub.add_parser("identify", help="list the cards found in IMAGE")
+    identify.add_argument("image", type=Path)
+    identify.add_argument("--game", required=True)
+    identify.add_argument("--mat", type=Path, help="mat.json of the mat in use")
+
+    replay = sub.add_parser("replay", help="run a recorded session through the pipeline")
+    replay.add_argument("session", type=Path)
+    replay.add_argument("--json", action="store_true", help="one JSON object per line")
+
+    record = sub.add_parser("record", help="record a session from a camera")
+    record.add_argument("--out", type=Path, required=True)
+    add_table_options(record)
+    record.add_argument("--seconds", type=float, default=None, help="stop after this long")
+
+    run = sub.add_parser("run", help="referee the table live: camera, panel, page")
+    add_table_options(run)
+    run.add_argument("--data", type=Path, default=Path("data"), help="folder of the SQLite log")
+    run.add_argument("--port", type=int, default=8000)
+    run.add_argument("--host", default="0.0.0.0")
+
+    demo = sub.add_parser("demo", help="replay a bundled Deserto session and serve the page")
+    demo.add_argument("--port", type=int, default=8000)
+    demo.add_argument("--host", default="127.0.0.1")
+    demo.add_argument("--speed", type=float, default=4.0, help="replay speed (x real time)")
+    demo.add_argument("--once", action="store_true", help="stop when the replay ends")
+    return parser
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--seats", required=True, help="player names, comma separated")
+    parser.add_argument("--first", type=int, default=0, help="seat that starts")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
+    parser.add_argument(
+        "--camera", default="picamera", help="picamera, a webcam number, or a video file"
+    )
+    parser.add_argument("--pins", default="mock", help="mock, lgpio or rpigpio")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return dispatch(args)
+    except USER_ERRORS as error:
+        print(f"tableref: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    if args.command == "referee":
+        return commands.referee_check(args.game, args.log, sys.stdout)
+    if args.command == "deck":
+        for path in commands.export_deck(args.game, args.out):
+            print(path)
+        return 0
+    if args.command == "mat":
+        for path in commands.export_mat(args.out):
+            print(path)
+        return 0
+    if args.command == "vision":
+        image = read_image(args.image)
+        cards = commands.identify(image, args.game, args.mat)
+        print(json.dumps(cards))
+        return 0
+    if args.command == "replay":
+        return commands.replay(args.session, args.json, sys.stdout)
+    if args.command == "record":
+        return commands.record(args.out, table_header(args), args.camera, args.seconds)
+    if args.command == "run":
+        return commands.run_table(
+            table_header(args), args.camera, args.pins, args.data, args.host, args.port
+        )
+    if args.command == "demo":
+        return commands.demo(args.host, args.port, args.speed, args.once)
+    raise AssertionError(args.command)
+
+
+def table_header(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--option {item!r}: write NAME=VALUE, e.g. direction=\"clockwise\"")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name] = value
+    seats = [name.strip() for name in args.seats.split(",") if name.strip()]
+    return {"game": args.game, "seats": seats, "first": args.first, "options": options}
+
+
+def read_image(path: Path) -> np.ndarray:
+    if not path.is_file():
+        raise VisionError(f"{path}: no such image file")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise VisionError(f"{path}: not a readable image (empty or corrupt)")
+    return np.asarray(image, dtype=np.uint8)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""What each `tableref` subcommand does; cli.py only parses the arguments."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from firmware.enrollment import build_reader, deck_arts
+from firmware.loop import drive
+from firmware.session import SessionError, build_pipeline, replay_session
+from firmware.store import MatchStore
+from hardware.camera import Camera, OpenCVCamera, PiCamera, SessionRecorder
+from hardware.panel import DEFAULT_PIN_MAP, SeatPanel, SimulatedPanel, make_pin_factory
+from referee.core import RefereeError
+from referee.games import get_game
+from referee.notation import NotationError, parse_header, read_log
+from referee.notation import replay as replay_log
+from vision.deck_art import export_deck as write_deck
+from vision.mat import MatSpec, default_mat
+from vision.mat import export_mat as write_mat
+from webui import InMemoryFeed, create_app, serve
+
+DEMO_SESSION = Path(__file__).resolve().parents[1] / "tests/fixtures/deserto/two-players-daylight"
+
+
+def referee_check(game_name: str, log: Path, out: TextIO) -> int:
+    """Judge every move of a log; illegal moves are results, a bad log is an error."""
+    get_game(game_name)
+    try:
+        lines = log.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise RefereeError(f"{log}: not a text file") from None
+    try:
+        parsed = read_log(lines, expected_game=game_name)
+    except NotationError as error:
+        raise RefereeError(f"{log}: {error}") from None
+    match = replay_log(parsed)
+    for ruling in match.rulings:
+        out.write(json.dumps(ruling.to_json()) + "\n")
+    out.write(json.dumps(match.result()) + "\n")
+    return 0
+
+
+def export_deck(game_name: str, out_dir: Path) -> list[Path]:
+    deck = get_game(game_name).deck
+    copies = {face.code: face.copies for face in deck.faces}
+    return write_deck(
+        deck_arts(deck), deck.card_mm, out_dir,
+        back_colour=str(deck.back.get("colour", "#6b3f1d")), copies=copies,
+    )
+
+
+def export_mat(out_dir: Path) -> list[Path]:
+    return write_mat(default_mat(), out_dir)
+
+
+def identify(image: np.ndarray, game_name: str, mat_file: Path | None) -> list[dict[str, Any]]:
+    mat = load_mat(mat_file)
+    reader = build_reader(get_game(game_name).deck, mat)
+    return [card.to_json() for card in reader.read(image).cards]
+
+
+def load_mat(mat_file: Path | None) -> MatSpec:
+    if mat_file is None:
+        return default_mat()
+    try:
+        return MatSpec.from_json(json.loads(mat_file.read_text(encoding="utf-8")))
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError):
+        raise SessionError(f"{mat_file}: not a valid mat.json") from None
+
+
+def replay(session: Path, as_json: bool, out: TextIO) -> int:
+    pipeline = replay_session(session)
+    for event in pipeline.transcript:
+        out.write((json.dumps(event) if as_json else describe(event)) + "\n")
+    result = pipeline.result()
+    out.write((json.dumps(result) if as_json else f"scores {result['scores']}, "
+               f"winners {result['winners']}") + "\n")
+    return 0
+
+
+def describe(event: dict[str, Any]) -> str:
+    """A transcript event as one line a person reads."""
+    if "index" in event:
+        verdict = "ok" if event["ok"] else "ILLEGAL " + ",".join(event["rules"])
+        return f"#{event['index']} seat {event['seat']} {event['move']['move']}: {verdict} " \
+               f"- {event['message']}"
+    if "takeback" in event:
+        return f"take back #{event['takeback']}: {event['message']}"
+    if "ask" in event:
+        return f"? {event['ask']}"
+    return f"! {event.get('problem', event)}"
+
+
+def open_camera(name: str) -> Camera:
+    if name == "picamera":
+        return PiCamera()
+    if name.isdigit():
+        return OpenCVCamera(int(name))
+    return OpenCVCamera(name)
+
+
+def record(out_dir: Path, header: dict[str, Any], camera_name: str, seconds: float | None) -> int:
+    """Save frames, button presses and metadata to a new session folder."""
+    parsed = get_game(header["game"]).check_header(parse_header(header))
+    metadata = {"match": parsed.to_json(), "mat": default_mat().to_json()}
+    panel = SimulatedPanel(len(parsed.seats))
+    started = time.monotonic()
+    with open_camera(camera_name) as camera, SessionRecorder(out_dir, metadata) as recorder:
+        print(f"recording to {out_dir}; Ctrl-C stops")
+        while seconds is None or time.monotonic() - started < seconds:
+            frame = camera.read()
+            if frame is None:
+                break
+            recorder.add_frame(frame)
+            for event in panel.events():
+                recorder.add_button(event)
+    return 0
+
+
+def run_table(
+    header: dict[str, Any], camera_name: str, pins: str, data: Path, host: str, port: int
+) -> int:
+    """Referee the table live; resumes the match in progress after a restart."""
+    parsed = get_game(header["game"]).check_header(parse_header(header))
+    store = MatchStore.open(data / "tableref.sqlite")
+    resumed = store.unfinished_match()
+    if resumed is not None and resumed.header == parsed.to_json():
+        match_id, moves = resumed.id, store.moves(resumed.id)
+        print(f"resuming match {match_id} after {len(moves)} moves")
+    else:
+        match_id, moves = store.start_match(parsed.to_json()), []
+    feed = InMemoryFeed()
+    seat_pins = DEFAULT_PIN_MAP.seats[: len(parsed.seats)]
+    panel = SeatPanel(
+        seat_pins, DEFAULT_PIN_MAP.status_led, DEFAULT_PIN_MAP.buzzer,
+        pin_factory=make_pin_factory(pins),
+    )
+    pipeline = build_pipeline(parsed, default_mat(), panel, feed, store, match_id, moves)
+    server = serve(create_app(feed), host, port)
+    print(f"tableref page: {server.url}/ (on this network: http://{lan_address()}:{server.port}/)")
+
+    def presses(_t: float) -> list[Any]:
+        panel.poll()
+        return panel.events()
+
+    try:
+        with open_camera(camera_name) as camera:
+            drive(pipeline, camera, presses, live=True)
+    finally:
+        server.stop()
+        panel.close()
+        store.close()
+    return 0
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, for phones to reach the page."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return "127.0.0.1"
+    addresses = [str(info[4][0]) for info in infos]
+    return next((a for a in addresses if not a.startswith("127.")), "127.0.0.1")
+
+
+def demo(host: str, port: int, speed: float, once: bool) -> int:
+    """Replay the bundled session at `speed` x real time while serving the page."""
+    if not DEMO_SESSION.is_dir():
+        raise SessionError(f"the demo session is missing: {DEMO_SESSION}")
+    feed = InMemoryFeed()
+    server = serve(create_app(feed), host, port)
+    print(f"tableref demo: open {server.url}/ (Ctrl-C stops)", flush=True)
+    clock: dict[str, float] = {}
+
+    def pace(t: float) -> None:
+        start = clock.setdefault("wall", time.monotonic() - t / speed)
+        delay = start + t / speed - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+
+    try:
+        pipeline = replay_session(DEMO_SESSION, feed=feed, pace=pace)
+        result = pipeline.result()
+        print(f"replay finished: scores {result['scores']}, winners {result['winners']}",
+              flush=True)
+        if not once:
+            threading.Event().wait()
+    finally:
+        server.stop()
+    return 0

@@ -1,0 +1,50 @@
+"""Which card faces the camera knows: a deck's reference images, and a reader built on them.
+
+By default the references are our own print-and-play art, painted from the deck data.
+A table that plays with its own commercial deck photographs each face once and puts
+the pictures, named `<code>.jpg` or `<code>.png`, in a folder; those replace the art.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.decks import Deck
+from vision.deck_art import FaceArt, paint_back, paint_face
+from vision.identify import CardIdentifier
+from vision.mat import MatSpec
+from vision.table_reader import TableReader
+
+BACK = "back"
+ENROLLMENT_SEED = 20261129
+
+
+def deck_arts(deck: Deck) -> list[FaceArt]:
+    """Our print-and-play art for every face of `deck`."""
+    return [FaceArt.from_json(face.code, face.art) for face in deck.faces]
+
+
+def reference_images(deck: Deck, enrolled: Path | None = None) -> dict[str, np.ndarray]:
+    """One reference image per face (and the back): enrolled photos, else our art."""
+    references = {art.code: paint_face(art, deck.card_mm) for art in deck_arts(deck)}
+    references[BACK] = paint_back(str(deck.back.get("colour", "#6b3f1d")), deck.card_mm)
+    if enrolled is not None:
+        for code in list(references):
+            for suffix in (".jpg", ".jpeg", ".png"):
+                path = enrolled / f"{code}{suffix}"
+                image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+                if image is not None:
+                    references[code] = np.asarray(image, dtype=np.uint8)
+                    break
+    return references
+
+
+def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None) -> TableReader:
+    """A table reader that knows every face of `deck` on `mat`."""
+    # A fixed seed: the same references always teach the same identifier.
+    rng = np.random.default_rng(ENROLLMENT_SEED)
+    identifier = CardIdentifier.from_references(reference_images(deck, enrolled), rng)
+    return TableReader(mat, identifier, deck.card_mm)

@@ -1,0 +1,99 @@
+"""Recorded sessions: replaying one through the live pipeline, and recording one.
+
+A session folder (docs/sessions.md) holds `session.json` (the match header under
+"match", the mat under "mat"), the frames, and `events.jsonl`. Replay feeds it to the
+very same pipeline as live play, with a simulated panel in place of the GPIO one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from firmware.enrollment import build_reader
+from firmware.loop import drive
+from firmware.pipeline import FeedLike, RefereePipeline
+from firmware.store import MatchStore
+from firmware.tracker import Tracker, TrackerSettings
+from hardware.camera import ReplayCamera, read_session_events, read_session_metadata
+from hardware.panel import ButtonEvent, Panel, SimulatedPanel
+from referee.core import Header, Match, RefereeError
+from referee.games import get_game
+from referee.notation import parse_header, parse_move
+from vision.calibration import VisionError
+from vision.mat import MatSpec, default_mat
+
+
+class SessionError(Exception):
+    """A session folder that cannot be replayed; the message says why."""
+
+
+def session_header(metadata: dict[str, Any], where: Path) -> Header:
+    match = metadata.get("match")
+    if not isinstance(match, dict):
+        raise SessionError(f"{where}/session.json has no \"match\" header")
+    try:
+        return parse_header(match)
+    except RefereeError as error:
+        raise SessionError(f"{where}/session.json: {error}") from None
+
+
+def session_mat(metadata: dict[str, Any], where: Path) -> MatSpec:
+    if "mat" not in metadata:
+        return default_mat()
+    try:
+        return MatSpec.from_json(metadata["mat"])
+    except (KeyError, TypeError, ValueError, IndexError):
+        raise SessionError(f"{where}/session.json: \"mat\" is not a valid mat.json") from None
+
+
+def build_pipeline(
+    header: Header,
+    mat: MatSpec,
+    panel: Panel,
+    feed: FeedLike | None = None,
+    store: MatchStore | None = None,
+    match_id: int | None = None,
+    moves: Iterable[dict[str, Any]] = (),
+    tracker_settings: TrackerSettings | None = None,
+) -> RefereePipeline:
+    """The pipeline for one match; `moves` (from the store) are replayed first."""
+    game = get_game(header.game)
+    match = Match(game, header)
+    for data in moves:
+        match.play(parse_move(game, data, len(header.seats)))
+    reader = build_reader(game.deck, mat)
+    tracker = Tracker(mat.center_mm, tracker_settings)
+    return RefereePipeline(match, reader, tracker, panel, VisionError, feed, store, match_id)
+
+
+def replay_session(
+    session_dir: Path,
+    feed: FeedLike | None = None,
+    panel: SimulatedPanel | None = None,
+    pace: Callable[[float], None] | None = None,
+) -> RefereePipeline:
+    """Run a recorded session through the pipeline; returns it with its transcript."""
+    metadata = read_session_metadata(session_dir)
+    header = session_header(metadata, session_dir)
+    mat = session_mat(metadata, session_dir)
+    panel = panel or SimulatedPanel(len(header.seats))
+    pipeline = build_pipeline(header, mat, panel, feed)
+    recorded = [e for e in read_session_events(session_dir) if isinstance(e, ButtonEvent)]
+
+    def presses(t: float) -> list[ButtonEvent]:
+        while recorded and recorded[0].t <= t:
+            event = recorded.pop(0)
+            if event.seat < panel.seats:
+                panel.inject(event)
+            else:
+                pipeline.note_problem(f"t={event.t}: button of seat {event.seat}, no such seat")
+        panel.poll()
+        return panel.events()
+
+    camera = ReplayCamera(session_dir)
+    drive(pipeline, camera, presses, pace=pace)
+    for problem in camera.problems:
+        pipeline.note_problem(problem)
+    return pipeline
