@@ -54,6 +54,7 @@ HELD_OUT_SEEDS = 1_000_000
 MAT_PX_PER_MM = 4.0
 BACK = "back"
 EXPECTED_VISIBLE = 0.97  # a card this visible must be read (or it counts as an abstention)
+MISPLACED_MM = 15.0  # a detection this far from the card's true centre is in the wrong place
 TARGETS = {"accuracy": 99.5, "abstention": 2.0, "false_accepts": 0.5, "ms_per_frame": 10.0}
 
 Image = NDArray[np.uint8]
@@ -130,6 +131,7 @@ class Tally:
     partial_seen: int = 0
     partial_read: int = 0
     duplicates: int = 0
+    misplaced: int = 0
     false_accepts: int = 0
     unknown_on_clutter: int = 0
     clutter_items: int = 0
@@ -280,7 +282,13 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
             continue
         tally.accepted += 1
         truth = cards[top].label
-        tally.centre_errors_mm.append(float(np.hypot(*(centre - cards[top].center_mm))))
+        error_mm = float(np.hypot(*(centre - cards[top].center_mm)))
+        tally.centre_errors_mm.append(error_mm)
+        if error_mm > MISPLACED_MM:
+            tally.misplaced += 1
+            bad = True
+            tally.notes.append(f"seed {seed}: card {top} {truth!r} read as {seen.code!r} "
+                               f"{error_mm:.0f} mm off its centre")
         context = card_context(top, cards)
         count(tally, keys, context, "accepted")
         if seen.code == truth:
@@ -429,6 +437,7 @@ def report(tally: Tally, args: argparse.Namespace) -> None:
         ("unknowns on cards / clutter", f"{tally.unknown_on_cards}",
          f"{tally.unknown_on_clutter} on clutter ({tally.clutter_items} items)", "", True),
         ("duplicate reads of a card", f"{tally.duplicates}", "", "", True),
+        (f"misplaced (> {MISPLACED_MM:.0f} mm off)", f"{tally.misplaced}", "", "", True),
         ("centre error mm (mean/max)",
          f"{np.mean(tally.centre_errors_mm or [0]):.1f}",
          f"max {np.max(tally.centre_errors_mm or [0]):.1f}", "", True),
