@@ -1,0 +1,106 @@
+"""Card detection in the top-down view: single, rotated, touching, overlapping, clutter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vision.calibration import calibrate
+from vision.cards import CardQuad, cut_patch, find_cards, view_mask
+
+CARD = (63.0, 88.0)
+
+
+def scan(scene: Any, px_per_mm: float = 1.0) -> Any:
+    frame = scene.frame()
+    cal = calibrate(frame, scene.mat)
+    top = cal.warp_mat(frame, px_per_mm)
+    return find_cards(top, px_per_mm, CARD, view_mask(cal, px_per_mm))
+
+
+def centres(found: Any) -> list[tuple[float, float]]:
+    return sorted(q.center_mm for q in found.cards)
+
+
+def near(found: Any, point: tuple[float, float], tol: float = 3.0) -> list[CardQuad]:
+    return [q for q in found.cards if np.hypot(q.center_mm[0] - point[0],
+                                               q.center_mm[1] - point[1]) < tol]
+
+
+@pytest.mark.parametrize("angle", [0.0, 17.0, 45.0, 90.0, -60.0, 180.0])
+def test_isolated_card_at_any_rotation(scene: Any, faces: Any, angle: float) -> None:
+    scene.add_card(faces["oasis"], (300, 200), angle)
+    found = scan(scene)
+    assert len(found.cards) == 1
+    quad = found.cards[0]
+    assert np.hypot(quad.center_mm[0] - 300, quad.center_mm[1] - 200) < 2.0
+    expected = (angle + 90) % 180 - 90
+    assert min(abs(quad.angle_deg - expected), 180 - abs(quad.angle_deg - expected)) < 2.0
+    corners = np.array(quad.corners_mm)
+    assert abs(np.linalg.norm(corners[1] - corners[0]) - 63) < 1e-6  # 0-1 is a short side
+    assert not found.clutter
+
+
+def test_a_card_and_the_same_card_turned_round_give_the_same_quad(scene: Any) -> None:
+    a = CardQuad.from_axes(np.array([100.0, 100.0]), np.array([0.3, 1.0]), CARD)
+    b = CardQuad.from_axes(np.array([100.0, 100.0]), np.array([-0.3, -1.0]), CARD)
+    assert a == b
+
+
+def test_touching_two_by_two_square(scene: Any, faces: Any) -> None:
+    cx, cy = scene.mat.center_mm
+    spots = [(cx - 31.5, cy - 44), (cx + 31.5, cy - 44), (cx - 31.5, cy + 44), (cx + 31.5, cy + 44)]
+    for code, spot in zip(["vizier", "brigand", "treasure", "oasis"], spots, strict=True):
+        scene.add_card(faces[code], spot)
+    found = scan(scene)
+    assert len(found.cards) == 4
+    for spot in spots:
+        assert len(near(found, spot)) == 1
+
+
+def test_touching_cards_out_of_line(scene: Any, faces: Any) -> None:
+    scene.add_card(faces["vizier"], (200, 200), 5)
+    # the second card's left edge touches the first card's right edge, slid down 25 mm
+    step = np.array([63.0, 25.0])
+    turn = np.radians(5)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    second = tuple(np.array([200.0, 200.0]) + rot @ step)
+    scene.add_card(faces["treasure"], second, 5)
+    found = scan(scene)
+    assert len(found.cards) == 2
+    assert near(found, (200, 200)) and near(found, second)
+
+
+def test_overlapping_cards_report_the_top_one(scene: Any, faces: Any) -> None:
+    scene.add_card(faces["brigand"], (250, 200), 0)
+    scene.add_card(faces["vizier"], (280, 230), 25)
+    found = scan(scene)
+    top = near(found, (280, 230))
+    assert len(top) == 1
+    assert abs(top[0].angle_deg - 25) < 3
+    assert all(np.hypot(q.center_mm[0] - 250, q.center_mm[1] - 200) > 10 for q in found.cards)
+
+
+def test_non_card_objects_are_not_cards(scene: Any, faces: Any) -> None:
+    scene.add_blob((225, 225, 230), (150, 150), (75, 150), 20)  # a white phone
+    scene.add_blob((120, 180, 200), (300, 120), (24, 24), ellipse=True)  # a coin
+    scene.add_blob((200, 200, 240), (450, 150), (90, 90), ellipse=True)  # a mug
+    scene.add_blob((40, 40, 200), (300, 300), (8, 140), 70)  # a pen
+    scene.add_blob((150, 170, 210), (450, 330), (95, 180), 60, ellipse=True)  # a hand
+    scene.add_card(faces["oasis"], (150, 320), 10)
+    found = scan(scene)
+    assert centres(found) == [pytest.approx((150, 320), abs=2.0)]
+    assert max(c.area_mm2 for c in found.clutter) > 1.5 * 63 * 88  # the hand
+
+
+def test_cut_patch_is_upright_and_from_the_full_frame(scene: Any, faces: Any) -> None:
+    scene.add_card(faces["vizier"], (300, 200), 90)
+    frame = scene.frame()
+    cal = calibrate(frame, scene.mat)
+    found = find_cards(cal.warp_mat(frame, 1.0), 1.0, CARD, view_mask(cal, 1.0))
+    patch = cut_patch(frame, cal, found.cards[0])
+    assert patch.shape == (88, 64, 3)
+    blue = (patch[:, :, 0].astype(int) - patch[:, :, 2]) > 60
+    assert blue[20:70, 10:54].mean() > 0.4  # the vizier's blue field fills the middle

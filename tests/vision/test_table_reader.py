@@ -1,0 +1,135 @@
+"""The table reader end to end: frames in, coded cards with positions out."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import render
+from vision.calibration import BadFrame, TableNotFound, calibrate
+from vision.identify import CardIdentifier
+from vision.mat import default_mat, render_mat
+from vision.table_reader import SeenCard, TableReader
+
+CARD = (63.0, 88.0)
+
+
+@pytest.fixture(scope="module")
+def identifier(faces: Any) -> CardIdentifier:
+    return CardIdentifier.from_references(faces, np.random.default_rng(0))
+
+
+def codes_at(reading: Any) -> dict[tuple[int, int], str | None]:
+    return {(round(c.table_mm[0] / 10), round(c.table_mm[1] / 10)): c.code for c in reading.cards}
+
+
+def test_reads_a_table(scene: Any, faces: Any, identifier: CardIdentifier) -> None:
+    cx, cy = scene.mat.center_mm
+    square = {(cx - 31.5, cy - 44): "vizier", (cx + 31.5, cy - 44): "brigand",
+              (cx - 31.5, cy + 44): "treasure", (cx + 31.5, cy + 44): "oasis"}
+    for spot, code in square.items():
+        scene.add_card(faces[code], spot)
+    scene.add_card(faces["back"], (120, 300), 100)
+    scene.add_card(faces["vizier"], (480, 250), 200)
+    reader = TableReader(scene.mat, identifier, CARD)
+    reading = reader.read(scene.frame())
+    expected = {(round(x / 10), round(y / 10)): c for (x, y), c in square.items()}
+    expected |= {(12, 30): "back", (48, 25): "vizier"}
+    assert codes_at(reading) == expected
+    assert not reading.obstructed
+    assert reading.thumbnail.shape == (210, 297) and reading.thumbnail.dtype == np.uint8
+    truth = cv2.perspectiveTransform(np.array([[[120.0, 300.0]]]), scene.mat_to_frame())[0, 0]
+    back = next(c for c in reading.cards if c.code == "back")
+    assert np.allclose(np.mean(back.corners_px, axis=0), truth, atol=3.0)
+
+
+def test_seen_card_json_shape() -> None:
+    card = SeenCard("oasis", 0.93, [[1.0, 2.0], [3.0, 2.0], [3.0, 5.0], [1.0, 5.0]], (10.0, 20.0))
+    data = card.to_json()
+    assert data == {"code": "oasis", "confidence": 0.93,
+                    "corners": [[1.0, 2.0], [3.0, 2.0], [3.0, 5.0], [1.0, 5.0]],
+                    "table_mm": [10.0, 20.0]}
+    assert json.loads(json.dumps(data)) == data
+    assert SeenCard(None, 0.1, [[0.0, 0.0]] * 4).to_json()["table_mm"] is None
+
+
+def test_calibrates_once_and_again_when_asked(scene: Any, identifier: CardIdentifier) -> None:
+    reader = TableReader(scene.mat, identifier, CARD)
+    frame = scene.frame()
+    reader.read(frame)
+    first = reader.calibration
+    reader.read(frame)
+    assert reader.calibration is first
+    reader.recalibrate()
+    reader.read(frame)
+    assert reader.calibration is not first
+    given = calibrate(frame, scene.mat)
+    reader.read(frame, calibration=given)
+    assert reader.calibration is given
+
+
+def test_follows_a_moved_mat_and_keeps_calibration_under_a_hand(
+        scene: Any, faces: Any, identifier: CardIdentifier) -> None:
+    scene.add_card(faces["oasis"], (300, 200))
+    reader = TableReader(scene.mat, identifier, CARD)
+    reader.read(scene.frame())
+    first = reader.calibration
+    scene.corners_in_frame += np.float32([40, 25])  # the mat was pushed
+    reading = reader.read(scene.frame())
+    assert reader.calibration is not first
+    assert codes_at(reading) == {(30, 20): "oasis"}
+    moved = reader.calibration
+    for x, y in [(40, 40), (554, 40), (554, 380)]:  # arms over three tags
+        scene.add_blob((150, 170, 210), (x, y), (110, 110), ellipse=True)
+    reading = reader.read(scene.frame())
+    assert reader.calibration is moved
+    assert reading.obstructed
+
+
+def test_a_hand_over_the_mat_is_obstruction(scene: Any, faces: Any,
+                                           identifier: CardIdentifier) -> None:
+    scene.add_card(faces["treasure"], (200, 200))
+    scene.add_blob((150, 170, 210), (420, 330), (110, 200), 60, ellipse=True)
+    reading = TableReader(scene.mat, identifier, CARD).read(scene.frame())
+    assert reading.obstructed
+    assert codes_at(reading) == {(20, 20): "treasure"}
+
+
+def test_bad_input(scene: Any, identifier: CardIdentifier) -> None:
+    reader = TableReader(scene.mat, identifier, CARD)
+    with pytest.raises(BadFrame):
+        reader.read(None)
+    with pytest.raises(TableNotFound):
+        reader.read(np.full((720, 1280, 3), 90, np.uint8))
+
+
+def test_reads_a_rendered_scene_with_tilt_cast_and_hand(faces: Any,
+                                                       identifier: CardIdentifier) -> None:
+    mat = default_mat()
+    mat_image = render_mat(mat, 4.0)
+    cards = [
+        render.CardPlacement(faces["vizier"], (240.0, 166.0), 0.0, label="vizier"),
+        render.CardPlacement(faces["brigand"], (303.0, 166.0), 0.0, label="brigand"),
+        render.CardPlacement(faces["treasure"], (240.0, 254.0), 0.0, label="treasure"),
+        render.CardPlacement(faces["oasis"], (303.0, 254.0), 0.0, label="oasis"),
+        render.CardPlacement(faces["back"], (110.0, 120.0), 35.0, label="back"),
+        render.CardPlacement(faces["oasis"], (470.0, 120.0), -20.0, label="oasis"),
+    ]
+    camera = render.CameraPose(tilt_deg=15.0, yaw_deg=30.0, roll_deg=-30.0)
+    empty = render.Scene(mat_image, mat, 4.0, [])
+    rng = np.random.default_rng(11)
+    reader = TableReader(mat, identifier, CARD)
+    reader.read(render.render(empty, camera, render.Lighting.warm_lamp(), rng).image)
+    hand = render.HandPose(reach_mm=(480.0, 330.0), angle_deg=180.0, height_mm=60.0)
+    scene = render.Scene(mat_image, mat, 4.0, cards, hand)
+    frame = render.render(scene, camera, render.Lighting.warm_lamp(), rng).image
+    reading = reader.read(frame)
+    assert reading.obstructed
+    seen = codes_at(reading)
+    for card in cards:
+        key = (round(card.center_mm[0] / 10), round(card.center_mm[1] / 10))
+        assert seen.get(key) == card.label, (key, seen)

@@ -1,0 +1,310 @@
+"""Card detection in the top-down view of the mat.
+
+Cards are bright, known-size rectangles on a dark mat. `find_cards` separates
+what differs from the mat colour into blobs and explains each blob as one card,
+a grid of touching cards (Deserto's 2x2 square), or, for irregular blobs such as
+overlapping cards, as the card rectangles whose whole outline is visible (found
+from pairs of perpendicular blob sides and checked against the mask and edges).
+What no card explains is reported as clutter (a hand, a phone, a mug).
+
+    >>> scan = find_cards(top_down, px_per_mm=1.5, card_mm=(63, 88))   # doctest: +SKIP
+    >>> [q.center_mm for q in scan.cards]                               # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibration import Calibration, Frame
+from vision.mat import tag_quiet_zone_mm
+
+Vec = NDArray[np.float64]
+Mask = NDArray[np.uint8]
+
+MAT_DIFF = 45  # grey levels a pixel must differ from the mat colour to be "something"
+SIZE_TOL = 0.09  # relative tolerance on card sides
+MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
+MIN_COVER = 0.97  # share of a card hypothesis inside the blob
+MIN_OUTLINE = 0.8  # share of a card hypothesis's outline on a blob border or an edge
+MAX_OVERLAP = 0.15  # share of a card that may overlap a card already accepted
+
+
+@dataclass(frozen=True)
+class CardQuad:
+    """A card on the mat: corners in mat mm, clockwise from its top-left.
+
+    Corner 0 -> 1 is a short side. Of the two ways up, the one whose long axis
+    points down the mat (angle in -90..90 degrees) is chosen, so a card and the same
+    card turned 180 degrees give the same quad; identification handles which way up.
+    """
+
+    corners_mm: tuple[tuple[float, float], ...]
+    center_mm: tuple[float, float]
+    angle_deg: float
+
+    @classmethod
+    def from_axes(cls, center: Vec, long_axis: Vec, card_mm: tuple[float, float]) -> CardQuad:
+        """Build a quad from its centre and the direction of its long side (mm)."""
+        down = long_axis / np.linalg.norm(long_axis)
+        if down[1] < 0 or (down[1] == 0 and down[0] < 0):
+            down = -down
+        right = np.array([down[1], -down[0]])
+        hw, hh = card_mm[0] / 2, card_mm[1] / 2
+        corners = [center - right * hw - down * hh, center + right * hw - down * hh,
+                   center + right * hw + down * hh, center - right * hw + down * hh]
+        return cls(
+            corners_mm=tuple((float(p[0]), float(p[1])) for p in corners),
+            center_mm=(float(center[0]), float(center[1])),
+            angle_deg=math.degrees(math.atan2(-down[0], down[1])),
+        )
+
+
+@dataclass(frozen=True)
+class Clutter:
+    """Foreground that no card explains (a hand, a phone, a partly hidden card): its area."""
+
+    area_mm2: float
+
+
+@dataclass(frozen=True)
+class CardScan:
+    """The cards found in a top-down view, and what else lies on the mat."""
+
+    cards: list[CardQuad]
+    clutter: list[Clutter]
+
+
+def view_mask(calibration: Calibration, px_per_mm: float) -> Mask:
+    """The top-down pixels that show the mat itself: inside the frame, off the tags."""
+    w, h = calibration.image_size
+    seen = calibration.warp_mat(np.full((h, w), 255, np.uint8), px_per_mm, cv2.INTER_NEAREST)
+    mask = np.asarray(cv2.erode(seen, np.ones((5, 5), np.uint8)), np.uint8)
+    for tag in calibration.mat.tags:
+        half = tag_quiet_zone_mm(tag) / 2 + 2.0
+        (cx, cy) = tag.center_mm
+        p0 = (round((cx - half) * px_per_mm), round((cy - half) * px_per_mm))
+        p1 = (round((cx + half) * px_per_mm), round((cy + half) * px_per_mm))
+        cv2.rectangle(mask, p0, p1, 0, -1)
+    return mask
+
+
+def mat_colour(top_down: Frame, valid: Mask | None = None) -> NDArray[np.float64]:
+    """The mat's BGR colour as lit now: the median of a sparse sample of the view."""
+    sample = top_down[::8, ::8].reshape(-1, 3)
+    if valid is not None:
+        sample = sample[valid[::8, ::8].reshape(-1) > 0]
+    return np.median(sample, axis=0) if len(sample) else np.zeros(3)
+
+
+def foreground_mask(top_down: Frame, valid: Mask | None = None) -> Mask:
+    """Pixels that differ from the mat colour (the median of the view) by more than MAT_DIFF."""
+    mat_bgr = mat_colour(top_down, valid)
+    levels = np.arange(256, dtype=np.float64)[:, None]
+    table = np.clip(np.abs(levels - mat_bgr[None, :]), 0, 255).astype(np.uint8)
+    b, g, r = cv2.split(cv2.LUT(top_down, table.reshape(256, 1, 3)))
+    mask = cv2.threshold(cv2.max(cv2.max(b, g), r), MAT_DIFF, 255, cv2.THRESH_BINARY)[1]
+    if valid is not None:
+        mask = cv2.bitwise_and(mask, valid)
+    return np.asarray(mask, np.uint8)
+
+
+def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
+               valid: Mask | None = None) -> CardScan:
+    """Find the cards in a BGR top-down view of the mat at px_per_mm.
+
+    `valid` marks the pixels that show the mat (not the frame border, not the tags).
+    """
+    mask = foreground_mask(top_down, valid)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    card_area = card_mm[0] * card_mm[1]
+    cards: list[CardQuad] = []
+    clutter: list[Clutter] = []
+    grey: Frame | None = None
+    for contour in contours:
+        area = cv2.contourArea(contour) / px_per_mm**2
+        if area < 0.05 * card_area:
+            continue
+        pts = contour.reshape(-1, 2).astype(np.float64) / px_per_mm
+        found = _as_card_or_grid(pts, area, card_mm)
+        if found is None and area > 0.6 * card_area:
+            if grey is None:
+                grey = np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
+            found = _fit_cards(np.asarray(contour, np.int32), grey, px_per_mm, card_mm)
+        found = found or []
+        cards.extend(found)
+        rest = area - len(found) * card_area
+        if rest > 0.25 * card_area:
+            clutter.append(Clutter(area_mm2=rest))
+    return CardScan(cards=cards, clutter=clutter)
+
+
+def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> list[CardQuad] | None:
+    """The card, or grid of touching cards, a rectangular blob is; None if it is neither."""
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts.astype(np.float32))
+    if rw * rh <= 0 or area / (rw * rh) < MIN_FILL:
+        return None
+    theta = math.radians(angle)
+    axis_w = np.array([math.cos(theta), math.sin(theta)])
+    axis_h = np.array([-math.sin(theta), math.cos(theta)])
+    best: tuple[float, list[CardQuad]] | None = None
+    for long_along_h in (True, False):
+        side_w, side_h = (card_mm[0], card_mm[1]) if long_along_h else (card_mm[1], card_mm[0])
+        nx, ny = round(rw / side_w), round(rh / side_h)
+        if nx < 1 or ny < 1:
+            continue
+        err = max(abs(rw - nx * side_w) / (nx * side_w), abs(rh - ny * side_h) / (ny * side_h))
+        if err > SIZE_TOL or (best is not None and err >= best[0]):
+            continue
+        cell_w, cell_h = rw / nx, rh / ny
+        origin = np.array([cx, cy]) - axis_w * rw / 2 - axis_h * rh / 2
+        long_axis = axis_h if long_along_h else axis_w
+        quads = [
+            CardQuad.from_axes(origin + axis_w * cell_w * (i + 0.5) + axis_h * cell_h * (j + 0.5),
+                               long_axis, card_mm)
+            for j in range(ny)
+            for i in range(nx)
+        ]
+        best = (err, quads)
+    return None if best is None else best[1]
+
+
+def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
+               card_mm: tuple[float, float]) -> list[CardQuad]:
+    """Card rectangles with a fully visible outline inside an irregular blob."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    pad = round(4 * px_per_mm)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(grey.shape[1], x + bw + pad), min(grey.shape[0], y + bh + pad)
+    edges = np.asarray(cv2.dilate(cv2.Canny(grey[y0:y1, x0:x1], 40, 120),
+                                  np.ones((3, 3), np.uint8)), np.uint8)
+    blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
+    offset = np.array([x0, y0], np.float64)
+    quads: list[Vec] = []  # corner, then along a, then along b: the long side is 1-2 or 0-1
+    for corner, a, b in _anchors(contour, px_per_mm, card_mm):
+        for la, lb in ((card_mm[0], card_mm[1]), (card_mm[1], card_mm[0])):
+            quads.append(np.array([corner, corner + a * la, corner + a * la + b * lb,
+                                   corner + b * lb]))
+    if not quads:
+        return []
+    scores = _outline_scores(np.array(quads), blob, edges, offset, px_per_mm)
+    accepted: list[Vec] = []
+    card_area = card_mm[0] * card_mm[1]
+    for k in np.argsort(-scores):
+        if scores[k] < MIN_OUTLINE:
+            break
+        if all(_overlap_mm2(quads[k], other) < MAX_OVERLAP * card_area for other in accepted):
+            accepted.append(quads[k])
+    cards = []
+    for quad in accepted:
+        side_a, side_b = quad[1] - quad[0], quad[3] - quad[0]
+        long_axis = side_a if np.linalg.norm(side_a) > np.linalg.norm(side_b) else side_b
+        cards.append(CardQuad.from_axes(quad.mean(axis=0), long_axis, card_mm))
+    return cards
+
+
+def _anchors(contour: NDArray[np.int32], px_per_mm: float,
+             card_mm: tuple[float, float]) -> list[tuple[Vec, Vec, Vec]]:
+    """Where a card may start in a blob: (point mm, unit side a, unit side b).
+
+    Every right-angled convex corner, with its sides made exactly perpendicular, and both
+    ends of every long straight side (a card whose corners are all hidden or touching
+    other cards still shows one free side).
+    """
+    poly = cv2.approxPolyDP(contour, 1.5 * px_per_mm, True).reshape(-1, 2).astype(np.float64)
+    poly /= px_per_mm
+    if cv2.contourArea(poly.astype(np.float32), oriented=True) < 0:
+        poly = poly[::-1]
+    n = len(poly)
+    sides = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
+    long_sides = [i for i, (p, q) in enumerate(sides)
+                  if np.linalg.norm(q - p) >= 0.45 * card_mm[0]]
+    found: list[tuple[Vec, Vec, Vec]] = []
+    for i in long_sides:
+        p, q = sides[i]
+        d = (q - p) / np.linalg.norm(q - p)
+        inward = np.array([-d[1], d[0]])
+        found.extend([(p, d, inward), (q, -d, inward)])
+    for k, i in enumerate(long_sides):
+        j = long_sides[(k + 1) % len(long_sides)]
+        between = sum(np.linalg.norm(sides[m % n][1] - sides[m % n][0])
+                      for m in range(i + 1, i + 1 + (j - i - 1) % n))
+        if between > 0.2 * card_mm[0]:
+            continue
+        (p1, q1), (p2, q2) = sides[i], sides[j]
+        d1, d2 = (q1 - p1) / np.linalg.norm(q1 - p1), (q2 - p2) / np.linalg.norm(q2 - p2)
+        cross = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(float(d1 @ d2)) > math.sin(math.radians(12)) or cross <= 0:
+            continue
+        # where the two side lines meet: p1 + t d1 = p2 + s d2
+        t = ((p2 - p1)[0] * d2[1] - (p2 - p1)[1] * d2[0]) / cross
+        corner = p1 + t * d1
+        a = -d1
+        err = math.atan2(d2[1], d2[0]) - math.atan2(a[1], a[0]) + math.pi / 2
+        err = (err + math.pi) % (2 * math.pi) - math.pi
+        a = _rotate(a, err / 2)
+        found.append((corner, a, _rotate(a, -math.pi / 2)))
+    return found
+
+
+def _rotate(v: Vec, angle: float) -> Vec:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
+
+
+def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec,
+                    px_per_mm: float) -> NDArray[np.float64]:
+    """Per Nx4x2 quad: the share of its outline on a blob border or an image edge.
+
+    0 for a quad that does not lie (almost) wholly inside the blob.
+    """
+    n = len(quads)
+    centres = quads.mean(axis=1, keepdims=True)
+    inner = centres + (quads - centres) * 0.9
+    s, t = (g.ravel()[None, :, None] for g in np.meshgrid(np.linspace(0, 1, 7),
+                                                           np.linspace(0, 1, 7)))
+    grid = inner[:, :1] + s * (inner[:, 1:2] - inner[:, :1]) + t * (inner[:, 3:4] - inner[:, :1])
+    cover = _sample(blob, grid.reshape(-1, 2), offset, px_per_mm).reshape(n, -1).mean(axis=1)
+    along = np.roll(quads, -1, axis=1) - quads  # N x 4 sides
+    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)
+    normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
+    middle = quads + along / 2
+    flip = np.sum((middle - centres) * normal, axis=-1, keepdims=True) < 0
+    normal = np.where(flip, -normal, normal)
+    steps = np.linspace(0.1, 0.9, 24)[None, None, :, None]
+    pts = (quads[:, :, None, :] + steps * along[:, :, None, :]).reshape(-1, 2)
+    out_pts = pts + np.repeat(normal.reshape(-1, 2), 24, axis=0) * 2.5
+    outside = _sample(blob, out_pts, offset, px_per_mm) == 0
+    on_edge = _sample(edges, pts, offset, px_per_mm) > 0
+    outline = (outside | on_edge).reshape(n, -1).mean(axis=1)
+    return np.where(cover >= MIN_COVER, outline, 0.0)
+
+
+def _sample(img: Mask, pts_mm: Vec, offset: Vec, px_per_mm: float) -> NDArray[np.float64]:
+    """Values of a mask at mm points (0 outside it, 1 where set)."""
+    px = np.rint(pts_mm * px_per_mm - offset).astype(int)
+    h, w = img.shape
+    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+    out = np.zeros(len(px))
+    out[inside] = img[px[inside, 1], px[inside, 0]] > 0
+    return out
+
+
+def _overlap_mm2(a: Vec, b: Vec) -> float:
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(area)
+
+
+def cut_patch(frame: Frame, calibration: Calibration, quad: CardQuad,
+              size: tuple[int, int] = (64, 88)) -> Frame:
+    """The card as an upright (width, height) patch, cut from the full-resolution frame."""
+    src = calibration.mat_to_image(np.array(quad.corners_mm)).astype(np.float32)
+    w, h = size
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
+    m = cv2.getPerspectiveTransform(src, dst)
+    return np.asarray(cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR), np.uint8)

@@ -1,0 +1,149 @@
+"""Reading the table: calibrate once, then per frame find the cards and name them.
+
+    >>> reader = TableReader(default_mat(), identifier, card_mm=(63, 88))   # doctest: +SKIP
+    >>> reading = reader.read(frame)                                        # doctest: +SKIP
+    >>> [c.to_json() for c in reading.cards], reading.obstructed            # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibration import Calibration, Frame, TableNotFound, calibrate, check_frame
+from vision.cards import MAT_DIFF, Mask, cut_patch, find_cards, mat_colour, view_mask
+from vision.identify import CardIdentifier
+from vision.mat import MatSpec, TagPlacement
+
+DETECT_PX_PER_MM = 1.0
+THUMBNAIL_PX_PER_MM = 0.5
+OBSTRUCTED_CARD_AREAS = 1.5  # a non-card blob this large (in card areas) is a hand or alike
+
+
+@dataclass
+class SeenCard:
+    """One card as seen: its code (None if not recognised), confidence and where it lies."""
+
+    code: str | None
+    confidence: float
+    corners_px: list[list[float]]  # four [x, y] image pixels, clockwise from its top-left
+    table_mm: tuple[float, float] | None = None  # its centre on the mat
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "confidence": self.confidence,
+            "corners": [[x, y] for x, y in self.corners_px],
+            "table_mm": None if self.table_mm is None else [self.table_mm[0], self.table_mm[1]],
+        }
+
+
+@dataclass
+class TableReading:
+    """What one frame shows: the cards, whether something covers the mat, a small top view."""
+
+    cards: list[SeenCard]
+    obstructed: bool
+    thumbnail: NDArray[np.uint8] = field(repr=False)
+
+
+class TableReader:
+    """Reads frames of one mat: calibrates on the first frame and keeps that calibration.
+
+    It calibrates again when asked (`recalibrate()`), when the frame size changes, or
+    when the mat tags no longer show where the calibration expects them.
+    """
+
+    def __init__(self, mat: MatSpec, identifier: CardIdentifier,
+                 card_mm: tuple[float, float], px_per_mm: float = DETECT_PX_PER_MM) -> None:
+        self.mat = mat
+        self.identifier = identifier
+        self.card_mm = card_mm
+        self.px_per_mm = px_per_mm
+        self._calibration: Calibration | None = None
+        self._valid: Mask | None = None
+
+    @property
+    def calibration(self) -> Calibration | None:
+        return self._calibration
+
+    def recalibrate(self) -> None:
+        """Forget the calibration; the next frame calibrates again."""
+        self._calibration = None
+        self._valid = None
+
+    def read(self, frame: object, calibration: Calibration | None = None) -> TableReading:
+        """Read one frame; raises BadFrame, or TableNotFound if the mat was never found."""
+        image = check_frame(frame)
+        if image.ndim == 2 or image.shape[2] == 1:
+            image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
+        if calibration is not None:
+            self._use(calibration)
+        elif self._calibration is None or self._calibration.image_size != (
+                image.shape[1], image.shape[0]):
+            self._use(calibrate(image, self.mat))
+        cal, valid = self._current()
+        top = cal.warp_mat(image, self.px_per_mm)
+        covered = False
+        if not self._tags_in_place(top, valid):
+            try:
+                self._use(calibrate(image, self.mat))
+                cal, valid = self._current()
+                top = cal.warp_mat(image, self.px_per_mm)
+            except TableNotFound:
+                covered = True  # tags hidden, most likely by a hand: keep the calibration
+        scan = find_cards(top, self.px_per_mm, self.card_mm, valid)
+        patches = [cut_patch(image, cal, quad) for quad in scan.cards]
+        named = self.identifier.identify_many(patches)
+        cards = [
+            SeenCard(code=code, confidence=conf,
+                     corners_px=cal.mat_to_image(np.array(quad.corners_mm)).round(1).tolist(),
+                     table_mm=(round(quad.center_mm[0], 1), round(quad.center_mm[1], 1)))
+            for quad, (code, conf) in zip(scan.cards, named, strict=True)
+        ]
+        card_area = self.card_mm[0] * self.card_mm[1]
+        obstructed = covered or any(
+            c.area_mm2 >= OBSTRUCTED_CARD_AREAS * card_area for c in scan.clutter)
+        return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(top))
+
+    def _use(self, calibration: Calibration) -> None:
+        if calibration is not self._calibration:
+            self._calibration = calibration
+            self._valid = view_mask(calibration, self.px_per_mm)
+
+    def _current(self) -> tuple[Calibration, Mask]:
+        assert self._calibration is not None and self._valid is not None
+        return self._calibration, self._valid
+
+    def _tags_in_place(self, top: Frame, valid: Mask) -> bool:
+        """Whether at least 3 tags show, where the calibration puts them, a white surround
+        around a black border (a hand over a tag is bright but not both)."""
+        mat_level = float(mat_colour(top, valid).mean())
+        seen = 0
+        for tag in self.mat.tags:
+            half = tag.size_mm / 2
+            surround = min(self._band(top, tag, -half - 5, -half - 1),
+                           self._band(top, tag, half + 1, half + 5))
+            border = max(self._band(top, tag, -half + 2, -half + 6),
+                         self._band(top, tag, half - 6, half - 2))
+            if surround > mat_level + MAT_DIFF / 2 and surround - border > MAT_DIFF:
+                seen += 1
+        return seen >= 3
+
+    def _band(self, top: Frame, tag: TagPlacement, y0: float, y1: float) -> float:
+        """Mean level of a band across a tag, from y0 to y1 mm below its centre."""
+        s = self.px_per_mm
+        (cx, cy), half = tag.center_mm, tag.size_mm / 2
+        strip = top[round((cy + y0) * s) : round((cy + y1) * s),
+                    round((cx - half) * s) : round((cx + half) * s)]
+        return float(strip.mean()) if strip.size else 0.0
+
+    def _thumbnail(self, top: Frame) -> NDArray[np.uint8]:
+        grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+        size = (round(self.mat.width_mm * THUMBNAIL_PX_PER_MM),
+                round(self.mat.height_mm * THUMBNAIL_PX_PER_MM))
+        return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.uint8)
