@@ -12,8 +12,9 @@ The identifier is built from the deck's own art (referee/decks/<deck>.json), lik
 device does before any enrolment. Single-threaded timings: the one-off calibration (the
 first read of an empty table) and then TableReader.read per frame.
 
-A detection is scored against the card that is on top where its centre lies (mat mm,
-through the renderer's true homography); a coded detection there is a false accept.
+A detection is scored against the card whose centre is nearest its own (within 15 mm, in
+mat mm through the renderer's true homography), else the card on top where its centre
+lies (and counted as misplaced); a coded detection on no card is a false accept.
 Cards count as expected when fully visible in a frame without a hand.
 """
 
@@ -206,8 +207,13 @@ def centre_mm(corners_px: Iterable[Iterable[float]], image_to_mat: NDArray[np.fl
     return centre
 
 
-def top_card_at(point: NDArray[np.float64], cards: list[CardPlacement]) -> int | None:
-    """Index of the uppermost card whose outline contains the point, if any."""
+def match_card(point: NDArray[np.float64], cards: list[CardPlacement]) -> int | None:
+    """The card a detection centred at `point` (mat mm) is of: the nearest card centre
+    within MISPLACED_MM (a partly covered card's centre may lie under another card), else
+    the uppermost card whose outline contains the point, else None (not on a card)."""
+    distances = [float(np.hypot(*(point - card.center_mm))) for card in cards]
+    if distances and min(distances) <= MISPLACED_MM:
+        return int(np.argmin(distances))
     for i in range(len(cards) - 1, -1, -1):
         poly = cards[i].corners_mm()[:, :2].astype(np.float32)
         if cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0:
@@ -266,7 +272,7 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
     read_as: dict[int, list[str | None]] = defaultdict(list)
     for seen in reading.cards:
         centre = centre_mm(seen.corners_px, image_to_mat)
-        top = top_card_at(centre, cards)
+        top = match_card(centre, cards)
         if top is None:
             if seen.code is not None:
                 tally.false_accepts += 1
