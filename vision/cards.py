@@ -27,6 +27,7 @@ Vec = NDArray[np.float64]
 Mask = NDArray[np.uint8]
 
 MAT_DIFF = 45  # grey levels a pixel must differ from the mat colour to be "something"
+BACKGROUND_MM = 140  # wider than the 2x2 square's short side, narrower than a lamp's glare
 SIZE_TOL = 0.09  # relative tolerance on card sides
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
 MIN_COVER = 0.97  # share of a card hypothesis inside the blob
@@ -66,9 +67,11 @@ class CardQuad:
 
 @dataclass(frozen=True)
 class Clutter:
-    """Foreground that no card explains (a hand, a phone, a partly hidden card): its area."""
+    """Foreground no card explains (a hand, a phone, a partly hidden card): its area (mm^2)
+    and whether it reaches the edge of the view (an arm does)."""
 
     area_mm2: float
+    at_edge: bool
 
 
 @dataclass(frozen=True)
@@ -101,12 +104,22 @@ def mat_colour(top_down: Frame, valid: Mask | None = None) -> NDArray[np.float64
     return np.median(sample, axis=0) if len(sample) else np.zeros(3)
 
 
-def foreground_mask(top_down: Frame, valid: Mask | None = None) -> Mask:
-    """Pixels that differ from the mat colour (the median of the view) by more than MAT_DIFF."""
-    mat_bgr = mat_colour(top_down, valid)
-    levels = np.arange(256, dtype=np.float64)[:, None]
-    table = np.clip(np.abs(levels - mat_bgr[None, :]), 0, 255).astype(np.uint8)
-    b, g, r = cv2.split(cv2.LUT(top_down, table.reshape(256, 1, 3)))
+def mat_background(top_down: Frame, px_per_mm: float) -> Frame:
+    """The mat as lit, without what lies on it: a coarse grey opening of the view.
+
+    Anything bright and narrower than BACKGROUND_MM (cards, the 2x2 square, tag
+    surrounds) is removed; broad light fall-off and glare stay, so they are not "things".
+    """
+    h, w = top_down.shape[:2]
+    small = cv2.resize(top_down, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
+    k = 2 * round(BACKGROUND_MM * px_per_mm / 16) + 1
+    opened = cv2.morphologyEx(small, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    return np.asarray(cv2.resize(opened, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
+
+
+def foreground_mask(top_down: Frame, px_per_mm: float, valid: Mask | None = None) -> Mask:
+    """Pixels that differ from the local mat background by more than MAT_DIFF in a channel."""
+    b, g, r = cv2.split(cv2.absdiff(top_down, mat_background(top_down, px_per_mm)))
     mask = cv2.threshold(cv2.max(cv2.max(b, g), r), MAT_DIFF, 255, cv2.THRESH_BINARY)[1]
     if valid is not None:
         mask = cv2.bitwise_and(mask, valid)
@@ -119,8 +132,9 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
 
     `valid` marks the pixels that show the mat (not the frame border, not the tags).
     """
-    mask = foreground_mask(top_down, valid)
+    mask = foreground_mask(top_down, px_per_mm, valid)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = mask.shape
     card_area = card_mm[0] * card_mm[1]
     cards: list[CardQuad] = []
     clutter: list[Clutter] = []
@@ -139,7 +153,9 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
         cards.extend(found)
         rest = area - len(found) * card_area
         if rest > 0.25 * card_area:
-            clutter.append(Clutter(area_mm2=rest))
+            x, y, bw, bh = cv2.boundingRect(contour)
+            at_edge = min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
+            clutter.append(Clutter(area_mm2=rest, at_edge=at_edge))
     return CardScan(cards=cards, clutter=clutter)
 
 

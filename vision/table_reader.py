@@ -21,7 +21,8 @@ from vision.mat import MatSpec, TagPlacement
 
 DETECT_PX_PER_MM = 1.0
 THUMBNAIL_PX_PER_MM = 0.5
-OBSTRUCTED_CARD_AREAS = 1.5  # a non-card blob this large (in card areas) is a hand or alike
+OBSTRUCTED_CARD_AREAS = 2.5  # a non-card blob this large (in card areas) is a hand or alike
+REACHING_CARD_AREAS = 1.0  # or this large and coming in over the mat's edge: an arm
 
 
 @dataclass
@@ -107,7 +108,8 @@ class TableReader:
         ]
         card_area = self.card_mm[0] * self.card_mm[1]
         obstructed = covered or any(
-            c.area_mm2 >= OBSTRUCTED_CARD_AREAS * card_area for c in scan.clutter)
+            c.area_mm2 >= (REACHING_CARD_AREAS if c.at_edge else OBSTRUCTED_CARD_AREAS) * card_area
+            for c in scan.clutter)
         return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(top))
 
     def _use(self, calibration: Calibration) -> None:
