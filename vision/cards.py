@@ -196,7 +196,11 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     pad = round(4 * px_per_mm)
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(grey.shape[1], x + bw + pad), min(grey.shape[0], y + bh + pad)
-    edges = np.asarray(cv2.dilate(cv2.Canny(grey[y0:y1, x0:x1], 40, 120),
+    roi = grey[y0:y1, x0:x1]
+    # edge thresholds follow the contrast, so a dim table still shows the seams between cards
+    low, high = np.percentile(roi, [5, 95])
+    strong = max(20.0, 0.4 * float(high - low))
+    edges = np.asarray(cv2.dilate(cv2.Canny(roi, 0.4 * strong, strong),
                                   np.ones((3, 3), np.uint8)), np.uint8)
     blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
