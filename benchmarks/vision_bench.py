@@ -366,6 +366,11 @@ def run(args: argparse.Namespace) -> Tally:
         else:
             tally.clear_frames += 1
             tally.clear_flagged += reading.obstructed
+        if reading.obstructed != conditions.hand:
+            keys = condition_keys(conditions)
+            tally.notes.append(f"seed {seed}: obstructed={reading.obstructed} with hand="
+                               f"{conditions.hand}, clutter {conditions.clutter}, light "
+                               f"{keys['light']}, glare {keys['glare']}")
         tally.clutter_items += conditions.clutter
         if bad and args.save_failures is not None:
             args.save_failures.mkdir(parents=True, exist_ok=True)
