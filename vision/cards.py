@@ -215,9 +215,13 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     scores = _outline_scores(np.array(quads), blob, edges, offset, px_per_mm)
     accepted: list[Vec] = []
     card_area = card_mm[0] * card_mm[1]
+    centres = np.array(quads).mean(axis=1)
     for k in np.argsort(-scores):
         if scores[k] < MIN_OUTLINE:
             break
+        near = [np.linalg.norm(centres[k] - other.mean(axis=0)) for other in accepted]
+        if any(d < 0.5 * card_mm[0] for d in near):
+            continue  # the same card again, from another of its corners or sides
         if all(_overlap_mm2(quads[k], other) < MAX_OVERLAP * card_area for other in accepted):
             accepted.append(quads[k])
     cards = []
