@@ -1,8 +1,8 @@
 """The tracker: from a stream of camera readings to a stable view of the table.
 
-A frame in which something moves, or in which a hand (or any large non-card object)
-is over the mat, says nothing about the table. A change counts only once several
-frames in a row agree on it: the same cards, with the same codes, in the same places.
+A frame in which a hand (or any large non-card object) is over the mat says nothing
+about the table, and motion starts a new still run. A change counts only once most
+of several still frames agree on it: the same cards, codes and places.
 """
 
 from __future__ import annotations
@@ -42,31 +42,35 @@ class TrackerSettings:
 
 
 class Tracker:
-    """Feeds on readings; `update` returns a new stable TableView when one settles."""
+    """Feeds on readings; `update` returns a new stable TableView when one settles.
+
+    The frames since the last motion form a still run. A view settles when most of
+    the last `agreeing_frames` frames of that run agree on it card for card, so a
+    card the camera misses or misreads in a single frame changes nothing.
+    """
 
     def __init__(self, centre_mm: tuple[float, float], settings: TrackerSettings | None = None):
         self.settings = settings or TrackerSettings()
         self._centre = centre_mm
         self._previous_thumbnail: np.ndarray | None = None
-        self._candidate: TableView | None = None
-        self._agreeing = 0
+        self._run: list[TableView] = []
         self.stable: TableView | None = None
 
     def update(self, reading: ReadingLike) -> TableView | None:
         moving = self._moved(reading.thumbnail)
         if reading.obstructed:
-            self._candidate, self._agreeing = None, 0
+            self._run = []
             return None
-        view = self._view_of(reading)
-        if not moving and self._candidate is not None and self._agree(self._candidate, view):
-            self._agreeing += 1
-        else:
-            # After motion, this frame may be the first of a still run: the next
-            # frames, if still and agreeing, confirm it.
-            self._candidate, self._agreeing = view, 1
-        if self._agreeing < self.settings.agreeing_frames:
+        if moving:
+            # After motion this frame may be the first of a still run: the next
+            # frames, if still, confirm it.
+            self._run = []
+        self._run.append(self._view_of(reading))
+        window = self._run[-self.settings.agreeing_frames :]
+        if len(window) < self.settings.agreeing_frames:
             return None
-        if self.stable is not None and self._agree(self.stable, view):
+        view = self._vote(window)
+        if view is None or (self.stable is not None and self._agree(self.stable, view)):
             return None
         self.stable = view
         return view
@@ -86,6 +90,14 @@ class Tracker:
             if card.table_mm is not None
         )
         return TableView(cards)
+
+    def _vote(self, window: list[TableView]) -> TableView | None:
+        """A view that most frames of `window` agree on, card for card; else None."""
+        majority = len(window) // 2 + 1
+        for view in window:
+            if sum(self._agree(view, other) for other in window) >= majority:
+                return view
+        return None
 
     def _agree(self, a: TableView, b: TableView) -> bool:
         """Same number of cards and each card of `a` matched by one of `b`."""

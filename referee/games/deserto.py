@@ -395,6 +395,15 @@ class DesertoTable(TableInterpreter[DesertoState]):
                 changes.append((cell, code))
         for card in off_square[state.strays :]:
             changes.append((OFF, card))
+        if missing:
+            # The square does not look like the referee's: judging a new card against
+            # cards that are not where they should be could flag a play wrongly.
+            return [
+                AskTable(
+                    f"the referee has cards on {', '.join(missing)} but sees none there: "
+                    "put them back, or double press to take a move back"
+                )
+            ]
         if len(changes) > 1:
             where = ", ".join(cell for cell, _ in changes)
             return [AskTable(f"{len(changes)} cards changed at once ({where}): play one at a time")]
@@ -405,13 +414,6 @@ class DesertoTable(TableInterpreter[DesertoState]):
             if card is None:
                 actions.append(AskTable(f"which card went on {cell}? The camera is not sure"))
             return actions
-        if missing:
-            return [
-                AskTable(
-                    f"the referee has cards on {', '.join(missing)} but sees none there: "
-                    "put them back, or double press to take a move back"
-                )
-            ]
         return []
 
     def on_press(self, state: DesertoState, press: Press, last: Ruling | None) -> list[Action]:

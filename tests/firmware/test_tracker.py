@@ -34,7 +34,7 @@ def test_a_view_counts_after_the_agreeing_frames() -> None:
     assert tracker.update(vizier_at(298, 211)) is None
     view = tracker.update(vizier_at(296, 209))
     assert view is not None
-    assert [(c.code, round(c.x_mm), round(c.y_mm)) for c in view.cards] == [("vizier", -1, -1)]
+    assert [(c.code, round(c.x_mm), round(c.y_mm)) for c in view.cards] == [("vizier", 0, 0)]
 
 
 def test_the_same_view_is_not_reported_twice() -> None:
@@ -67,11 +67,24 @@ def test_motion_between_frames_starts_the_count_again() -> None:
 
 
 def test_disagreeing_codes_or_places_do_not_settle() -> None:
-    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=2))
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
     assert tracker.update(vizier_at()) is None
     assert tracker.update(Reading([Card("oasis", (297, 210))])) is None
     assert tracker.update(vizier_at(360, 210)) is None
     assert tracker.update(vizier_at(360, 210)) is not None
+
+
+def test_one_frame_that_misses_or_misreads_a_card_changes_nothing() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    two = Reading([Card("vizier", (297, 210)), Card("oasis", (360, 210))])
+    missed = Reading([Card("vizier", (297, 210))])
+    misread = Reading([Card("vizier", (297, 210)), Card("brigand", (360, 210))])
+    assert tracker.update(two) is None
+    assert tracker.update(missed) is None
+    view = tracker.update(two)
+    assert view is not None and sorted(str(c.code) for c in view.cards) == ["oasis", "vizier"]
+    assert tracker.update(misread) is None
+    assert tracker.update(two) is None
 
 
 def test_cards_without_a_table_position_are_left_out() -> None:

@@ -969,6 +969,19 @@ def test_interpreter_two_new_cards_at_once_ask_the_table() -> None:
     assert t.match.moves == []
 
 
+def test_interpreter_plays_nothing_while_a_card_it_knows_is_missing() -> None:
+    # nw's vizier is not seen (a misread, a sleeve over it): a brigand next to where
+    # it should be must not be judged, and so never flagged, until the square is clear.
+    t = Table(table({"nw": ["vizier"], "sw": ["oasis"]}))
+    actions = t.see({"sw": "oasis", "ne": "brigand"})
+    assert len(actions) == 1 and isinstance(actions[0], AskTable)
+    assert "nw" in actions[0].message
+    assert t.match.moves == []
+    assert t.see({"nw": "vizier", "sw": "oasis", "ne": "brigand"}) == [
+        Play(place(0, "ne", "brigand"))
+    ]
+
+
 def test_interpreter_a_flagged_card_taken_back_undoes_the_move() -> None:
     t = Table(table({"nw": ["vizier"]}))
     t.see({"nw": "vizier", "ne": "brigand"})

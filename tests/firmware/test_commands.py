@@ -1,0 +1,60 @@
+"""The exporting commands and the demo, run as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from PIL import Image
+
+from firmware.cli import main
+
+
+def test_deck_export_writes_every_face_a_manifest_and_a_printable_sheet(tmp_path: Path) -> None:
+    assert main(["deck", "export", "deserto", "--out", str(tmp_path)]) == 0
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["card_mm"] == [63.0, 88.0]
+    assert sorted(manifest["faces"]) == ["brigand", "oasis", "treasure", "vizier"]
+    for name in manifest["faces"].values():
+        with Image.open(tmp_path / name) as face:
+            assert face.size[0] > 100
+    pdf = (tmp_path / "sheet.pdf").read_bytes()
+    # 51 cards at nine a page, then a page of backs.
+    assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") >= 7
+
+
+def test_mat_export_writes_png_pdf_and_its_size(tmp_path: Path) -> None:
+    assert main(["mat", "export", "--out", str(tmp_path)]) == 0
+    mat = json.loads((tmp_path / "mat.json").read_text())
+    assert (mat["width_mm"], mat["height_mm"]) == (594.0, 420.0)
+    assert [tag["id"] for tag in mat["tags"]] == [0, 1, 2, 3]
+    assert (tmp_path / "mat.png").stat().st_size > 0 and (tmp_path / "mat.pdf").is_file()
+
+
+def test_the_demo_serves_the_page_while_it_replays() -> None:
+    command = [sys.executable, "-m", "firmware.cli", "demo", "--port", "0", "--speed", "20"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True) as demo:
+        try:
+            assert demo.stdout is not None
+            line = demo.stdout.readline()
+            assert "open http://127.0.0.1:" in line
+            url = line.split("open ", 1)[1].split()[0]
+            deadline = time.monotonic() + 120
+            moves = 0
+            while time.monotonic() < deadline and moves == 0:
+                with urllib.request.urlopen(url + "api/state", timeout=5) as response:
+                    state = json.load(response)
+                moves = len(state.get("verdicts", []))
+                time.sleep(0.2)
+            assert moves > 0
+            assert [seat["name"] for seat in state["seats"]] == ["Ana", "Bogdan"]
+            with urllib.request.urlopen(url, timeout=5) as response:
+                assert "Bogdan" in response.read().decode()
+        finally:
+            demo.terminate()
+            demo.wait(timeout=10)

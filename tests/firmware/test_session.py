@@ -1,0 +1,93 @@
+"""Every recorded session replays to exactly its expected moves, verdicts and scores.
+
+The sessions under tests/fixtures/<game>/ were rendered from simulated games whose
+real moves are in expected.jsonl; the replay sees only the frames and the presses.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware.session import SessionError, replay_session
+from hardware.camera import CameraError
+from hardware.panel import SimulatedPanel
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+SESSIONS = sorted(p.parent for p in FIXTURES.glob("*/*/expected.jsonl"))
+
+
+def outcome(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What expected.jsonl holds: moves with verdicts, take-backs by index, the result."""
+    kept: list[dict[str, Any]] = []
+    for event in events:
+        if "takeback" in event:
+            kept.append({"takeback": event["takeback"]})
+        elif "ask" not in event and "problem" not in event:
+            kept.append(event)
+    return kept
+
+
+@pytest.mark.parametrize("session", SESSIONS, ids=[p.name for p in SESSIONS])
+def test_a_recorded_session_replays_to_its_expected_transcript(session: Path) -> None:
+    expected = [json.loads(line) for line in (session / "expected.jsonl").read_text().splitlines()]
+    seats = json.loads((session / "session.json").read_text())["match"]["seats"]
+    panel = SimulatedPanel(len(seats))
+    pipeline = replay_session(session, panel=panel)
+    assert outcome([*pipeline.transcript, pipeline.result()]) == expected
+    flagged = sum(1 for line in expected if line.get("ok") is False)
+    assert panel.alarms == flagged
+    assert panel.turn_history[-1] is None  # the game is over: no seat's LED is lit
+
+
+def test_there_are_recorded_sessions_of_two_three_and_four_players() -> None:
+    players = sorted(
+        len(json.loads((s / "session.json").read_text())["match"]["seats"]) for s in SESSIONS
+    )
+    assert players[:3] == [2, 3, 4] or set(players) >= {2, 3, 4}
+
+
+def test_a_missing_or_corrupt_frame_is_noted_and_the_replay_goes_on(tmp_path: Path) -> None:
+    source = SESSIONS[0]
+    session = tmp_path / source.name
+    shutil.copytree(source, session)
+    frames = sorted((session / "frames").iterdir())
+    frames[1].unlink()
+    frames[2].write_bytes(b"not a jpeg at all")
+    pipeline = replay_session(session)
+    problems = [e["problem"] for e in pipeline.transcript if "problem" in e]
+    assert any("file missing" in p for p in problems)
+    assert any("unreadable image" in p for p in problems)
+    expected = [json.loads(line) for line in (session / "expected.jsonl").read_text().splitlines()]
+    assert outcome([*pipeline.transcript, pipeline.result()]) == expected
+
+
+@pytest.mark.parametrize(
+    ("metadata", "message"),
+    [
+        ("{", "is not valid JSON"),
+        ('{"camera": {}}', 'has no "match" header'),
+        ('{"match": {"game": "go", "seats": ["A", "B"]}}', "unknown game 'go'"),
+        ('{"match": {"game": "deserto", "seats": ["A", "B"]}, "mat": {"tags": 3}}',
+         '"mat" is not a valid mat.json'),
+    ],
+    ids=["bad-json", "no-header", "unknown-game", "bad-mat"],
+)
+def test_a_malformed_session_is_refused_with_one_clear_message(
+    tmp_path: Path, metadata: str, message: str
+) -> None:
+    (tmp_path / "events.jsonl").write_text("")
+    (tmp_path / "session.json").write_text(metadata)
+    with pytest.raises((SessionError, CameraError), match=message):
+        replay_session(tmp_path)
+
+
+def test_a_malformed_events_line_names_its_line(tmp_path: Path) -> None:
+    (tmp_path / "session.json").write_text('{"match": {"game": "deserto", "seats": ["A", "B"]}}')
+    (tmp_path / "events.jsonl").write_text('{"t": 0, "frame": "frames/0.jpg"}\n{"t": "soon"}\n')
+    with pytest.raises(CameraError, match="line 2"):
+        replay_session(tmp_path)
