@@ -34,7 +34,8 @@ def session_header(metadata: dict[str, Any], where: Path) -> Header:
     if not isinstance(match, dict):
         raise SessionError(f"{where}/session.json has no \"match\" header")
     try:
-        return parse_header(match)
+        header = parse_header(match)
+        return get_game(header.game).check_header(header)
     except RefereeError as error:
         raise SessionError(f"{where}/session.json: {error}") from None
 
