@@ -117,7 +117,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "replay":
         return commands.replay(args.session, args.json, sys.stdout)
     if args.command == "record":
-        return commands.record(args.out, table_header(args), args.camera, args.seconds)
+        return commands.record(args.out, table_header(args), args.camera, args.pins, args.seconds)
     if args.command == "run":
         return commands.run_table(
             table_header(args), args.camera, args.pins, args.data, args.host, args.port

@@ -16,7 +16,7 @@ from firmware.loop import drive
 from firmware.session import SessionError, build_pipeline, replay_session
 from firmware.store import MatchStore
 from hardware.camera import Camera, OpenCVCamera, PiCamera, SessionRecorder
-from hardware.panel import DEFAULT_PIN_MAP, SeatPanel, SimulatedPanel, make_pin_factory
+from hardware.panel import DEFAULT_PIN_MAP, SeatPanel, make_pin_factory
 from referee.core import RefereeError
 from referee.games import get_game
 from referee.notation import NotationError, parse_header, read_log
@@ -106,22 +106,36 @@ def open_camera(name: str) -> Camera:
     return OpenCVCamera(name)
 
 
-def record(out_dir: Path, header: dict[str, Any], camera_name: str, seconds: float | None) -> int:
+def record(
+    out_dir: Path, header: dict[str, Any], camera_name: str, pins: str, seconds: float | None
+) -> int:
     """Save frames, button presses and metadata to a new session folder."""
     parsed = get_game(header["game"]).check_header(parse_header(header))
     metadata = {"match": parsed.to_json(), "mat": default_mat().to_json()}
-    panel = SimulatedPanel(len(parsed.seats))
     started = time.monotonic()
-    with open_camera(camera_name) as camera, SessionRecorder(out_dir, metadata) as recorder:
-        print(f"recording to {out_dir}; Ctrl-C stops")
+    with (
+        seat_panel(len(parsed.seats), pins) as panel,
+        open_camera(camera_name) as camera,
+        SessionRecorder(out_dir, metadata) as recorder,
+    ):
+        print(f"recording to {out_dir}; Ctrl-C stops", flush=True)
         while seconds is None or time.monotonic() - started < seconds:
             frame = camera.read()
             if frame is None:
                 break
-            recorder.add_frame(frame)
+            panel.poll()
             for event in panel.events():
                 recorder.add_button(event)
+            recorder.add_frame(frame)
     return 0
+
+
+def seat_panel(seats: int, pins: str) -> SeatPanel:
+    """The seat panel on the default pin map; `pins` names the GPIO backend."""
+    return SeatPanel(
+        DEFAULT_PIN_MAP.seats[:seats], DEFAULT_PIN_MAP.status_led, DEFAULT_PIN_MAP.buzzer,
+        pin_factory=make_pin_factory(pins),
+    )
 
 
 def run_table(
@@ -137,11 +151,7 @@ def run_table(
     else:
         match_id, moves = store.start_match(parsed.to_json()), []
     feed = InMemoryFeed()
-    seat_pins = DEFAULT_PIN_MAP.seats[: len(parsed.seats)]
-    panel = SeatPanel(
-        seat_pins, DEFAULT_PIN_MAP.status_led, DEFAULT_PIN_MAP.buzzer,
-        pin_factory=make_pin_factory(pins),
-    )
+    panel = seat_panel(len(parsed.seats), pins)
     pipeline = build_pipeline(parsed, default_mat(), panel, feed, store, match_id, moves)
     server = serve(create_app(feed), host, port)
     print(f"tableref page: {server.url}/ (on this network: http://{lan_address()}:{server.port}/)")
@@ -150,9 +160,11 @@ def run_table(
         panel.poll()
         return panel.events()
 
+    # A video file ends; a camera is retried when it stops delivering.
+    live = camera_name == "picamera" or camera_name.isdigit()
     try:
         with open_camera(camera_name) as camera:
-            drive(pipeline, camera, presses, live=True)
+            drive(pipeline, camera, presses, live=live)
     finally:
         server.stop()
         panel.close()

@@ -29,8 +29,9 @@ def drive(
 ) -> None:
     """Feed frames and presses to `pipeline` until the camera ends or `stop` is set.
 
-    A live camera that has no frame or fails is retried; a replay ends at its last
-    frame. `pace(t)` (if given) is called before each frame, e.g. to replay in real time.
+    A live camera that has no frame now or fails is retried; a replay or a video file
+    ends at its last frame. `pace(t)`, if given, is called before each frame, e.g. to
+    replay in real time.
     """
     stop = stop or threading.Event()
     last_t = 0.0

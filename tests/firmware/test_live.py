@@ -1,0 +1,67 @@
+"""`tableref run` on a video file: the live loop with the seat panel on mock pins, the
+page server and the SQLite log, stopped half-way and started again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from firmware.commands import run_table
+from firmware.store import MatchStore
+
+SESSION = Path(__file__).resolve().parents[1] / "fixtures/deserto/four-players-dim"
+
+
+def frames_before_first_button(session: Path) -> list[Path]:
+    frames: list[Path] = []
+    for line in (session / "events.jsonl").read_text().splitlines():
+        event = json.loads(line)
+        if "button" in event:
+            break
+        frames.append(session / event["frame"])
+    return frames
+
+
+def write_video(path: Path, frames: list[Path]) -> Path:
+    first = cv2.imread(str(frames[0]))
+    height, width = first.shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5.0, (width, height))
+    for frame in frames:
+        writer.write(cv2.imread(str(frame)))
+    writer.release()
+    return path
+
+
+def test_a_live_run_logs_every_move_and_resumes_after_a_restart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frames = frames_before_first_button(SESSION)
+    half = len(frames) // 2
+    first = write_video(tmp_path / "first.avi", frames[:half])
+    second = write_video(tmp_path / "second.avi", frames[half:])
+    header = json.loads((SESSION / "session.json").read_text())["match"]
+    data = tmp_path / "data"
+
+    assert run_table(header, str(first), "mock", data, "127.0.0.1", 0) == 0
+    store = MatchStore.open(data / "tableref.sqlite")
+    match = store.unfinished_match()
+    assert match is not None
+    logged_first = store.moves(match.id)
+    store.close()
+
+    assert run_table(header, str(second), "mock", data, "127.0.0.1", 0) == 0
+    assert f"resuming match {match.id} after {len(logged_first)} moves" in capsys.readouterr().out
+    store = MatchStore.open(data / "tableref.sqlite")
+    logged = store.moves(match.id)
+    store.close()
+
+    expected = [
+        json.loads(line)["move"]
+        for line in (SESSION / "expected.jsonl").read_text().splitlines()
+        if '"index"' in line
+    ]
+    assert 0 < len(logged_first) < len(logged)
+    assert logged == expected[: len(logged)]
