@@ -174,7 +174,7 @@ class RefereePipeline:
                 for seat, name in enumerate(header.seats)
             ],
             "table": public.get("zones", []),
-            "verdicts": [ruling.to_json() for ruling in reversed(self.match.rulings[-8:])],
+            "verdicts": [ruling.to_json() for ruling in self.match.rulings[-8:]],
             "status": "finished" if over else "playing",
             "message": self._last_question or self._last_problem or "",
             "winners": game.winners(state),

@@ -58,6 +58,13 @@ def test_the_page_shows_seats_scores_table_and_the_flagged_play(app: Flask) -> N
     assert "DES-NO-BRIGAND-BY-VIZIER" in flag and "may not go next to a vizier" in flag
 
 
+def test_the_winners_are_named(feed: InMemoryFeed, app: Flask) -> None:
+    feed.publish({**PLAYING, "status": "finished", "winners": [1]})
+    page = app.test_client().get("/").get_data(as_text=True)
+    winners = page[page.index('id="winners"') : page.index("</p>", page.index('id="winners"'))]
+    assert "Winner: Bogdan" in winners and "hidden" not in winners
+
+
 def test_the_page_escapes_what_players_typed(feed: InMemoryFeed, app: Flask) -> None:
     feed.publish({**PLAYING, "seats": [{"seat": 0, "name": "<b>Ana</b>", "score": 0}]})
     page = app.test_client().get("/").get_data(as_text=True)

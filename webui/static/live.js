@@ -32,7 +32,9 @@
     }));
     const winners = document.getElementById("winners");
     winners.hidden = !(snapshot.winners && snapshot.winners.length);
-    winners.textContent = "Winner: " + (snapshot.winners || []).join(", ");
+    winners.textContent = "Winner: " + (snapshot.winners || []).map(function (seat) {
+      return names.get(seat);
+    }).join(", ");
   }
 
   function drawTable(snapshot) {
