@@ -9,17 +9,29 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import Protocol
 
-from firmware.pipeline import RefereePipeline
+import numpy as np
+
 from hardware.camera import Camera, CameraError
 from hardware.panel import ButtonEvent
+from referee.table import PressKind
+
+
+class Pipeline(Protocol):
+    """What the loop feeds: `firmware.pipeline.RefereePipeline`."""
+
+    def on_frame(self, frame: np.ndarray | None, label: str = "") -> None: ...
+    def on_press(self, seat: int, kind: PressKind) -> None: ...
+    def note_problem(self, message: str) -> None: ...
+
 
 #: Returns the presses that happened up to time t (seconds, the frames' clock).
 PressSource = Callable[[float], Iterable[ButtonEvent]]
 
 
 def drive(
-    pipeline: RefereePipeline,
+    pipeline: Pipeline,
     camera: Camera,
     presses: PressSource,
     stop: threading.Event | None = None,
