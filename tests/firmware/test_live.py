@@ -65,3 +65,23 @@ def test_a_live_run_logs_every_move_and_resumes_after_a_restart(
     ]
     assert 0 < len(logged_first) < len(logged)
     assert logged == expected[: len(logged)]
+
+
+def test_a_recorded_session_replays_to_the_moves_seen_live(tmp_path: Path) -> None:
+    from firmware.cli import main
+    from firmware.session import replay_session
+
+    frames = frames_before_first_button(SESSION)[:60]
+    video = write_video(tmp_path / "table.avi", frames)
+    session = tmp_path / "recorded"
+    assert main(["record", "--out", str(session), "--game", "deserto",
+                 "--seats", "Ana,Bogdan,Carmen,Dan", "--camera", str(video)]) == 0
+    assert len(list((session / "frames").iterdir())) == len(frames)
+    replayed = replay_session(session)
+    expected = [
+        json.loads(line)["move"]
+        for line in (SESSION / "expected.jsonl").read_text().splitlines()
+        if '"index"' in line
+    ]
+    moves = [ruling.move.to_json() for ruling in replayed.match.rulings]
+    assert len(moves) > 0 and moves == expected[: len(moves)]
