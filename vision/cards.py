@@ -13,8 +13,9 @@ What no card explains is reported as clutter (a hand, a phone, a mug).
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -33,6 +34,9 @@ MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of ca
 MIN_COVER = 0.97  # share of a card hypothesis inside the blob
 MIN_OUTLINE = 0.8  # share of a card hypothesis's outline on a blob border or an edge
 MAX_OVERLAP = 0.15  # share of a card that may overlap a card already accepted
+ALTERNATIVE_OUTLINE = 0.7  # outline share of a rival outline kept as an alternative
+RIVALS_CHECKED = 60  # best outlines tried as alternatives to the accepted cards
+REFINED = 10  # best candidates per blob fitted to the edges along their outline
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,8 @@ class CardQuad:
     corners_mm: tuple[tuple[float, float], ...]
     center_mm: tuple[float, float]
     angle_deg: float
+    #: other outlines found where this card lies, best first: worth naming if it is unknown
+    alternatives: tuple[CardQuad, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_axes(cls, center: Vec, long_axis: Vec, card_mm: tuple[float, float]) -> CardQuad:
@@ -191,45 +197,223 @@ def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> lis
 
 def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
                card_mm: tuple[float, float]) -> list[CardQuad]:
-    """Card rectangles with a fully visible outline inside an irregular blob."""
+    """Card rectangles with a (nearly) whole visible outline inside an irregular blob.
+
+    The sides of every card lie along the blob's dominant edge directions (mod 90 degrees).
+    For each such direction the edge pixels whose normal runs along one card axis vote
+    for where a side lies on that axis; pairs of votes one card side apart give the
+    card's extent along the axis, and the combinations of both axes are the candidate
+    rectangles. They are kept if their outline lies on a blob border or an image edge:
+    the top card of a pile shows its whole outline, a card beneath it does not.
+    """
     x, y, bw, bh = cv2.boundingRect(contour)
     pad = round(4 * px_per_mm)
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(grey.shape[1], x + bw + pad), min(grey.shape[0], y + bh + pad)
     roi = grey[y0:y1, x0:x1]
-    # edge thresholds follow the contrast, so a dim table still shows the seams between cards
-    low, high = np.percentile(roi, [5, 95])
-    strong = max(20.0, 0.4 * float(high - low))
-    edges = np.asarray(cv2.dilate(cv2.Canny(roi, 0.4 * strong, strong),
-                                  np.ones((3, 3), np.uint8)), np.uint8)
     blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
+    # edge thresholds follow the contrast, so a dim table still shows the seams between cards
+    inside = roi[blob > 0]
+    low, high = np.percentile(inside, [5, 95]) if inside.size else (0.0, 255.0)
+    strong = max(20.0, 0.4 * float(high - low))
+    canny = np.asarray(cv2.Canny(roi, 0.4 * strong, strong), np.uint8)
+    edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
     offset = np.array([x0, y0], np.float64)
-    quads: list[Vec] = []  # corner, then along a, then along b: the long side is 1-2 or 0-1
+    gx = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3), np.float32)
+    gy = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3), np.float32)
+    quads = _candidate_quads(canny, gx, gy, blob, px_per_mm, card_mm)
+    # and the cards that start at the blob's own corners and straight sides
+    starts: list[Vec] = []
     for corner, a, b in _anchors(contour, px_per_mm, card_mm):
         for la, lb in ((card_mm[0], card_mm[1]), (card_mm[1], card_mm[0])):
-            quads.append(np.array([corner, corner + a * la, corner + a * la + b * lb,
-                                   corner + b * lb]))
-    if not quads:
+            starts.append(np.array([corner, corner + a * la, corner + a * la + b * lb,
+                                    corner + b * lb]))
+    if starts:
+        quads = np.concatenate([quads, np.array(starts) * px_per_mm - offset])
+    if len(quads) == 0:
         return []
-    scores = _outline_scores(np.array(quads), blob, edges, offset, px_per_mm)
+    ref = max(1.0, 0.5 * float(np.percentile(np.hypot(gx, gy)[canny > 0], 90)))
+    outline, strength = _outline_scores((quads + offset) / px_per_mm, blob, edges, offset,
+                                        px_per_mm, (gx, gy), ref)
+    # the votes use one direction per group of cards; fit each promising candidate to the
+    # edges along its own outline (piles are a few degrees off each other)
+    best: list[int] = []
+    for k in np.argsort(-strength, kind="stable"):
+        if strength[k] < 0.5 or len(best) == REFINED:
+            break
+        centre = quads[k].mean(axis=0)
+        if all(np.linalg.norm(centre - quads[j].mean(axis=0)) > 3 * px_per_mm for j in best):
+            best.append(int(k))
+    if best:
+        ys, xs = np.nonzero(canny)
+        pts = np.column_stack([xs, ys]).astype(np.float64)
+        normal = np.arctan2(gy[ys, xs], gx[ys, xs]).astype(np.float64)
+        refined = np.array([_refine(quads[k], pts, normal) for k in best])
+        more = _outline_scores((refined + offset) / px_per_mm, blob, edges, offset, px_per_mm,
+                               (gx, gy), ref)
+        quads = np.concatenate([quads, refined])
+        outline = np.concatenate([outline, more[0]])
+        strength = np.concatenate([strength, more[1]])
+    quads_mm = (quads + offset) / px_per_mm
     accepted: list[Vec] = []
     card_area = card_mm[0] * card_mm[1]
-    centres = np.array(quads).mean(axis=1)
-    for k in np.argsort(-scores):
-        if scores[k] < MIN_OUTLINE:
+    centres = quads_mm.mean(axis=1)
+    ranked = np.argsort(-np.where(outline >= MIN_OUTLINE, strength, -1.0), kind="stable")
+    taken: list[Vec] = []  # centres of the accepted cards
+    for k in ranked:
+        if outline[k] < MIN_OUTLINE:
             break
-        near = [np.linalg.norm(centres[k] - other.mean(axis=0)) for other in accepted]
-        if any(d < 0.5 * card_mm[0] for d in near):
-            continue  # the same card again, from another of its corners or sides
-        if all(_overlap_mm2(quads[k], other) < MAX_OVERLAP * card_area for other in accepted):
-            accepted.append(quads[k])
-    cards = []
-    for quad in accepted:
-        side_a, side_b = quad[1] - quad[0], quad[3] - quad[0]
-        long_axis = side_a if np.linalg.norm(side_a) > np.linalg.norm(side_b) else side_b
-        cards.append(CardQuad.from_axes(quad.mean(axis=0), long_axis, card_mm))
-    return cards
+        if any(float(np.hypot(*(centres[k] - c))) < 0.5 * card_mm[0] for c in taken):
+            continue  # the same card again, from another pair of votes
+        if all(_overlap_mm2(quads_mm[k], other) < MAX_OVERLAP * card_area for other in accepted):
+            accepted.append(quads_mm[k])
+            taken.append(centres[k])
+    # the next best outlines where an accepted card lies: if the reader cannot name a card,
+    # one of these may be the true one (a phantom spanning two cards of a pile reads as none)
+    rivals: list[list[Vec]] = [[] for _ in accepted]
+    for k in ranked[:RIVALS_CHECKED]:
+        if outline[k] < ALTERNATIVE_OUTLINE:
+            break
+        if all(float(np.hypot(*(centres[k] - c))) > 0.5 * card_mm[1] for c in taken):
+            continue
+        quad = quads_mm[k]
+        shares = [_overlap_mm2(quad, other) / card_area for other in accepted]
+        mine = [i for i, share in enumerate(shares) if share > 0.5]
+        if len(mine) != 1 or sum(share >= MAX_OVERLAP for share in shares) > 1:
+            continue
+        group = rivals[mine[0]]
+        seen = [accepted[mine[0]], *group]
+        if len(group) < 3 and all(np.linalg.norm(centres[k] - q.mean(axis=0)) > 3 for q in seen):
+            group.append(quad)
+    return [_to_card(quad, card_mm, tuple(_to_card(r, card_mm) for r in group))
+            for quad, group in zip(accepted, rivals, strict=True)]
+
+
+def _to_card(quad: Vec, card_mm: tuple[float, float],
+             alternatives: tuple[CardQuad, ...] = ()) -> CardQuad:
+    side_a, side_b = quad[1] - quad[0], quad[3] - quad[0]
+    long_axis = side_a if np.linalg.norm(side_a) > np.linalg.norm(side_b) else side_b
+    card = CardQuad.from_axes(quad.mean(axis=0), long_axis, card_mm)
+    if alternatives:
+        card = dataclasses.replace(card, alternatives=alternatives)
+    return card
+
+
+def _candidate_quads(canny: Mask, grad_x: NDArray[np.float32], grad_y: NDArray[np.float32],
+                     blob: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> Vec:
+    """Nx4x2 card rectangles (ROI pixels) that the edges of a blob vote for."""
+    ys, xs = np.nonzero(canny)
+    if len(xs) < 10:
+        return np.zeros((0, 4, 2))
+    normal = np.arctan2(grad_y[ys, xs], grad_x[ys, xs])
+    # dominant directions mod 90 degrees, at 1 degree, smoothed round the circle
+    deg = np.degrees(normal) % 90.0
+    hist = np.bincount(np.floor(deg).astype(int) % 90, minlength=90).astype(np.float64)
+    kernel = np.array([1.0, 2.0, 3.0, 2.0, 1.0])
+    smooth = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), kernel, "valid")
+    order = np.argsort(-smooth)
+    angles: list[float] = []
+    for i in order[:12]:
+        if smooth[i] < 0.3 * smooth[order[0]]:
+            break
+        if smooth[i] < max(smooth[(i - 1) % 90], smooth[(i + 1) % 90]):
+            continue
+        if any(abs((i - a + 45) % 90 - 45) < 3 for a in angles):
+            continue
+        # refine to a fraction of a degree: a parabola through the peak and its neighbours
+        left, mid, right = smooth[(i - 1) % 90], smooth[i], smooth[(i + 1) % 90]
+        denom = left - 2 * mid + right
+        shift = 0.5 * (left - right) / denom if denom < 0 else 0.0
+        angles.append(float(i) + 0.5 + shift)
+        if len(angles) == 3:
+            break
+    area = float(np.count_nonzero(blob)) / px_per_mm**2
+    per_axis = min(6, 2 + math.ceil(area / (card_mm[0] * card_mm[1])))
+    found: list[Vec] = []
+    for angle in angles:
+        theta = math.radians(angle)
+        c, s = math.cos(theta), math.sin(theta)
+        u = xs * c + ys * s
+        v = -xs * s + ys * c
+        rel = normal - theta
+        along_u = np.abs(np.sin(rel)) < 0.17  # normal along the u axis: a side across u
+        along_v = np.abs(np.cos(rel)) < 0.17
+        umin, vmin = float(u.min()), float(v.min())
+        hu = _votes(u[along_u] - umin, int(u.max() - umin) + 2)
+        hv = _votes(v[along_v] - vmin, int(v.max() - vmin) + 2)
+        for side_u, side_v in ((card_mm[0], card_mm[1]), (card_mm[1], card_mm[0])):
+            su, sv = side_u * px_per_mm, side_v * px_per_mm
+            for a in _side_pairs(hu, su, per_axis):
+                for b in _side_pairs(hv, sv, per_axis):
+                    ua, vb = a + umin, b + vmin
+                    rect = np.array([[ua, vb], [ua + su, vb], [ua + su, vb + sv], [ua, vb + sv]])
+                    found.append(np.column_stack([rect[:, 0] * c - rect[:, 1] * s,
+                                                  rect[:, 0] * s + rect[:, 1] * c]))
+    return np.array(found) if found else np.zeros((0, 4, 2))
+
+
+def _refine(quad: Vec, all_pts: Vec, all_normal: Vec, rounds: int = 2) -> Vec:
+    """The quad (ROI pixels) turned and moved onto the edge pixels (with their normal
+    angles) along its own outline."""
+    lo, hi = quad.min(axis=0) - 6, quad.max(axis=0) + 6
+    box = np.all((all_pts >= lo) & (all_pts <= hi), axis=1)
+    pts, normal = all_pts[box], all_normal[box]
+    for _ in range(rounds):
+        centre = quad.mean(axis=0)
+        side = quad[1] - quad[0]
+        half_a, half_b = np.linalg.norm(side) / 2, np.linalg.norm(quad[3] - quad[0]) / 2
+        theta = math.atan2(side[1], side[0])
+        c, s = math.cos(theta), math.sin(theta)
+        rel = pts - centre
+        a = rel[:, 0] * c + rel[:, 1] * s
+        b = -rel[:, 0] * s + rel[:, 1] * c
+        dev = (normal - theta + math.pi / 4) % (math.pi / 2) - math.pi / 4
+        square = np.abs(dev) < 0.2
+        near_a = square & (np.abs(np.abs(a) - half_a) < 2.5) & (np.abs(b) < half_b - 3)
+        near_b = square & (np.abs(np.abs(b) - half_b) < 2.5) & (np.abs(a) < half_a - 3)
+        near = near_a | near_b
+        if np.count_nonzero(near) < 20:
+            break
+        turn = float(np.median(dev[near]))
+        shift = np.zeros(2)
+        for k, (coord, sel, half) in enumerate(((a, near_a, half_a), (b, near_b, half_b))):
+            lo = coord[sel & (coord < 0)] + half
+            hi = coord[sel & (coord > 0)] - half
+            offsets = [float(np.median(v)) for v in (lo, hi) if len(v) >= 5]
+            shift[k] = float(np.mean(offsets)) if offsets else 0.0
+        move = np.array([c * shift[0] - s * shift[1], s * shift[0] + c * shift[1]])
+        cr, sr = math.cos(turn), math.sin(turn)
+        rot = np.array([[cr, -sr], [sr, cr]])
+        quad = (quad - centre) @ rot.T + centre + move
+    return quad
+
+
+def _votes(pos: Vec, n: int) -> Vec:
+    """Edge votes per pixel position along an axis, spread over +-1 pixel."""
+    hist = np.bincount(np.rint(pos).astype(int), minlength=n)[:n].astype(np.float64)
+    return np.convolve(hist, np.array([0.5, 1.0, 0.5]), "same")
+
+
+def _side_pairs(hist: Vec, side: float, k: int) -> list[float]:
+    """Up to k positions a (sub-pixel) where a card's near side (a) and far side (a + side)
+    both collect votes, strongest first."""
+    span = int(round(side))
+    if len(hist) <= span:
+        return []
+    pair = hist[: len(hist) - span] + hist[span:]
+    # both sides should show: the weaker side counts double
+    pair += np.minimum(hist[: len(hist) - span], hist[span:])
+    out: list[float] = []
+    taken = np.zeros(len(pair), bool)
+    for i in np.argsort(-pair, kind="stable"):
+        if pair[i] <= 0 or len(out) == k:
+            break
+        if taken[i]:
+            continue
+        taken[max(0, i - 3): i + 4] = True
+        out.append(float(i) + (side - span) / 2)
+    return out
 
 
 def _anchors(contour: NDArray[np.int32], px_per_mm: float,
@@ -281,11 +465,15 @@ def _rotate(v: Vec, angle: float) -> Vec:
     return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
 
 
-def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec,
-                    px_per_mm: float) -> NDArray[np.float64]:
-    """Per Nx4x2 quad: the share of its outline on a blob border or an image edge.
+def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm: float,
+                    grad: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
+                    ref: float = 1.0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per Nx4x2 quad: the share of its outline on a blob border or an image edge, and how
+    strongly its outline is a step across the side (1 on a blob border; else the image
+    gradient across the side relative to `ref`, at most 1), which ranks rivals: a card's
+    own outline is a sharp step, the printed frame a few mm inside it only a thin line.
 
-    0 for a quad that does not lie (almost) wholly inside the blob.
+    Both are 0 for a quad that does not lie (almost) wholly inside the blob.
     """
     n = len(quads)
     centres = quads.mean(axis=1, keepdims=True)
@@ -302,11 +490,35 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec,
     normal = np.where(flip, -normal, normal)
     steps = np.linspace(0.1, 0.9, 24)[None, None, :, None]
     pts = (quads[:, :, None, :] + steps * along[:, :, None, :]).reshape(-1, 2)
-    out_pts = pts + np.repeat(normal.reshape(-1, 2), 24, axis=0) * 2.5
-    outside = _sample(blob, out_pts, offset, px_per_mm) == 0
+    normals = np.repeat(normal.reshape(-1, 2), 24, axis=0)
+    outside = _sample(blob, pts + normals * 2.5, offset, px_per_mm) == 0
     on_edge = _sample(edges, pts, offset, px_per_mm) > 0
     outline = (outside | on_edge).reshape(n, -1).mean(axis=1)
-    return np.where(cover >= MIN_COVER, outline, 0.0)
+    ok = cover >= MIN_COVER
+    if grad is None:
+        return np.where(ok, outline, 0.0), np.where(ok, outline, 0.0)
+    across = np.zeros(len(pts))
+    for shift in (-1.0, 0.0, 1.0):
+        at = pts + normals * (shift / px_per_mm)
+        gx = _values(grad[0], at, offset, px_per_mm)
+        gy = _values(grad[1], at, offset, px_per_mm)
+        across = np.maximum(across, np.abs(gx * normals[:, 0] + gy * normals[:, 1]))
+    strength = np.where(outside, 1.0, np.minimum(1.0, across / ref)).reshape(n, -1).mean(axis=1)
+    # a free side (mat beyond it) is the surest outline: a phantom between two cards of a
+    # pile square reaches into its neighbour and has fewer
+    strength = 0.75 * strength + 0.25 * outside.reshape(n, -1).mean(axis=1)
+    return np.where(ok, outline, 0.0), np.where(ok, strength, 0.0)
+
+
+def _values(img: NDArray[np.float32], pts_mm: Vec, offset: Vec,
+            px_per_mm: float) -> NDArray[np.float64]:
+    """Values of a float image at mm points (nearest pixel; 0 outside it)."""
+    px = np.rint(pts_mm * px_per_mm - offset).astype(int)
+    h, w = img.shape
+    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+    out = np.zeros(len(px))
+    out[inside] = img[px[inside, 1], px[inside, 0]]
+    return out
 
 
 def _sample(img: Mask, pts_mm: Vec, offset: Vec, px_per_mm: float) -> NDArray[np.float64]:

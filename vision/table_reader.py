@@ -100,11 +100,21 @@ class TableReader:
         scan = find_cards(top, self.px_per_mm, self.card_mm, valid)
         patches = [cut_patch(image, cal, quad) for quad in scan.cards]
         named = self.identifier.identify_many(patches)
+        quads = list(scan.cards)
+        for i, quad in enumerate(quads):
+            if named[i][0] is not None or not quad.alternatives:
+                continue  # an unknown outline may be a phantom: try the rival outlines there
+            tries = self.identifier.identify_many(
+                [cut_patch(image, cal, alt) for alt in quad.alternatives])
+            for alt, (code, conf) in zip(quad.alternatives, tries, strict=True):
+                if code is not None:
+                    quads[i], named[i] = alt, (code, conf)
+                    break
         cards = [
             SeenCard(code=code, confidence=conf,
                      corners_px=cal.mat_to_image(np.array(quad.corners_mm)).round(1).tolist(),
                      table_mm=(round(quad.center_mm[0], 1), round(quad.center_mm[1], 1)))
-            for quad, (code, conf) in zip(scan.cards, named, strict=True)
+            for quad, (code, conf) in zip(quads, named, strict=True)
         ]
         card_area = self.card_mm[0] * self.card_mm[1]
         obstructed = covered or any(
