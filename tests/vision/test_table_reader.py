@@ -133,3 +133,34 @@ def test_reads_a_rendered_scene_with_tilt_cast_and_hand(faces: Any,
     for card in cards:
         key = (round(card.center_mm[0] / 10), round(card.center_mm[1] / 10))
         assert seen.get(key) == card.label, (key, seen)
+
+
+def test_reads_the_top_cards_of_a_square_of_offset_piles(faces: Any,
+                                                        identifier: CardIdentifier) -> None:
+    """Deserto's 2x2 square of piles: each new card a few mm and degrees off the one below."""
+    mat = default_mat()
+    mat_image = render_mat(mat, 4.0)
+    rng = np.random.default_rng(424242)
+    cx, cy = mat.center_mm
+    piles = {(-1, -1): ["oasis", "brigand"], (1, -1): ["treasure", "vizier", "oasis"],
+             (-1, 1): ["vizier", "treasure"], (1, 1): ["brigand"]}
+    cards = []
+    for (sx, sy), codes in piles.items():
+        for code in codes:
+            dx, dy = rng.uniform(-2.5, 2.5, 2)
+            centre = (cx + sx * 34.5 + float(dx), cy + sy * 47.0 + float(dy))
+            cards.append(render.CardPlacement(faces[code], centre, float(rng.uniform(-4, 4)),
+                                              label=code))
+    camera = render.CameraPose(tilt_deg=8.0, yaw_deg=20.0, roll_deg=-20.0)
+    reader = TableReader(mat, identifier, CARD)
+    light = render.Lighting.daylight()
+    reader.read(render.render(render.Scene(mat_image, mat, 4.0, []), camera, light, rng).image)
+    frame = render.render(render.Scene(mat_image, mat, 4.0, cards), camera, light, rng).image
+    reading = reader.read(frame)
+    assert not reading.obstructed
+    tops = {(sx, sy): codes[-1] for (sx, sy), codes in piles.items()}
+    for (sx, sy), code in tops.items():
+        spot = (cx + sx * 34.5, cy + sy * 47.0)
+        here = [c for c in reading.cards
+                if np.hypot(c.table_mm[0] - spot[0], c.table_mm[1] - spot[1]) < 12]
+        assert [c.code for c in here] == [code], ((sx, sy), here)
