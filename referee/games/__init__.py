@@ -10,9 +10,11 @@ from typing import Any
 
 from referee.core import Game, RefereeError
 from referee.games.deserto import Deserto
+from referee.games.tempus import Tempus
 
 GAMES: dict[str, Callable[[], Game[Any]]] = {
     "deserto": Deserto,
+    "tempus": Tempus,
 }
 
 

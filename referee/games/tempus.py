@@ -1,0 +1,545 @@
+"""Professor Tempus (Gigamic, Steinwender & Lepuschitz): sets on three holders change
+hands by capture; at each round end every player keeps the sets in front of them and
+scores their hourglasses. Rule ids and [INF] choices: shared/rules/tempus.md.
+
+Notation (see docs/notation.md):
+
+    {"seat": 0, "move": "open", "series": "minus", "card": "red-5"}
+    {"seat": 1, "move": "capture", "set": 1, "card": "red-3"}
+    {"seat": 2, "move": "feed", "set": 1, "card": null}
+    {"seat": 0, "move": "bury", "card": null}
+
+Sets are numbered 1, 2, 3 after the holders; an opening takes the lowest free number.
+Round ends, refills and the game end follow from the moves and are never written.
+Hands are hidden: the referee keeps how many cards each seat holds, not which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
+
+from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Verdict
+from referee.decks import Deck, load_deck
+from referee.seats import CLOCKWISE, COUNTER_CLOCKWISE, TurnOrder
+from referee.table import TableInterpreter
+
+HOLDERS = 3
+SERIES = ("plus", "minus")
+SIGN = {"plus": "+", "minus": "-"}
+PLAYER_COUNTS = (2, 3, 4, 5)
+#: The base rule (tempus.md §1.3, §1.6): 7 dealt, 5 drawn with two players, else 6 and 4;
+#: a round ends when every hand is down to 2. Five players use the base rule until the
+#: rulebook's five-player variant is known (§1.7).
+BASE_HANDS = {n: (7, 5, 2) if n == 2 else (6, 4, 2) for n in PLAYER_COUNTS}
+
+Card = str | None
+Breach = tuple[str, str]
+
+
+class CardFace(NamedTuple):
+    """What the rules read off a playing card."""
+
+    colour: str
+    value: int
+    hourglasses: int
+
+
+@dataclass(frozen=True)
+class TempusSet:
+    """A holder in play: its number, who has it in front of them, its series face, and
+    its cards from the bottom up (None: a card nobody saw, usually one fed face down)."""
+
+    number: int
+    owner: int
+    series: str
+    cards: tuple[Card, ...]
+
+    @property
+    def top(self) -> Card:
+        return self.cards[-1]
+
+
+@dataclass(frozen=True)
+class TempusState:
+    """The sets on the table, the hidden hands (as counts), the draw pile, the scoring piles."""
+
+    sets: tuple[TempusSet, ...]
+    hands: tuple[int, ...]
+    pile: int
+    #: Each seat's scoring pile: the cards of the sets it kept at round ends.
+    won: tuple[tuple[Card, ...], ...]
+    turn: TurnOrder
+    #: Who started this round: the next round starts with the seat after them.
+    starter: int
+    round: int
+    options: Mapping[str, Any]
+    #: Cards drawn at each round end, and the hand that ends a round, for this table.
+    refill: int
+    round_end_hand: int
+    #: Cards put out of play: buried on a table pile (TEMPUS-DEADLOCK as "table_pile").
+    buried: int = 0
+    #: Cards played onto a set that was not on the table (illegal, left lying there).
+    strays: int = 0
+    last_mover: int | None = None
+    over: bool = False
+
+    def find(self, number: int) -> TempusSet | None:
+        return next((s for s in self.sets if s.number == number), None)
+
+
+class Tempus(Game[TempusState]):
+    """The rules of Professor Tempus for 2 to 5 players."""
+
+    name = "tempus"
+    title = "Professor Tempus"
+    min_seats = 2
+    max_seats = 5
+    options = (
+        Option(
+            "direction",
+            "clockwise",
+            ("clockwise", "counterclockwise"),
+            "Play direction (the sheet says clockwise); the next round's starter follows it.",
+        ),
+        Option(
+            "strict_order",
+            True,
+            (True, False),
+            "TEMPUS-ORDER: '+' needs a strictly higher card, '-' a strictly lower one [INF].",
+        ),
+        Option(
+            "series_fixed",
+            True,
+            (True, False),
+            "TEMPUS-SERIES-CHOICE: the face chosen on opening stays [INF]; false: whoever "
+            "captures may turn the series card after playing.",
+        ),
+        Option(
+            "deadlock_pile",
+            "draw_pile",
+            ("draw_pile", "table_pile"),
+            "TEMPUS-DEADLOCK: the card goes under the draw pile [INF], or onto a table pile "
+            "out of play.",
+        ),
+        Option(
+            "ties",
+            "shared",
+            ("shared", "most_cards"),
+            "Equal hourglasses share the win [INF]; most_cards: more cards won breaks the tie.",
+        ),
+        *(
+            Option(
+                f"{name}_{players}",
+                BASE_HANDS[players][index],
+                choices,
+                f"{doc} with {players} players.",
+            )
+            for players in PLAYER_COUNTS
+            for index, (name, choices, doc) in enumerate(
+                [
+                    ("hand_size", tuple(range(3, 11)), "Cards dealt to each player"),
+                    ("refill", tuple(range(1, 9)), "Cards each player draws at a round end"),
+                    ("round_end_hand", tuple(range(5)), "Cards left in each hand at a round end"),
+                ]
+            )
+        ),
+    )
+
+    def __init__(self) -> None:
+        self._deck = load_deck("tempus")
+        self._faces = {
+            face.code: CardFace(
+                str(face.attrs["colour"]), int(face.attrs["value"]), int(face.attrs["hourglasses"])
+            )
+            for face in self._deck.faces
+            if "colour" in face.attrs
+        }
+
+    @property
+    def deck(self) -> Deck:
+        return self._deck
+
+    @property
+    def playing_cards(self) -> int:
+        """63: the series cards are not dealt."""
+        return len(self._faces)
+
+    def hourglasses(self, card: Card) -> int:
+        """A card's hourglasses; a card nobody saw counts none."""
+        return 0 if card is None else self._faces[card].hourglasses
+
+    def check_header(self, header: Header) -> Header:
+        header = super().check_header(header)
+        players = len(header.seats)
+        hand = header.options[f"hand_size_{players}"]
+        end = header.options[f"round_end_hand_{players}"]
+        if end >= hand:
+            raise RefereeError(
+                f"round_end_hand_{players} ({end}) must be less than hand_size_{players} ({hand})"
+            )
+        if hand * players > self.playing_cards:
+            raise RefereeError(f"{players} hands of {hand} need more than 63 cards")
+        return header
+
+    # -- notation ---------------------------------------------------------------
+
+    def parse_move(self, seat: int, kind: str, fields: Mapping[str, Any]) -> Move:
+        shapes = {
+            "open": (("series", "card"), ()),
+            "capture": (("set", "card"), ("series",)),
+            "feed": (("set", "card"), ()),
+            "bury": (("card",), ()),
+        }
+        if kind not in shapes:
+            raise RefereeError(
+                f"unknown move {kind!r}; Professor Tempus has open, capture, feed and bury"
+            )
+        required, optional = shapes[kind]
+        article = "an" if kind == "open" else "a"
+        extra = sorted(set(fields) - set(required) - set(optional))
+        if extra:
+            raise RefereeError(f"{article} {kind} move has no field {extra[0]!r}")
+        missing = [name for name in required if name not in fields]
+        if missing:
+            raise RefereeError(f'{article} {kind} move needs "{missing[0]}"')
+        number = fields.get("set")
+        if "set" in fields and (
+            not isinstance(number, int) or isinstance(number, bool) or number < 1
+        ):
+            raise RefereeError(f"set must be a set number (1, 2 or 3), not {number!r}")
+        if "series" in fields and fields["series"] not in SERIES:
+            raise RefereeError(f"series must be 'plus' or 'minus', not {fields['series']!r}")
+        card = fields["card"]
+        if card is not None and card not in self._faces:
+            raise RefereeError(
+                "card must be a playing card's code such as red-12, violet-3 or joker-7, "
+                f"or null, not {card!r}"
+            )
+        return Move(seat, kind, dict(fields))
+
+    # -- state ------------------------------------------------------------------
+
+    def setup(self, header: Header) -> TempusState:
+        seats = len(header.seats)
+        options = header.options
+        direction = CLOCKWISE if options["direction"] == "clockwise" else COUNTER_CLOCKWISE
+        hand = options[f"hand_size_{seats}"]
+        return TempusState(
+            sets=(),
+            hands=(hand,) * seats,
+            pile=self.playing_cards - hand * seats,
+            won=((),) * seats,
+            turn=TurnOrder(seats, header.first, direction),
+            starter=header.first,
+            round=1,
+            options=dict(options),
+            refill=options[f"refill_{seats}"],
+            round_end_hand=options[f"round_end_hand_{seats}"],
+        )
+
+    def judge(self, state: TempusState, move: Move) -> Verdict:
+        if state.over:
+            return Verdict.illegal([(TURN_RULE, "the game is over: no more moves")])
+        seat = move.seat
+        breaches: list[Breach] = []
+        if seat != state.turn.current:
+            breaches.append((TURN_RULE, f"it is seat {state.turn.current}'s turn, not {seat}'s"))
+            if seat == state.last_mover:
+                breaches.append(("TEMPUS-ONE-CARD", f"one card a turn: seat {seat} just played"))
+        if state.hands[seat] <= state.round_end_hand:
+            breaches.append(
+                (
+                    "TEMPUS-ONE-CARD",
+                    f"seat {seat} keeps its last {state.round_end_hand} cards until the round ends",
+                )
+            )
+        breaches += self._action_breaches(state, move)
+        if breaches:
+            return Verdict.illegal(breaches)
+        doubt = self._doubt(state, move)
+        action, ending = self._describe(state, move), self._round_ending(state, move)
+        if doubt:
+            return Verdict.unchecked(f"{action}; {doubt}{ending}")
+        return Verdict.legal(action + ending)
+
+    def _action_breaches(self, state: TempusState, move: Move) -> list[Breach]:
+        seat, kind = move.seat, move.kind
+        if not state.sets and kind != "open":
+            return [("TEMPUS-FIRST-OPENS", "no set is on the table: the round starts with an open")]
+        breaches: list[Breach] = []
+        deadlocked = _deadlocked(state, seat)
+        if kind == "open" and len(state.sets) >= HOLDERS:
+            breaches.append(("TEMPUS-HOLDER-FREE", "all three holders are taken: no set to open"))
+        if kind in ("capture", "feed"):
+            number = move.get("set")
+            target = state.find(number)
+            if target is None:
+                rule = "TEMPUS-ONE-CARD" if kind == "capture" else "TEMPUS-UNDER-ANY"
+                breaches.append((rule, f"there is no set {number} on the table"))
+            elif target.owner == seat:
+                breaches.append(
+                    ("TEMPUS-NOT-OWN", f"set {number} is already yours: play on an opponent's set")
+                )
+            if kind == "capture" and target is not None:
+                breaches += self._capture_breaches(state, target, move)
+        if kind == "bury" and not deadlocked:
+            breaches.append(
+                (
+                    "TEMPUS-DEADLOCK",
+                    f"a card goes {_pile_name(state)} only when all three sets are in front of you",
+                )
+            )
+        if kind != "bury" and deadlocked:
+            breaches.append(
+                (
+                    "TEMPUS-DEADLOCK",
+                    f"all three sets are in front of you: put a card {_pile_name(state)}",
+                )
+            )
+        return breaches
+
+    def _capture_breaches(self, state: TempusState, target: TempusSet, move: Move) -> list[Breach]:
+        breaches: list[Breach] = []
+        turned = move.get("series", target.series)
+        if state.options["series_fixed"] and turned != target.series:
+            breaches.append(
+                (
+                    "TEMPUS-SERIES-CHOICE",
+                    f"set {target.number} shows '{SIGN[target.series]}' for the whole round: "
+                    "its series card may not be turned",
+                )
+            )
+        card = self._believed(state, move.get("card"))
+        if card is None or target.top is None:
+            return breaches
+        played, top = self._faces[card], self._faces[target.top]
+        jokers = (played.colour == "joker") + (top.colour == "joker")
+        if played.value == top.value and jokers == 1:
+            return breaches
+        if jokers == 0 and played.colour != top.colour:
+            breaches.append(
+                ("TEMPUS-COLOUR", f"{card} may not go on {target.top}: the set is {top.colour}")
+            )
+        strict = state.options["strict_order"]
+        if target.series == "plus":
+            fits = played.value > top.value or (not strict and played.value == top.value)
+            wanted = "higher than" if strict else "at least"
+        else:
+            fits = played.value < top.value or (not strict and played.value == top.value)
+            wanted = "lower than" if strict else "at most"
+        if not fits:
+            breaches.append(
+                (
+                    "TEMPUS-ORDER",
+                    f"under '{SIGN[target.series]}' the card must be {wanted} {top.value}",
+                )
+            )
+        return breaches
+
+    def _believed(self, state: TempusState, card: Card) -> Card:
+        """The card as the referee takes it: a code already in a set or a scoring pile
+        cannot be played again (one copy each), so the camera misread it."""
+        return None if card is not None and _where(state, card) else card
+
+    def _doubt(self, state: TempusState, move: Move) -> str:
+        """Why a legal-looking move could not be fully checked; empty when it could."""
+        card = move.get("card")
+        where = "" if card is None else _where(state, card)
+        if where:
+            return f"{card} is already {where}: the camera misread it; confirm the card"
+        if move.kind == "open" and card is None:
+            return "card not recognised; confirm it on the page, or the next capture goes unchecked"
+        if move.kind != "capture":
+            return ""
+        target = state.find(move.get("set"))
+        if card is None:
+            return "card not recognised: colour and order not checked"
+        if target is not None and target.top is None:
+            return f"the top of set {target.number} is not known: colour and order not checked"
+        return ""
+
+    def _describe(self, state: TempusState, move: Move) -> str:
+        """What a legal move did, in the words of the table."""
+        seat, kind = move.seat, move.kind
+        card = move.get("card") or "a card"
+        if kind == "open":
+            number = _free_number(state)
+            return f"seat {seat} opens set {number} ('{SIGN[move.get('series')]}') with {card}"
+        if kind == "capture":
+            target = state.find(move.get("set"))
+            assert target is not None, "judge flags a capture of a set that is not there"
+            return f"{card} on set {target.number}: seat {seat} takes it from seat {target.owner}"
+        if kind == "feed":
+            return f"{card} slid under set {move.get('set')}"
+        return f"all three sets are seat {seat}'s: {card} goes {_pile_name(state)}"
+
+    def _round_ending(self, state: TempusState, move: Move) -> str:
+        """'; round 1 ends, ...' when `move` is the last of its round, else ''."""
+        after = self.apply(state, move)
+        if after.over:
+            return f"; round {state.round} ends and the pile cannot refill every hand: game over"
+        if after.round > state.round:
+            return f"; round {state.round} ends, seat {after.starter} starts round {after.round}"
+        return ""
+
+    def apply(self, state: TempusState, move: Move) -> TempusState:
+        seat = move.seat
+        hands = list(state.hands)
+        hands[seat] = max(0, hands[seat] - 1)
+        card = self._believed(state, move.get("card"))
+        sets = list(state.sets)
+        pile, buried, strays = state.pile, state.buried, state.strays
+        target = state.find(move.get("set", 0))
+        if move.kind == "open":
+            sets.append(TempusSet(_free_number(state), seat, move.get("series"), (card,)))
+        elif move.kind == "bury":
+            if state.options["deadlock_pile"] == "draw_pile":
+                pile += 1
+            else:
+                buried += 1
+        elif target is None:
+            strays += 1
+        else:
+            if move.kind == "capture":
+                moved = replace(
+                    target,
+                    owner=seat,
+                    series=move.get("series", target.series),
+                    cards=(*target.cards, card),
+                )
+            else:
+                moved = replace(target, cards=(card, *target.cards))
+            sets[sets.index(target)] = moved
+        after = replace(
+            state,
+            sets=tuple(sorted(sets, key=lambda s: s.number)),
+            hands=tuple(hands),
+            pile=pile,
+            buried=buried,
+            strays=strays,
+            last_mover=seat,
+            turn=state.turn.at(seat).advance(),
+        )
+        if all(hand <= state.round_end_hand for hand in hands):
+            return self._end_round(after)
+        return replace(after, turn=_skip_waiting(after.turn, hands, state.round_end_hand))
+
+    def _end_round(self, state: TempusState) -> TempusState:
+        """Each seat keeps the sets in front of it; refill, or end the game."""
+        won = [list(pile) for pile in state.won]
+        for held in state.sets:
+            won[held.owner] += held.cards
+        seats = len(state.hands)
+        ended = replace(state, sets=(), won=tuple(tuple(pile) for pile in won))
+        if state.pile < state.refill * seats:
+            return replace(ended, over=True)
+        starter = state.turn.after(state.starter)
+        return replace(
+            ended,
+            hands=tuple(hand + state.refill for hand in state.hands),
+            pile=state.pile - state.refill * seats,
+            starter=starter,
+            round=state.round + 1,
+            turn=state.turn.at(starter),
+        )
+
+    def to_play(self, state: TempusState) -> int | None:
+        return None if state.over else state.turn.current
+
+    def is_over(self, state: TempusState) -> bool:
+        return state.over
+
+    def scores(self, state: TempusState) -> dict[int, int]:
+        """Hourglasses in each scoring pile; a card nobody saw counts none."""
+        return {
+            seat: sum(self.hourglasses(card) for card in pile)
+            for seat, pile in enumerate(state.won)
+        }
+
+    def winners(self, state: TempusState) -> list[int]:
+        best = super().winners(state)
+        if len(best) > 1 and state.options["ties"] == "most_cards":
+            most = max(len(state.won[seat]) for seat in best)
+            return [seat for seat in best if len(state.won[seat]) == most]
+        return best
+
+    def public_view(self, state: TempusState) -> dict[str, Any]:
+        return {
+            "round": state.round,
+            "starter": state.starter,
+            "sets": [
+                {
+                    "set": held.number,
+                    "owner": held.owner,
+                    "series": held.series,
+                    "top": held.top,
+                    "cards": len(held.cards),
+                }
+                for held in state.sets
+            ],
+            "zones": [
+                {
+                    "zone": f"set {held.number} ({SIGN[held.series]}), seat {held.owner}",
+                    "top": held.top,
+                    "cards": [card or "?" for card in held.cards],
+                }
+                for held in state.sets
+            ],
+            "won": [
+                {
+                    "seat": seat,
+                    "cards": len(pile),
+                    "unknown": pile.count(None),
+                    "hourglasses": self.scores(state)[seat],
+                }
+                for seat, pile in enumerate(state.won)
+            ],
+            "hands": list(state.hands),
+            "pile": state.pile,
+            "buried": state.buried,
+        }
+
+    def interpreter(self, header: Header) -> TableInterpreter[TempusState]:
+        raise RefereeError("Tempus is refereed from logs only for now: the camera side comes next")
+
+
+def _free_number(state: TempusState) -> int:
+    """The lowest set number not in play: holders 1, 2, 3 (4 on only if one was forced)."""
+    taken = {held.number for held in state.sets}
+    return next(n for n in range(1, len(taken) + 2) if n not in taken)
+
+
+def _pile_name(state: TempusState) -> str:
+    """Where TEMPUS-DEADLOCK puts the card, as the house plays it."""
+    return (
+        "under the draw pile"
+        if state.options["deadlock_pile"] == "draw_pile"
+        else "onto the table pile"
+    )
+
+
+def _deadlocked(state: TempusState, seat: int) -> bool:
+    """TEMPUS-DEADLOCK: no holder free and every set in front of `seat`."""
+    return len(state.sets) >= HOLDERS and all(held.owner == seat for held in state.sets)
+
+
+def _where(state: TempusState, card: str) -> str:
+    """Where a card already played lies ('in set 2', "in seat 1's scoring pile"), or ''."""
+    for held in state.sets:
+        if card in held.cards:
+            return f"in set {held.number}"
+    for seat, pile in enumerate(state.won):
+        if card in pile:
+            return f"in seat {seat}'s scoring pile"
+    return ""
+
+
+def _skip_waiting(turn: TurnOrder, hands: list[int], round_end_hand: int) -> TurnOrder:
+    """A seat already down to the round-end hand waits for the others."""
+    for _ in range(turn.count):
+        if hands[turn.current] > round_end_hand:
+            return turn
+        turn = turn.advance()
+    return turn
