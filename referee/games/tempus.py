@@ -179,8 +179,6 @@ class Tempus(Game[TempusState]):
             raise RefereeError(
                 f"round_end_hand_{players} ({end}) must be less than hand_size_{players} ({hand})"
             )
-        if hand * players > self.playing_cards:
-            raise RefereeError(f"{players} hands of {hand} need more than 63 cards")
         return header
 
     # -- notation ---------------------------------------------------------------
