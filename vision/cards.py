@@ -233,7 +233,8 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
         quads = np.concatenate([quads, np.array(starts) * px_per_mm - offset])
     if len(quads) == 0:
         return []
-    ref = max(1.0, 0.5 * float(np.percentile(np.hypot(gx, gy)[canny > 0], 90)))
+    on_edges = np.hypot(gx, gy)[canny > 0]
+    ref = max(1.0, 0.5 * float(np.percentile(on_edges, 90))) if on_edges.size else 1.0
     outline, strength = _outline_scores((quads + offset) / px_per_mm, blob, edges, offset,
                                         px_per_mm, (gx, gy), ref)
     # the votes use one direction per group of cards; fit each promising candidate to the
