@@ -985,3 +985,20 @@ def test_log_malformed_names_its_line(capsys: pytest.CaptureFixture[str]) -> Non
         f"tableref: error: {FIXTURES / 'malformed.jsonl'}: line 5: card must be a playing "
         "card's code such as red-12, violet-3 or joker-7, or null, not 'red-26'"
     )
+
+
+NOTATION_DOC = Path(__file__).parents[3] / "docs" / "notation.md"
+
+
+def test_the_documented_tempus_log_and_check_lines_are_what_tableref_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doc = NOTATION_DOC.read_text(encoding="utf-8")
+    assert (FIXTURES / "opening.jsonl").read_text(encoding="utf-8").strip() in doc
+    printed = {
+        json.dumps(line) for name in ("opening", "flagged") for line in check(name, capsys)[1]
+    }
+    section = doc[doc.index("## Professor Tempus") : doc.index("## UNO")]
+    shown = [line for line in section.splitlines() if line.startswith(('{"index"', '{"final"'))]
+    assert len(shown) == 9
+    assert set(shown) <= printed
