@@ -171,6 +171,7 @@ class Tempus(Game[TempusState]):
         return 0 if card is None else self._faces[card].hourglasses
 
     def check_header(self, header: Header) -> Header:
+        """The shared checks, and a deal that leaves each round some turns to play."""
         header = super().check_header(header)
         players = len(header.seats)
         hand = header.options[f"hand_size_{players}"]
@@ -504,7 +505,8 @@ class Tempus(Game[TempusState]):
 
 
 def _free_number(state: TempusState) -> int:
-    """The lowest set number not in play: holders 1, 2, 3 (4 on only if one was forced)."""
+    """The lowest set number not in play: holders 1, 2, 3; 4 only for a set opened
+    with no holder free (illegal, but it lies on the table all the same)."""
     taken = {held.number for held in state.sets}
     return next(n for n in range(1, len(taken) + 2) if n not in taken)
 
