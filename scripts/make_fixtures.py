@@ -33,8 +33,8 @@ from vision.render import CameraPose, CardPlacement, Clutter, HandPose, Lighting
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tests/fixtures/deserto"
-RESOLUTION = (960, 540)
-JPEG_QUALITY = 65
+RESOLUTION = (800, 450)
+JPEG_QUALITY = 60
 FRAME_STEP_S = 0.2
 STABLE_FRAMES = 3
 MAT = default_mat()
