@@ -16,14 +16,24 @@ Hands are hidden: the referee keeps how many cards each seat holds, not which.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Verdict
+from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Ruling, Verdict
 from referee.decks import Deck, load_deck
 from referee.seats import CLOCKWISE, COUNTER_CLOCKWISE, TurnOrder
-from referee.table import TableInterpreter
+from referee.table import (
+    Action,
+    AskTable,
+    Play,
+    Press,
+    TableInterpreter,
+    TableView,
+    TakeBack,
+    ViewCard,
+)
 
 HOLDERS = 3
 SERIES = ("plus", "minus")
@@ -500,8 +510,8 @@ class Tempus(Game[TempusState]):
             "buried": state.buried,
         }
 
-    def interpreter(self, header: Header) -> TableInterpreter[TempusState]:
-        raise RefereeError("Tempus is refereed from logs only for now: the camera side comes next")
+    def interpreter(self, header: Header) -> TempusTable:
+        return TempusTable(self.deck.card_mm)
 
 
 def _free_number(state: TempusState) -> int:
@@ -543,3 +553,133 @@ def _skip_waiting(turn: TurnOrder, hands: list[int], round_end_hand: int) -> Tur
             return turn
         turn = turn.advance()
     return turn
+
+
+SERIES_CODES = {"series-plus": "plus", "series-minus": "minus"}
+
+
+@dataclass(frozen=True)
+class SeenSet:
+    """A set as the camera sees it: a series card and the card pile lying beside it."""
+
+    series: str
+    top: Card
+    x_mm: float
+    y_mm: float
+
+
+class TempusTable(TableInterpreter[TempusState]):
+    """Reads the sets on the table.
+
+    A set lies in front of its owner as its series card with the pile of played cards
+    beside it (within `PAIR_REACH` of a card's length). Free series cards wait in the
+    middle of the mat. Every playing card is unique, so a set is known by its top card:
+    a top the referee has not placed yet is a new card on a set. A card fed under a set
+    cannot be seen: the feeding seat presses its button.
+    """
+
+    #: How far (in card lengths) a set's top card may lie from its series card.
+    PAIR_REACH = 1.3
+
+    def __init__(self, card_mm: tuple[float, float]) -> None:
+        self._pair_reach = card_mm[1] * self.PAIR_REACH
+        #: Free holders wait within this distance of the mat centre.
+        self._middle = card_mm[1]
+
+    def on_view(
+        self, state: TempusState, view: TableView, last: Ruling | None
+    ) -> list[Action]:
+        seen = self._sets_in(view)
+        if last is not None and not last.verdict.ok and self._taken_back(state, seen, last):
+            return [TakeBack(f"seat {last.move.seat} took the flagged card back")]
+        tops = {held.top for held in seen}
+        unseen = [held for held in state.sets if held.top is not None and held.top not in tops]
+        new = [
+            held
+            for held in seen
+            if held.top is not None
+            and not any(s.top == held.top for s in state.sets)
+            and not _where(state, held.top)
+        ]
+        if any(held.top is None for held in seen) and not new:
+            return [AskTable("the camera cannot read the top card of a set: which is it?")]
+        if new and any(held.top is None for held in state.sets):
+            # A set whose top nobody saw cannot be told apart from a new set.
+            return [AskTable(f"{new[0].top} went on a set: which one, or a new set?")]
+        if len(new) > 1:
+            cards = ", ".join(str(held.top) for held in new)
+            return [AskTable(f"{len(new)} new cards on sets at once ({cards}): one at a time")]
+        if not new:
+            if unseen:
+                return [AskTable(self._missing(unseen))]
+            return []
+        card = new[0]
+        seat = state.turn.current
+        if not unseen:
+            return [Play(Move(seat, "open", {"series": card.series, "card": card.top}))]
+        if len(unseen) == 1:
+            return [Play(Move(seat, "capture", {"set": unseen[0].number, "card": card.top}))]
+        return [AskTable(self._missing(unseen))]
+
+    def on_press(self, state: TempusState, press: Press, last: Ruling | None) -> list[Action]:
+        seat = press.seat
+        if press.kind == "double" and last is not None and last.move.seat == seat:
+            return [TakeBack(f"seat {seat} took back its move")]
+        if press.kind != "press":
+            return []
+        if seat != state.turn.current:
+            return [AskTable(f"seat {seat} pressed, but it is seat {state.turn.current}'s turn")]
+        if _deadlocked(state, seat):
+            return [Play(Move(seat, "bury", {"card": None}))]
+        targets = [held for held in state.sets if held.owner != seat]
+        if len(targets) == 1:
+            return [Play(Move(seat, "feed", {"set": targets[0].number, "card": None}))]
+        if not targets:
+            return [AskTable(f"seat {seat} pressed to feed a set, but no opponent has one")]
+        numbers = ", ".join(str(held.number) for held in targets)
+        return [AskTable(f"seat {seat} fed a set: which one ({numbers})?")]
+
+    def _sets_in(self, view: TableView) -> list[SeenSet]:
+        """Pair each series card outside the middle with the nearest playing card."""
+        series = [
+            card for card in view.cards
+            if card.code in SERIES_CODES and math.hypot(card.x_mm, card.y_mm) > self._middle
+        ]
+        cards = [
+            card for card in view.cards
+            if card.code not in SERIES_CODES and card.code != "back"
+        ]
+        pairs = sorted(
+            (math.hypot(s.x_mm - c.x_mm, s.y_mm - c.y_mm), i, j)
+            for i, s in enumerate(series)
+            for j, c in enumerate(cards)
+        )
+        taken_series: set[int] = set()
+        taken_cards: set[int] = set()
+        seen: list[SeenSet] = []
+        for distance, i, j in pairs:
+            if distance > self._pair_reach or i in taken_series or j in taken_cards:
+                continue
+            taken_series.add(i)
+            taken_cards.add(j)
+            face: ViewCard = series[i]
+            seen.append(
+                SeenSet(SERIES_CODES[str(face.code)], cards[j].code, face.x_mm, face.y_mm)
+            )
+        return seen
+
+    def _taken_back(self, state: TempusState, seen: list[SeenSet], last: Ruling) -> bool:
+        """Does the view show the set as it was before the flagged capture?"""
+        if last.move.kind != "capture":
+            return False
+        held = state.find(last.move.get("set", 0))
+        if held is None or len(held.cards) < 2:
+            return False
+        return any(s.top == held.cards[-2] for s in seen) and all(
+            s.top != held.top for s in seen
+        )
+
+    @staticmethod
+    def _missing(unseen: list[TempusSet]) -> str:
+        names = ", ".join(f"set {held.number} (top {held.top})" for held in unseen)
+        return f"the camera does not see {names}: is a set covered or moved?"

@@ -20,7 +20,8 @@ import pytest
 from firmware.cli import main
 from referee.core import TURN_RULE, Header, Match, Move, RefereeError, Verdict
 from referee.games import get_game
-from referee.games.tempus import BASE_HANDS, Tempus, TempusSet, TempusState
+from referee.games.tempus import BASE_HANDS, Tempus, TempusSet, TempusState, TempusTable
+from referee.table import AskTable, Play, Press, TableView, TakeBack, ViewCard
 
 GAME = Tempus()
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "referee" / "tempus"
@@ -144,11 +145,10 @@ def test_deck_hourglasses_are_our_print_and_play_distribution() -> None:
         assert face.art["symbol"] == ("joker" if colour == "joker" else "numeral")
 
 
-def test_tempus_is_registered_and_has_no_table_side_yet() -> None:
+def test_tempus_is_registered_with_its_table_side() -> None:
     game = get_game("tempus")
     assert game.title == "Professor Tempus"
-    with pytest.raises(RefereeError, match="logs only for now"):
-        game.interpreter(Header("tempus", ("A", "B")))
+    assert isinstance(game.interpreter(Header("tempus", ("A", "B"))), TempusTable)
 
 
 # -- TEMPUS-ONE-CARD ----------------------------------------------------------------------
@@ -1002,3 +1002,100 @@ def test_the_documented_tempus_log_and_check_lines_are_what_tableref_does(
     shown = [line for line in section.splitlines() if line.startswith(('{"index"', '{"final"'))]
     assert len(shown) == 9
     assert set(shown) <= printed
+
+
+# -- the table interpreter ----------------------------------------------------------------
+
+#: Where seat 0's and seat 1's sets lie, in mm from the mat centre (series card, pile).
+SEAT_SPOTS = {0: [(-40.0, 150.0), (30.0, 150.0)], 1: [(-40.0, -150.0), (30.0, -150.0)]}
+FREE_SERIES = [ViewCard("series-plus", -40.0, 0.0), ViewCard("series-plus", 40.0, 0.0)]
+
+
+def seen_set(seat: int, series: str, top: str | None, slot: int = 0) -> list[ViewCard]:
+    """The two cards of a set lying in front of `seat` (slot moves it sideways)."""
+    (sx, sy), (px, py) = SEAT_SPOTS[seat]
+    shift = 150.0 * slot
+    return [ViewCard(f"series-{series}", sx + shift, sy), ViewCard(top, px + shift, py)]
+
+
+def look(state: TempusState, *cards: list[ViewCard], last: Any = None) -> list[Any]:
+    view = TableView(tuple(FREE_SERIES + [c for group in cards for c in group]))
+    return TempusTable(GAME.deck.card_mm).on_view(state, view, last)
+
+
+def test_table_a_new_set_in_front_of_a_seat_is_an_open() -> None:
+    state = table()
+    assert look(state, seen_set(0, "minus", "red-12")) == [Play(open_(0, "minus", "red-12"))]
+
+
+def test_table_free_series_cards_in_the_middle_are_no_sets() -> None:
+    assert look(table()) == []
+
+
+def test_table_a_new_top_on_a_set_is_a_capture_of_that_set() -> None:
+    state = table((0, "plus", ["red-5"]), to_play=1)
+    seen = look(state, seen_set(0, "plus", "red-9"))
+    assert seen == [Play(capture(1, 1, "red-9"))]
+
+
+def test_table_a_set_moved_in_front_of_its_new_owner_is_no_move() -> None:
+    state = table((1, "plus", ["red-5", "red-9"]), to_play=0)
+    assert look(state, seen_set(1, "plus", "red-9")) == []
+
+
+def test_table_cards_already_scored_are_no_new_set() -> None:
+    state = replace(table(), won=(("red-5", "violet-7"), ()))
+    assert look(state, seen_set(0, "plus", "violet-7")) == []
+
+
+def test_table_two_new_cards_at_once_ask_the_table() -> None:
+    state = table((0, "plus", ["red-5"]), to_play=1)
+    actions = look(state, seen_set(0, "plus", "red-9"), seen_set(1, "minus", "violet-3", 1))
+    assert len(actions) == 1 and isinstance(actions[0], AskTable)
+
+
+def test_table_a_set_the_camera_cannot_see_asks_and_plays_nothing() -> None:
+    state = table((0, "plus", ["red-5"]), (1, "minus", ["violet-20"]), to_play=0)
+    actions = look(state, seen_set(0, "plus", "red-5"))
+    assert len(actions) == 1 and isinstance(actions[0], AskTable)
+    assert "set 2" in actions[0].message
+
+
+def test_table_an_unreadable_top_asks_and_is_never_judged() -> None:
+    state = table((0, "plus", ["red-5"]), to_play=1)
+    actions = look(state, seen_set(0, "plus", None))
+    assert len(actions) == 1 and isinstance(actions[0], AskTable)
+
+
+def test_table_a_flagged_capture_taken_back_undoes_it() -> None:
+    match = Match(GAME, Header("tempus", ("a", "b")))
+    match._states[-1] = table((0, "plus", ["red-5"]), to_play=1)
+    ruling = match.play(capture(1, 1, "red-3"))
+    assert ruling.verdict.rules == ("TEMPUS-ORDER",)
+    actions = look(match.state, seen_set(0, "plus", "red-5"), last=ruling)
+    assert len(actions) == 1 and isinstance(actions[0], TakeBack)
+
+
+def press(state: TempusState, seat: int, kind: Any = "press") -> list[Any]:
+    return TempusTable(GAME.deck.card_mm).on_press(state, Press(seat, kind), None)
+
+
+def test_table_a_press_feeds_the_only_opponent_set() -> None:
+    state = table((0, "plus", ["red-5"]), to_play=1)
+    assert press(state, 1) == [Play(feed(1, 1))]
+
+
+def test_table_a_press_with_several_opponent_sets_asks_which() -> None:
+    state = table((0, "plus", ["red-5"]), (2, "minus", ["red-7"]), seats=3, to_play=1)
+    actions = press(state, 1)
+    assert len(actions) == 1 and isinstance(actions[0], AskTable)
+
+
+def test_table_a_press_when_every_set_is_yours_buries_a_card() -> None:
+    state = table((0, "plus", ["red-5"]), (0, "minus", ["red-7"]), (0, "plus", ["joker-3"]))
+    assert press(state, 0) == [Play(bury(0))]
+
+
+def test_table_a_press_out_of_turn_asks() -> None:
+    state = table((0, "plus", ["red-5"]), to_play=1)
+    assert isinstance(press(state, 0)[0], AskTable)
