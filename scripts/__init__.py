@@ -1,0 +1,1 @@
+"""Developer scripts: the two commands (scripts/dev) and the fixture renderer."""
