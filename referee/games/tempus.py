@@ -92,6 +92,9 @@ class TempusState:
     buried: int = 0
     #: Cards played onto a set that was not on the table (illegal, left lying there).
     strays: int = 0
+    #: Cards fed under an opponent's set when the table did not say which set: at the
+    #: round end they go to an unknown scoring pile (they count for nobody).
+    fed_unknown: int = 0
     last_mover: int | None = None
     over: bool = False
 
@@ -214,7 +217,8 @@ class Tempus(Game[TempusState]):
         if missing:
             raise RefereeError(f'{article} {kind} move needs "{missing[0]}"')
         number = fields.get("set")
-        if "set" in fields and (
+        unknown_set = kind == "feed" and number is None
+        if "set" in fields and not unknown_set and (
             not isinstance(number, int) or isinstance(number, bool) or number < 1
         ):
             raise RefereeError(f"set must be a set number (1, 2 or 3), not {number!r}")
@@ -281,7 +285,10 @@ class Tempus(Game[TempusState]):
         deadlocked = _deadlocked(state, seat)
         if kind == "open" and len(state.sets) >= HOLDERS:
             breaches.append(("TEMPUS-HOLDER-FREE", "all three holders are taken: no set to open"))
-        if kind in ("capture", "feed"):
+        if kind == "feed" and move.get("set") is None:
+            if not any(held.owner != seat for held in state.sets):
+                breaches.append(("TEMPUS-UNDER-ANY", "no opponent has a set to slide a card under"))
+        elif kind in ("capture", "feed"):
             number = move.get("set")
             target = state.find(number)
             if target is None:
@@ -380,6 +387,8 @@ class Tempus(Game[TempusState]):
             target = state.find(move.get("set"))
             assert target is not None, "judge flags a capture of a set that is not there"
             return f"{card} on set {target.number}: seat {seat} takes it from seat {target.owner}"
+        if kind == "feed" and move.get("set") is None:
+            return f"{card} slid under an opponent's set (which one the page may say)"
         if kind == "feed":
             return f"{card} slid under set {move.get('set')}"
         return f"all three sets are seat {seat}'s: {card} goes {_pile_name(state)}"
@@ -400,7 +409,8 @@ class Tempus(Game[TempusState]):
         card = self._believed(state, move.get("card"))
         sets = list(state.sets)
         pile, buried, strays = state.pile, state.buried, state.strays
-        target = state.find(move.get("set", 0))
+        fed_unknown = state.fed_unknown
+        target = state.find(move.get("set") or 0)
         if move.kind == "open":
             sets.append(TempusSet(_free_number(state), seat, move.get("series"), (card,)))
         elif move.kind == "bury":
@@ -408,6 +418,8 @@ class Tempus(Game[TempusState]):
                 pile += 1
             else:
                 buried += 1
+        elif move.kind == "feed" and move.get("set") is None:
+            fed_unknown += 1
         elif target is None:
             strays += 1
         else:
@@ -428,6 +440,7 @@ class Tempus(Game[TempusState]):
             pile=pile,
             buried=buried,
             strays=strays,
+            fed_unknown=fed_unknown,
             last_mover=seat,
             turn=state.turn.at(seat).advance(),
         )
@@ -508,6 +521,7 @@ class Tempus(Game[TempusState]):
             "hands": list(state.hands),
             "pile": state.pile,
             "buried": state.buried,
+            "fed_unknown": state.fed_unknown,
         }
 
     def interpreter(self, header: Header) -> TempusTable:
@@ -637,7 +651,10 @@ class TempusTable(TableInterpreter[TempusState]):
         if not targets:
             return [AskTable(f"seat {seat} pressed to feed a set, but no opponent has one")]
         numbers = ", ".join(str(held.number) for held in targets)
-        return [AskTable(f"seat {seat} fed a set: which one ({numbers})?")]
+        return [
+            Play(Move(seat, "feed", {"set": None, "card": None})),
+            AskTable(f"seat {seat} fed a set: which one ({numbers})?"),
+        ]
 
     def _sets_in(self, view: TableView) -> list[SeenSet]:
         """Pair each series card outside the middle with the nearest playing card."""

@@ -1085,10 +1085,21 @@ def test_table_a_press_feeds_the_only_opponent_set() -> None:
     assert press(state, 1) == [Play(feed(1, 1))]
 
 
-def test_table_a_press_with_several_opponent_sets_asks_which() -> None:
+def test_table_a_press_with_several_opponent_sets_feeds_one_and_asks_which() -> None:
     state = table((0, "plus", ["red-5"]), (2, "minus", ["red-7"]), seats=3, to_play=1)
     actions = press(state, 1)
-    assert len(actions) == 1 and isinstance(actions[0], AskTable)
+    assert actions[0] == Play(Move(1, "feed", {"set": None, "card": None}))
+    assert isinstance(actions[1], AskTable) and "1, 2" in actions[1].message
+
+
+def test_a_feed_under_an_unknown_set_is_legal_and_scores_for_nobody() -> None:
+    state = table((0, "plus", ["red-5"]), (2, "minus", ["red-7"]), seats=3, to_play=1)
+    move = Move(1, "feed", {"set": None, "card": None})
+    verdict, after = play(state, move)
+    assert verdict.ok and "an opponent's set" in verdict.message
+    assert after.fed_unknown == 1 and [len(s.cards) for s in after.sets] == [1, 1]
+    lonely = table((1, "plus", ["red-5"]), seats=3, to_play=1)
+    assert judge(lonely, move).rules == ("TEMPUS-UNDER-ANY",)
 
 
 def test_table_a_press_when_every_set_is_yours_buries_a_card() -> None:
