@@ -28,15 +28,22 @@ Vec = NDArray[np.float64]
 Mask = NDArray[np.uint8]
 
 MAT_DIFF = 45  # grey levels a pixel must differ from the mat colour to be "something"
+MODEL_DIFF = 32  # the same against the learnt mat model, which has no print or light left
+CHROMA_DIFF = 24  # or this much in colour alone (channels apart from their mean change)
+UPDATE_RATE = 0.1  # share of a new view blended into the mat model where the mat shows
 BACKGROUND_MM = 140  # wider than the 2x2 square's short side, narrower than a lamp's glare
 SIZE_TOL = 0.09  # relative tolerance on card sides
+GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
 MIN_COVER = 0.97  # share of a card hypothesis inside the blob
 MIN_OUTLINE = 0.8  # share of a card hypothesis's outline on a blob border or an edge
 MAX_OVERLAP = 0.15  # share of a card that may overlap a card already accepted
 ALTERNATIVE_OUTLINE = 0.7  # outline share of a rival outline kept as an alternative
 RIVALS_CHECKED = 60  # best outlines tried as alternatives to the accepted cards
-REFINED = 10  # best candidates per blob fitted to the edges along their outline
+REFINED = 6  # best candidates per blob fitted to the edges along their outline
+MAX_SIDE_PAIRS = 6  # positions per axis where a card's two sides collect edge votes
+SIDE_SAMPLES = 24  # points per side where an outline is checked
+WELL_PLACED = 0.97  # outline share of a candidate that needs no fitting to the edges
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,8 @@ class CardScan:
 
     cards: list[CardQuad]
     clutter: list[Clutter]
+    #: the foreground the cards were found in (what differs from the mat)
+    mask: Mask | None = field(default=None, compare=False, repr=False)
 
 
 def view_mask(calibration: Calibration, px_per_mm: float) -> Mask:
@@ -123,22 +132,96 @@ def mat_background(top_down: Frame, px_per_mm: float) -> Frame:
     return np.asarray(cv2.resize(opened, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
-def foreground_mask(top_down: Frame, px_per_mm: float, valid: Mask | None = None) -> Mask:
-    """Pixels that differ from the local mat background by more than MAT_DIFF in a channel."""
-    b, g, r = cv2.split(cv2.absdiff(top_down, mat_background(top_down, px_per_mm)))
-    mask = cv2.threshold(cv2.max(cv2.max(b, g), r), MAT_DIFF, 255, cv2.THRESH_BINARY)[1]
+def foreground_mask(top_down: Frame, px_per_mm: float, valid: Mask | None = None,
+                    background: MatModel | None = None) -> Mask:
+    """Pixels that differ from the mat as lit: by more than MAT_DIFF in a channel, or by
+    more than CHROMA_DIFF in colour alone (a dark hand on a dark mat is no brighter but
+    redder). The mat is the learnt `background` model if given, else a local estimate."""
+    if background is not None:
+        diff = background.difference(top_down)
+        level, chroma_level = MODEL_DIFF, CHROMA_DIFF
+    else:
+        diff = np.asarray(cv2.subtract(top_down, mat_background(top_down, px_per_mm),
+                                       dtype=cv2.CV_16S), np.int16)
+        level, chroma_level = MAT_DIFF, CHROMA_DIFF
+    mask = _threshold(diff, valid, level, chroma_level)
+    # bridge one-pixel breaks in a card's border (a dark card face in dim light)
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)),
+                      np.uint8)
+
+
+def _threshold(diff: NDArray[np.int16], valid: Mask | None, level: float,
+               chroma_level: float) -> Mask:
+    """The foreground of a signed BGR difference image (int16)."""
+    b, g, r = (np.ascontiguousarray(diff[:, :, i]) for i in range(3))
+    grey = np.maximum(np.maximum(np.abs(b), np.abs(g)), np.abs(r))
+    # colour alone: how far the difference is from an even change of all three channels
+    # (3 x each channel minus their sum, against 3 x chroma_level)
+    total = b + g + r
+    chroma = np.maximum(np.maximum(np.abs(3 * b - total), np.abs(3 * g - total)),
+                        np.abs(3 * r - total))
+    out: Mask = ((grey > level) | (chroma > 3 * chroma_level)).view(np.uint8) * np.uint8(255)
     if valid is not None:
-        mask = cv2.bitwise_and(mask, valid)
-    return np.asarray(mask, np.uint8)
+        out = np.asarray(cv2.bitwise_and(out, valid), np.uint8)
+    return out
+
+
+class MatModel:
+    """The empty mat as this camera sees it (glare, fall-off and the mat print included),
+    learnt from a top-down view and kept up to date from the pixels nothing covers.
+
+    Against it, a glare spot or the dark side of the mat is not "something on the mat",
+    and a faint object (a dark hand on the dark mat, a card in dim light) still is. A
+    change of overall exposure is followed by a gain per channel.
+    """
+
+    def __init__(self, top_down: Frame, px_per_mm: float, valid: Mask,
+                 covered: Mask | None = None) -> None:
+        """Learn from a view; `covered` marks pixels that show no mat (found cards): they
+        take the local estimate of the mat light instead."""
+        self.px_per_mm = px_per_mm
+        self.valid = valid
+        model = np.asarray(cv2.blur(top_down, (3, 3)), np.float32)
+        if covered is not None and covered.any():
+            local = mat_background(top_down, px_per_mm).astype(np.float32)
+            model[covered > 0] = local[covered > 0]
+        self.model = model
+        self._sample = (valid[::8, ::8] > 0)
+        self._expected: Frame | None = None  # the model at the last gain, as a uint8 view
+        self._expected_gain = np.ones(3, np.float32)
+
+    def gain(self, top_down: Frame) -> NDArray[np.float32]:
+        """Per channel, how much brighter the view is than the model (median ratio)."""
+        now = top_down[::8, ::8][self._sample].astype(np.float32)
+        then = self.model[::8, ::8][self._sample]
+        if len(now) == 0:
+            return np.ones(3, np.float32)
+        ratio = np.median((now + 1.0) / (then + 1.0), axis=0)
+        return np.asarray(np.clip(ratio, 0.25, 4.0), np.float32)
+
+    def difference(self, top_down: Frame) -> NDArray[np.int16]:
+        """Signed BGR difference of the view from the model at the view's exposure."""
+        g = self.gain(top_down)
+        if self._expected is None or np.abs(g - self._expected_gain).max() > 0.01:
+            scaled = self.model * g
+            self._expected = np.asarray(np.clip(scaled + 0.5, 0, 255), np.uint8)
+            self._expected_gain = g
+        return np.asarray(cv2.subtract(top_down, self._expected, dtype=cv2.CV_16S), np.int16)
+
+    def update(self, top_down: Frame, keep: Mask, rate: float = UPDATE_RATE) -> None:
+        """Blend the view into the model where `keep` is set (pixels showing the mat)."""
+        cv2.accumulateWeighted(top_down.astype(np.float32), self.model, rate, keep)
+        self._expected = None
 
 
 def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
-               valid: Mask | None = None) -> CardScan:
+               valid: Mask | None = None, background: MatModel | None = None) -> CardScan:
     """Find the cards in a BGR top-down view of the mat at px_per_mm.
 
-    `valid` marks the pixels that show the mat (not the frame border, not the tags).
+    `valid` marks the pixels that show the mat (not the frame border, not the tags);
+    `background` is the learnt empty mat (else the mat light is estimated locally).
     """
-    mask = foreground_mask(top_down, px_per_mm, valid)
+    mask = foreground_mask(top_down, px_per_mm, valid, background)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     h, w = mask.shape
     card_area = card_mm[0] * card_mm[1]
@@ -162,7 +245,7 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
             x, y, bw, bh = cv2.boundingRect(contour)
             at_edge = min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
             clutter.append(Clutter(area_mm2=rest, at_edge=at_edge))
-    return CardScan(cards=cards, clutter=clutter)
+    return CardScan(cards=cards, clutter=clutter, mask=mask)
 
 
 def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> list[CardQuad] | None:
@@ -182,8 +265,9 @@ def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> lis
         err = max(abs(rw - nx * side_w) / (nx * side_w), abs(rh - ny * side_h) / (ny * side_h))
         if err > SIZE_TOL or (best is not None and err >= best[0]):
             continue
-        cell_w, cell_h = rw / nx, rh / ny
-        origin = np.array([cx, cy]) - axis_w * rw / 2 - axis_h * rh / 2
+        # touching cards lie a card apart (the blob is a little wider by the blur of its edge)
+        cell_w, cell_h = min(rw / nx, side_w + GRID_GAP), min(rh / ny, side_h + GRID_GAP)
+        origin = np.array([cx, cy]) - axis_w * cell_w * nx / 2 - axis_h * cell_h * ny / 2
         long_axis = axis_h if long_along_h else axis_w
         quads = [
             CardQuad.from_axes(origin + axis_w * cell_w * (i + 0.5) + axis_h * cell_h * (j + 0.5),
@@ -222,73 +306,117 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     offset = np.array([x0, y0], np.float64)
     gx = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3), np.float32)
     gy = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3), np.float32)
-    quads = _candidate_quads(canny, gx, gy, blob, px_per_mm, card_mm)
-    # and the cards that start at the blob's own corners and straight sides
+    magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
+    # the cards that start at the blob's own corners and straight sides, and (below) those
+    # the edge votes find, whose outline may run inside the blob (piles a few mm off)
     starts: list[Vec] = []
     for corner, a, b in _anchors(contour, px_per_mm, card_mm):
         for la, lb in ((card_mm[0], card_mm[1]), (card_mm[1], card_mm[0])):
             starts.append(np.array([corner, corner + a * la, corner + a * la + b * lb,
                                     corner + b * lb]))
-    if starts:
-        quads = np.concatenate([quads, np.array(starts) * px_per_mm - offset])
-    if len(quads) == 0:
-        return []
-    on_edges = np.hypot(gx, gy)[canny > 0]
+    anchored = np.array(starts) * px_per_mm - offset if starts else np.zeros((0, 4, 2))
+    on_edges = magnitude[canny > 0]
     ref = max(1.0, 0.5 * float(np.percentile(on_edges, 90))) if on_edges.size else 1.0
-    outline, strength = _outline_scores((quads + offset) / px_per_mm, blob, edges, offset,
-                                        px_per_mm, (gx, gy), ref)
-    # the votes use one direction per group of cards; fit each promising candidate to the
-    # edges along its own outline (piles are a few degrees off each other)
-    best: list[int] = []
-    for k in np.argsort(-strength, kind="stable"):
-        if strength[k] < 0.5 or len(best) == REFINED:
-            break
-        centre = quads[k].mean(axis=0)
-        if all(np.linalg.norm(centre - quads[j].mean(axis=0)) > 3 * px_per_mm for j in best):
-            best.append(int(k))
-    if best:
-        ys, xs = np.nonzero(canny)
-        pts = np.column_stack([xs, ys]).astype(np.float64)
-        normal = np.arctan2(gy[ys, xs], gx[ys, xs]).astype(np.float64)
-        refined = np.array([_refine(quads[k], pts, normal) for k in best])
-        more = _outline_scores((refined + offset) / px_per_mm, blob, edges, offset, px_per_mm,
-                               (gx, gy), ref)
-        quads = np.concatenate([quads, refined])
-        outline = np.concatenate([outline, more[0]])
-        strength = np.concatenate([strength, more[1]])
-    quads_mm = (quads + offset) / px_per_mm
-    accepted: list[Vec] = []
-    card_area = card_mm[0] * card_mm[1]
-    centres = quads_mm.mean(axis=1)
-    ranked = np.argsort(-np.where(outline >= MIN_OUTLINE, strength, -1.0), kind="stable")
-    taken: list[Vec] = []  # centres of the accepted cards
-    for k in ranked:
-        if outline[k] < MIN_OUTLINE:
-            break
-        if any(float(np.hypot(*(centres[k] - c))) < 0.5 * card_mm[0] for c in taken):
-            continue  # the same card again, from another pair of votes
-        if all(_overlap_mm2(quads_mm[k], other) < MAX_OVERLAP * card_area for other in accepted):
-            accepted.append(quads_mm[k])
-            taken.append(centres[k])
-    # the next best outlines where an accepted card lies: if the reader cannot name a card,
-    # one of these may be the true one (a phantom spanning two cards of a pile reads as none)
-    rivals: list[list[Vec]] = [[] for _ in accepted]
-    for k in ranked[:RIVALS_CHECKED]:
-        if outline[k] < ALTERNATIVE_OUTLINE:
-            break
-        if all(float(np.hypot(*(centres[k] - c))) > 0.5 * card_mm[1] for c in taken):
-            continue
-        quad = quads_mm[k]
-        shares = [_overlap_mm2(quad, other) / card_area for other in accepted]
-        mine = [i for i, share in enumerate(shares) if share > 0.5]
-        if len(mine) != 1 or sum(share >= MAX_OVERLAP for share in shares) > 1:
-            continue
-        group = rivals[mine[0]]
-        seen = [accepted[mine[0]], *group]
-        if len(group) < 3 and all(np.linalg.norm(centres[k] - q.mean(axis=0)) > 3 for q in seen):
-            group.append(quad)
-    return [_to_card(quad, card_mm, tuple(_to_card(r, card_mm) for r in group))
-            for quad, group in zip(accepted, rivals, strict=True)]
+    ys, xs = np.nonzero(canny)
+    edge_pts = np.column_stack([xs, ys]).astype(np.float64)
+    edge_normal = np.arctan2(gy[ys, xs], gx[ys, xs]).astype(np.float64)
+    fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, edge_pts, edge_normal)
+    votes = _candidate_quads(canny, gx, gy, blob, px_per_mm, card_mm)
+    return fit.solve(np.concatenate([votes, anchored]), REFINED)
+
+
+@dataclass
+class _Fit:
+    """Scores, refines and chooses card candidates (ROI pixels) inside one blob."""
+
+    blob: Mask
+    edges: Mask
+    offset: Vec
+    px_per_mm: float
+    card_mm: tuple[float, float]
+    grad: tuple[NDArray[np.float32], NDArray[np.float32]]  # the image gradient (x, y)
+    ref: float
+    edge_pts: Vec
+    edge_normal: Vec
+
+    def solve(self, quads: Vec, refined: int) -> list[CardQuad]:
+        """The cards chosen among the candidates (ROI pixels)."""
+        if len(quads) == 0:
+            return []
+        blob, edges, offset, px_per_mm, card_mm = (self.blob, self.edges, self.offset,
+                                                    self.px_per_mm, self.card_mm)
+        canny_pts, canny_normal, grad, ref = self.edge_pts, self.edge_normal, self.grad, self.ref
+        quads = _distinct(quads, px_per_mm)
+        outline, strength = _outline_scores((quads + offset) / px_per_mm, blob, edges, offset,
+                                            px_per_mm, grad, ref)
+        # the votes use one direction per group of cards; fit each promising candidate to the
+        # edges along its own outline (piles are a few degrees off each other)
+        best: list[int] = []
+        mids = quads.mean(axis=1)
+        for k in np.argsort(-strength, kind="stable"):
+            if strength[k] < 0.5 or len(best) == refined:
+                break
+            if outline[k] >= WELL_PLACED:
+                continue  # its outline already lies on the blob border and edges
+            if all(np.hypot(*(mids[k] - mids[j])) > 3 * px_per_mm for j in best):
+                best.append(int(k))
+        if best:
+            refits = np.array([_refine(quads[k], canny_pts, canny_normal) for k in best])
+            more = _outline_scores((refits + offset) / px_per_mm, blob, edges, offset, px_per_mm,
+                                   grad, ref)
+            quads = np.concatenate([quads, refits])
+            outline = np.concatenate([outline, more[0]])
+            strength = np.concatenate([strength, more[1]])
+        quads_mm = (quads + offset) / px_per_mm
+        accepted: list[Vec] = []
+        card_area = card_mm[0] * card_mm[1]
+        centres = quads_mm.mean(axis=1)
+        ranked = np.argsort(-np.where(outline >= MIN_OUTLINE, strength, -1.0), kind="stable")
+        taken: list[Vec] = []  # centres of the accepted cards
+        clear = np.ones(len(quads_mm), bool)  # not the same card as an accepted one
+        for k in ranked:
+            if outline[k] < MIN_OUTLINE:
+                break
+            if not clear[k]:
+                continue  # the same card again, from another pair of votes
+            if all(_overlap_mm2(quads_mm[k], other) < MAX_OVERLAP * card_area
+                   for other in accepted):
+                accepted.append(quads_mm[k])
+                taken.append(centres[k])
+                clear &= np.hypot(*(centres - centres[k]).T) >= 0.5 * card_mm[0]
+        # the next best outlines where an accepted card lies: if the reader cannot name a card,
+        # one of these may be the true one (a phantom spanning two cards of a pile reads as none)
+        rivals: list[list[Vec]] = [[] for _ in accepted]
+        for k in ranked[:RIVALS_CHECKED]:
+            if outline[k] < ALTERNATIVE_OUTLINE:
+                break
+            if all(float(np.hypot(*(centres[k] - c))) > 0.5 * card_mm[1] for c in taken):
+                continue
+            quad = quads_mm[k]
+            shares = [_overlap_mm2(quad, other) / card_area for other in accepted]
+            mine = [i for i, share in enumerate(shares) if share > 0.5]
+            if len(mine) != 1 or sum(share >= MAX_OVERLAP for share in shares) > 1:
+                continue
+            group = rivals[mine[0]]
+            seen = [accepted[mine[0]], *group]
+            if len(group) < 3 and all(
+                    np.linalg.norm(centres[k] - q.mean(axis=0)) > 3 for q in seen):
+                group.append(quad)
+        cards = [_to_card(quad, card_mm, tuple(_to_card(r, card_mm) for r in group))
+                 for quad, group in zip(accepted, rivals, strict=True)]
+        return cards
+
+
+def _distinct(quads: Vec, px_per_mm: float) -> Vec:
+    """The candidates without repeats: one per (centre to a pixel, angle to a degree)."""
+    if len(quads) < 2:
+        return quads
+    centre = quads.mean(axis=1)
+    side = quads[:, 1] - quads[:, 0]
+    angle = np.degrees(np.arctan2(side[:, 1], side[:, 0])) % 90.0
+    key = np.column_stack([np.rint(centre / max(1.0, px_per_mm)), np.rint(angle) % 90])
+    _, first = np.unique(key, axis=0, return_index=True)
+    return quads[np.sort(first)]
 
 
 def _to_card(quad: Vec, card_mm: tuple[float, float],
@@ -330,7 +458,7 @@ def _candidate_quads(canny: Mask, grad_x: NDArray[np.float32], grad_y: NDArray[n
         if len(angles) == 3:
             break
     area = float(np.count_nonzero(blob)) / px_per_mm**2
-    per_axis = min(6, 2 + math.ceil(area / (card_mm[0] * card_mm[1])))
+    per_axis = min(MAX_SIDE_PAIRS, 2 + math.ceil(area / (card_mm[0] * card_mm[1])))
     found: list[Vec] = []
     for angle in angles:
         theta = math.radians(angle)
@@ -489,15 +617,16 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
     middle = quads + along / 2
     flip = np.sum((middle - centres) * normal, axis=-1, keepdims=True) < 0
     normal = np.where(flip, -normal, normal)
-    steps = np.linspace(0.1, 0.9, 24)[None, None, :, None]
+    steps = np.linspace(0.1, 0.9, SIDE_SAMPLES)[None, None, :, None]
     pts = (quads[:, :, None, :] + steps * along[:, :, None, :]).reshape(-1, 2)
-    normals = np.repeat(normal.reshape(-1, 2), 24, axis=0)
+    normals = np.repeat(normal.reshape(-1, 2), SIDE_SAMPLES, axis=0)
     outside = _sample(blob, pts + normals * 2.5, offset, px_per_mm) == 0
     on_edge = _sample(edges, pts, offset, px_per_mm) > 0
     outline = (outside | on_edge).reshape(n, -1).mean(axis=1)
     ok = cover >= MIN_COVER
     if grad is None:
         return np.where(ok, outline, 0.0), np.where(ok, outline, 0.0)
+    # the steepest step across the side within a pixel of it
     across = np.zeros(len(pts))
     for shift in (-1.0, 0.0, 1.0):
         at = pts + normals * (shift / px_per_mm)

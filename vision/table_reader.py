@@ -15,7 +15,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Frame, TableNotFound, calibrate, check_frame
-from vision.cards import MAT_DIFF, Mask, cut_patch, find_cards, mat_colour, view_mask
+from vision.cards import (
+    MAT_DIFF,
+    CardScan,
+    Mask,
+    MatModel,
+    cut_patch,
+    find_cards,
+    foreground_mask,
+    mat_background,
+    mat_colour,
+    view_mask,
+)
 from vision.identify import CardIdentifier
 from vision.mat import MatSpec, TagPlacement
 
@@ -23,6 +34,10 @@ DETECT_PX_PER_MM = 1.0
 THUMBNAIL_PX_PER_MM = 0.5
 OBSTRUCTED_CARD_AREAS = 2.5  # a non-card blob this large (in card areas) is a hand or alike
 REACHING_CARD_AREAS = 1.0  # or this large and coming in over the mat's edge: an arm
+LEARN_EVERY = 4  # frames between updates of the mat model
+LEARN_RATE = 0.3  # share of the view an update blends in where the mat shows
+HEAL_RATE = 0.5  # the same where the model no longer fits but the view looks like bare mat
+SHARP_EDGE = 6.0  # grey levels per pixel across an outline that makes it an object, not light
 
 
 @dataclass
@@ -67,6 +82,8 @@ class TableReader:
         self.px_per_mm = px_per_mm
         self._calibration: Calibration | None = None
         self._valid: Mask | None = None
+        self._model: MatModel | None = None  # the empty mat, learnt after each calibration
+        self._frames = 0  # frames read since the model was learnt
 
     @property
     def calibration(self) -> Calibration | None:
@@ -76,6 +93,7 @@ class TableReader:
         """Forget the calibration; the next frame calibrates again."""
         self._calibration = None
         self._valid = None
+        self._model = None
 
     def read(self, frame: object, calibration: Calibration | None = None) -> TableReading:
         """Read one frame; raises BadFrame, or TableNotFound if the mat was never found."""
@@ -88,16 +106,23 @@ class TableReader:
                 image.shape[1], image.shape[0]):
             self._use(calibrate(image, self.mat))
         cal, valid = self._current()
-        top = cal.warp_mat(image, self.px_per_mm)
+        top = self._warp(image, cal)
         covered = False
         if not self._tags_in_place(top, valid):
             try:
                 self._use(calibrate(image, self.mat))
                 cal, valid = self._current()
-                top = cal.warp_mat(image, self.px_per_mm)
+                top = self._warp(image, cal)
             except TableNotFound:
                 covered = True  # tags hidden, most likely by a hand: keep the calibration
-        scan = find_cards(top, self.px_per_mm, self.card_mm, valid)
+        if self._model is None:
+            first = find_cards(top, self.px_per_mm, self.card_mm, valid)
+            self._model = MatModel(top, self.px_per_mm, valid, self._not_mat(top, first, valid))
+            self._frames = 0
+        scan = find_cards(top, self.px_per_mm, self.card_mm, valid, self._model)
+        self._frames += 1
+        if self._frames % LEARN_EVERY == 0:
+            self._learn(top, scan, valid)
         patches = [cut_patch(image, cal, quad) for quad in scan.cards]
         named = self.identifier.identify_many(patches)
         quads = list(scan.cards)
@@ -126,6 +151,80 @@ class TableReader:
         if calibration is not self._calibration:
             self._calibration = calibration
             self._valid = view_mask(calibration, self.px_per_mm)
+            self._model = None
+
+    def _warp(self, image: Frame, cal: Calibration) -> Frame:
+        """The top-down view; from a frame halved first (cheaper, and less aliased) when
+        the camera sees the mat at twice the detection resolution or more."""
+        h = cal.mat_to_warp_h(self.px_per_mm)
+        corners = cal.mat_to_image(np.array([[0.0, 0.0], [self.mat.width_mm, 0.0]]))
+        seen_px_per_mm = float(np.linalg.norm(corners[1] - corners[0])) / self.mat.width_mm
+        if seen_px_per_mm >= 2 * self.px_per_mm:
+            half = (image.shape[1] // 2, image.shape[0] // 2)
+            image = np.asarray(cv2.resize(image, half, interpolation=cv2.INTER_AREA), np.uint8)
+            # a pixel of the halved frame is the mean of 2x2, centred at 2 q + 0.5
+            h = h @ np.array([[2.0, 0.0, 0.5], [0.0, 2.0, 0.5], [0.0, 0.0, 1.0]])
+        size = (round(self.mat.width_mm * self.px_per_mm),
+                round(self.mat.height_mm * self.px_per_mm))
+        return np.asarray(cv2.warpPerspective(image, h, size, flags=cv2.INTER_LINEAR), np.uint8)
+
+    def _card_pixels(self, top: Frame, scan: CardScan) -> Mask:
+        """The top-down pixels under (or just around) the cards found."""
+        mask = np.zeros(top.shape[:2], np.uint8)
+        for quad in scan.cards:
+            centre = np.array(quad.center_mm)
+            corners = np.array(quad.corners_mm)
+            # 2 mm out from each side: the blur of its edge, not the mat print beyond it
+            grown = centre + (corners - centre) * (1 + 2 * np.sqrt(2) / np.linalg.norm(
+                corners[0] - corners[2]))
+            cv2.fillConvexPoly(mask, np.round(grown * self.px_per_mm).astype(np.int32), 255)
+        return mask
+
+    def _not_mat(self, top: Frame, scan: CardScan, valid: Mask) -> Mask:
+        """What the mat model must not learn from a view: the cards found, and anything
+        else with a sharp outline (a hand, a phone). Glare and light fall-off are soft and
+        stay: they are how this mat looks."""
+        covered = self._card_pixels(top, scan)
+        grey = cv2.GaussianBlur(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8
+        gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8
+        sharpness = cv2.magnitude(gx, gy)
+        fg = foreground_mask(top, self.px_per_mm, valid)
+        contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            if cv2.contourArea(contour) < 100 * self.px_per_mm**2:
+                continue
+            pts = contour.reshape(-1, 2)
+            if float(np.median(sharpness[pts[:, 1], pts[:, 0]])) >= SHARP_EDGE:
+                cv2.drawContours(covered, [contour], -1, 255, -1)
+                cv2.drawContours(covered, [contour], -1, 255, max(3, round(4 * self.px_per_mm)))
+        return covered
+
+    def _learn(self, top: Frame, scan: CardScan, valid: Mask) -> None:
+        """Follow slow light changes where the mat shows; where the model no longer fits
+        but the view looks like bare mat locally (a hand there when it was learnt has
+        gone), heal it faster. Never learn the pixels of a card."""
+        assert self._model is not None
+        model = self._model
+        cards = self._card_pixels(top, scan)
+        assert scan.mask is not None
+        moved = cv2.dilate(scan.mask, np.ones((7, 7), np.uint8))
+        keep = np.asarray(cv2.bitwise_and(valid, cv2.bitwise_not(cv2.bitwise_or(moved, cards))),
+                          np.uint8)
+        model.update(top, keep, LEARN_RATE)
+        card_area = self.card_mm[0] * self.card_mm[1]
+        if any(c.area_mm2 >= REACHING_CARD_AREAS * card_area for c in scan.clutter):
+            # bare mat: like the mat's own colour (no card is), and smooth around
+            b, g, r = cv2.split(cv2.absdiff(top, mat_background(top, self.px_per_mm)))
+            local = cv2.max(cv2.max(b, g), r)
+            colour = np.clip(mat_colour(top, valid).round(), 0, 255).astype(np.uint8)
+            b, g, r = cv2.split(cv2.absdiff(top, np.full_like(top, colour)))
+            local = cv2.max(local, cv2.max(cv2.max(b, g), r))
+            bare = np.asarray(cv2.threshold(local, MAT_DIFF // 2, 255, cv2.THRESH_BINARY_INV)[1],
+                              np.uint8)
+            bare = np.asarray(cv2.bitwise_and(cv2.bitwise_and(bare, valid), cv2.bitwise_not(cards)),
+                              np.uint8)
+            model.update(top, bare, HEAL_RATE)
 
     def _current(self) -> tuple[Calibration, Mask]:
         assert self._calibration is not None and self._valid is not None
