@@ -473,13 +473,15 @@ def _candidate_quads(canny: Mask, grad_x: NDArray[np.float32], grad_y: NDArray[n
         hv = _votes(v[along_v] - vmin, int(v.max() - vmin) + 2)
         for side_u, side_v in ((card_mm[0], card_mm[1]), (card_mm[1], card_mm[0])):
             su, sv = side_u * px_per_mm, side_v * px_per_mm
-            for a in _side_pairs(hu, su, per_axis):
-                for b in _side_pairs(hv, sv, per_axis):
-                    ua, vb = a + umin, b + vmin
-                    rect = np.array([[ua, vb], [ua + su, vb], [ua + su, vb + sv], [ua, vb + sv]])
-                    found.append(np.column_stack([rect[:, 0] * c - rect[:, 1] * s,
-                                                  rect[:, 0] * s + rect[:, 1] * c]))
-    return np.array(found) if found else np.zeros((0, 4, 2))
+            ua = np.array(_side_pairs(hu, su, per_axis)) + umin
+            vb = np.array(_side_pairs(hv, sv, per_axis)) + vmin
+            if len(ua) == 0 or len(vb) == 0:
+                continue
+            uu, vv = (g.ravel() for g in np.meshgrid(ua, vb, indexing="ij"))
+            rect_u = np.stack([uu, uu + su, uu + su, uu], axis=1)
+            rect_v = np.stack([vv, vv, vv + sv, vv + sv], axis=1)
+            found.append(np.stack([rect_u * c - rect_v * s, rect_u * s + rect_v * c], axis=2))
+    return np.concatenate(found) if found else np.zeros((0, 4, 2))
 
 
 def _refine(quad: Vec, all_pts: Vec, all_normal: Vec, rounds: int = 2) -> Vec:
@@ -611,6 +613,16 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
                                                            np.linspace(0, 1, 7)))
     grid = inner[:, :1] + s * (inner[:, 1:2] - inner[:, :1]) + t * (inner[:, 3:4] - inner[:, :1])
     cover = _sample(blob, grid.reshape(-1, 2), offset, px_per_mm).reshape(n, -1).mean(axis=1)
+    ok = cover >= MIN_COVER
+    zeros = np.zeros(n)
+    if not ok.any():
+        return zeros, zeros.copy()
+    if not ok.all():  # score only the quads inside the blob: the rest score 0
+        outline_ok, strength_ok = _outline_scores(quads[ok], blob, edges, offset, px_per_mm,
+                                                  grad, ref)
+        outline_all, strength_all = zeros, zeros.copy()
+        outline_all[ok], strength_all[ok] = outline_ok, strength_ok
+        return outline_all, strength_all
     along = np.roll(quads, -1, axis=1) - quads  # N x 4 sides
     normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)
     normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
@@ -623,9 +635,8 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
     outside = _sample(blob, pts + normals * 2.5, offset, px_per_mm) == 0
     on_edge = _sample(edges, pts, offset, px_per_mm) > 0
     outline = (outside | on_edge).reshape(n, -1).mean(axis=1)
-    ok = cover >= MIN_COVER
     if grad is None:
-        return np.where(ok, outline, 0.0), np.where(ok, outline, 0.0)
+        return outline, outline.copy()
     # the steepest step across the side within a pixel of it
     across = np.zeros(len(pts))
     for shift in (-1.0, 0.0, 1.0):
@@ -637,7 +648,7 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
     # a free side (mat beyond it) is the surest outline: a phantom between two cards of a
     # pile square reaches into its neighbour and has fewer
     strength = 0.75 * strength + 0.25 * outside.reshape(n, -1).mean(axis=1)
-    return np.where(ok, outline, 0.0), np.where(ok, strength, 0.0)
+    return outline, strength
 
 
 def _values(img: NDArray[np.float32], pts_mm: Vec, offset: Vec,
