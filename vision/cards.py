@@ -39,6 +39,7 @@ MIN_COVER = 0.97  # share of a card hypothesis inside the blob
 MIN_OUTLINE = 0.8  # share of a card hypothesis's outline on a blob border or an edge
 MAX_OVERLAP = 0.15  # share of a card that may overlap a card already accepted
 ALTERNATIVE_OUTLINE = 0.7  # outline share of a rival outline kept as an alternative
+EXTRAS = 4  # other outlines per irregular blob offered to the reader
 RIVALS_CHECKED = 60  # best outlines tried as alternatives to the accepted cards
 REFINED = 6  # best candidates per blob fitted to the edges along their outline
 MAX_SIDE_PAIRS = 6  # positions per axis where a card's two sides collect edge votes
@@ -95,6 +96,9 @@ class CardScan:
     clutter: list[Clutter]
     #: the foreground the cards were found in (what differs from the mat)
     mask: Mask | None = field(default=None, compare=False, repr=False)
+    #: other card outlines in irregular blobs (overlapping cards), best first: cards only if
+    #: they can be named
+    extras: list[CardQuad] = field(default_factory=list, compare=False, repr=False)
 
 
 def view_mask(calibration: Calibration, px_per_mm: float) -> Mask:
@@ -227,6 +231,7 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
     card_area = card_mm[0] * card_mm[1]
     cards: list[CardQuad] = []
     clutter: list[Clutter] = []
+    extras: list[CardQuad] = []
     grey: Frame | None = None
     for contour in contours:
         area = cv2.contourArea(contour) / px_per_mm**2
@@ -237,7 +242,8 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
         if found is None and area > 0.6 * card_area:
             if grey is None:
                 grey = np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
-            found = _fit_cards(np.asarray(contour, np.int32), grey, px_per_mm, card_mm)
+            found, more = _fit_cards(np.asarray(contour, np.int32), grey, px_per_mm, card_mm)
+            extras.extend(more)
         found = found or []
         cards.extend(found)
         rest = area - len(found) * card_area
@@ -245,7 +251,7 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
             x, y, bw, bh = cv2.boundingRect(contour)
             at_edge = min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
             clutter.append(Clutter(area_mm2=rest, at_edge=at_edge))
-    return CardScan(cards=cards, clutter=clutter, mask=mask)
+    return CardScan(cards=cards, clutter=clutter, mask=mask, extras=extras)
 
 
 def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> list[CardQuad] | None:
@@ -280,7 +286,7 @@ def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> lis
 
 
 def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
-               card_mm: tuple[float, float]) -> list[CardQuad]:
+               card_mm: tuple[float, float]) -> tuple[list[CardQuad], list[CardQuad]]:
     """Card rectangles with a (nearly) whole visible outline inside an irregular blob.
 
     The sides of every card lie along the blob's dominant edge directions (mod 90 degrees).
@@ -339,10 +345,11 @@ class _Fit:
     edge_pts: Vec
     edge_normal: Vec
 
-    def solve(self, quads: Vec, refined: int) -> list[CardQuad]:
-        """The cards chosen among the candidates (ROI pixels)."""
+    def solve(self, quads: Vec, refined: int) -> tuple[list[CardQuad], list[CardQuad]]:
+        """The cards chosen among the candidates (ROI pixels), and other card outlines in
+        the blob, best first."""
         if len(quads) == 0:
-            return []
+            return [], []
         blob, edges, offset, px_per_mm, card_mm = (self.blob, self.edges, self.offset,
                                                     self.px_per_mm, self.card_mm)
         canny_pts, canny_normal, grad, ref = self.edge_pts, self.edge_normal, self.grad, self.ref
@@ -404,7 +411,16 @@ class _Fit:
                 group.append(quad)
         cards = [_to_card(quad, card_mm, tuple(_to_card(r, card_mm) for r in group))
                  for quad, group in zip(accepted, rivals, strict=True)]
-        return cards
+        # the best outlines elsewhere in the blob: cards the greedy choice pushed out (a
+        # phantom taken first overlaps them); the reader keeps those that it can name
+        extras: list[Vec] = []
+        for k in ranked[:RIVALS_CHECKED]:
+            if outline[k] < ALTERNATIVE_OUTLINE or len(extras) == EXTRAS:
+                break
+            if clear[k] and all(np.hypot(*(centres[k] - q.mean(axis=0))) > 0.3 * card_mm[0]
+                                for q in extras):
+                extras.append(quads_mm[k])
+        return cards, [_to_card(quad, card_mm) for quad in extras]
 
 
 def _distinct(quads: Vec, px_per_mm: float) -> Vec:
@@ -670,6 +686,11 @@ def _sample(img: Mask, pts_mm: Vec, offset: Vec, px_per_mm: float) -> NDArray[np
     out = np.zeros(len(px))
     out[inside] = img[px[inside, 1], px[inside, 0]] > 0
     return out
+
+
+def overlap_mm2(a: CardQuad, b: CardQuad) -> float:
+    """The area two card quads share (mm^2)."""
+    return _overlap_mm2(np.array(a.corners_mm), np.array(b.corners_mm))
 
 
 def _overlap_mm2(a: Vec, b: Vec) -> float:

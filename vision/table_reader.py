@@ -17,6 +17,8 @@ from numpy.typing import NDArray
 from vision.calibration import Calibration, Frame, TableNotFound, calibrate, check_frame
 from vision.cards import (
     MAT_DIFF,
+    MAX_OVERLAP,
+    CardQuad,
     CardScan,
     Mask,
     MatModel,
@@ -25,6 +27,7 @@ from vision.cards import (
     foreground_mask,
     mat_background,
     mat_colour,
+    overlap_mm2,
     view_mask,
 )
 from vision.identify import CardIdentifier
@@ -135,6 +138,7 @@ class TableReader:
                 if code is not None:
                     quads[i], named[i] = alt, (code, conf)
                     break
+        quads, named = self._name_extras(image, cal, scan, quads, named)
         cards = [
             SeenCard(code=code, confidence=conf,
                      corners_px=cal.mat_to_image(np.array(quad.corners_mm)).round(1).tolist(),
@@ -146,6 +150,31 @@ class TableReader:
             c.area_mm2 >= (REACHING_CARD_AREAS if c.at_edge else OBSTRUCTED_CARD_AREAS) * card_area
             for c in scan.clutter)
         return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(top))
+
+    def _name_extras(self, image: Frame, cal: Calibration, scan: CardScan,
+                     quads: list[CardQuad], named: list[tuple[str | None, float]]
+                     ) -> tuple[list[CardQuad], list[tuple[str | None, float]]]:
+        """Add the other outlines of overlapping cards that can be named and lie clear of
+        the named cards; drop the unnamed outlines (phantoms) they overlap."""
+        limit = MAX_OVERLAP * self.card_mm[0] * self.card_mm[1]
+        known = [q for q, (code, _) in zip(quads, named, strict=True) if code is not None]
+        tries = [q for q in scan.extras if all(overlap_mm2(q, k) < limit for k in known)]
+        if not tries:
+            return quads, named
+        found: list[tuple[CardQuad, tuple[str | None, float]]] = []
+        for quad, result in zip(tries, self.identifier.identify_many(
+                [cut_patch(image, cal, q) for q in tries]), strict=True):
+            if result[0] is None:
+                continue
+            if all(overlap_mm2(quad, k) < limit for k in known):
+                known.append(quad)
+                found.append((quad, result))
+        if not found:
+            return quads, named
+        kept = [(q, n) for q, n in zip(quads, named, strict=True)
+                if n[0] is not None or all(overlap_mm2(q, f) < limit for f, _ in found)]
+        kept.extend(found)
+        return [q for q, _ in kept], [n for _, n in kept]
 
     def _use(self, calibration: Calibration) -> None:
         if calibration is not self._calibration:

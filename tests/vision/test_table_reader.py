@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -164,3 +165,58 @@ def test_reads_the_top_cards_of_a_square_of_offset_piles(faces: Any,
         here = [c for c in reading.cards
                 if np.hypot(c.table_mm[0] - spot[0], c.table_mm[1] - spot[1]) < 12]
         assert [c.code for c in here] == [code], ((sx, sy), here)
+
+
+def _rendered(scene: render.Scene, lighting: render.Lighting, seed: int,
+              camera: render.CameraPose | None = None) -> tuple[Any, Any]:
+    """(empty frame, frame) of a rendered scene: the empty one for the reader to learn from."""
+    camera = camera or render.CameraPose(tilt_deg=8.0, yaw_deg=10.0, roll_deg=-5.0)
+    rng = np.random.default_rng(seed)
+    empty = dataclasses.replace(scene, cards=[], hand=None)
+    return (render.render(empty, camera, lighting, rng).image,
+            render.render(scene, camera, lighting, rng).image)
+
+
+def test_glare_beside_cards_is_neither_a_card_nor_a_hand(faces: Any,
+                                                          identifier: CardIdentifier) -> None:
+    mat = default_mat()
+    cards = [render.CardPlacement(faces["vizier"], (300.0, 180.0), 10.0, label="vizier"),
+             render.CardPlacement(faces["oasis"], (365.0, 200.0), 12.0, label="oasis"),
+             render.CardPlacement(faces["back"], (200.0, 260.0), -30.0, label="back")]
+    glare = render.Glare(center=(0.62, 0.62), radius=0.08, strength=0.7)
+    light = dataclasses.replace(render.Lighting.daylight(), glare=glare)
+    scene = render.Scene(render_mat(mat, 4.0), mat, 4.0, cards)
+    empty, frame = _rendered(scene, light, 31)
+    reader = TableReader(mat, identifier, CARD)
+    assert not reader.read(empty).obstructed
+    reading = reader.read(frame)
+    assert not reading.obstructed
+    assert sorted(c.code or "?" for c in reading.cards) == ["back", "oasis", "vizier"]
+
+
+def test_a_dark_hand_on_the_dark_mat_is_obstruction(faces: Any,
+                                                     identifier: CardIdentifier) -> None:
+    mat = default_mat()
+    cards = [render.CardPlacement(faces["treasure"], (150.0, 150.0), 0.0, label="treasure")]
+    hand = render.HandPose(reach_mm=(380.0, 250.0), angle_deg=180.0, height_mm=40.0,
+                           skin_bgr=(55, 80, 120), sleeve_bgr=None)
+    scene = render.Scene(render_mat(mat, 4.0), mat, 4.0, cards, hand)
+    empty, frame = _rendered(scene, render.Lighting.daylight(), 32)
+    reader = TableReader(mat, identifier, CARD)
+    reader.read(empty)
+    reading = reader.read(frame)
+    assert reading.obstructed
+    assert codes_at(reading) == {(15, 15): "treasure"}
+
+
+def test_a_hand_there_at_calibration_is_not_learnt_as_mat(
+        scene: Any, faces: Any, identifier: CardIdentifier) -> None:
+    scene.add_card(faces["oasis"], (150, 150))
+    bare = scene.frame()
+    scene.add_blob((150, 170, 210), (420, 300), (110, 200), 60, ellipse=True)
+    reader = TableReader(scene.mat, identifier, CARD)
+    assert reader.read(scene.frame()).obstructed  # calibrated with the hand over the mat
+    reading = reader.read(bare)  # the hand has gone
+    assert not reading.obstructed
+    assert codes_at(reading) == {(15, 15): "oasis"}
+    assert reader.read(scene.frame()).obstructed  # and it is seen when it comes back
