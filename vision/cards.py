@@ -61,6 +61,9 @@ class CardQuad:
     angle_deg: float
     #: other outlines found where this card lies, best first: worth naming if it is unknown
     alternatives: tuple[CardQuad, ...] = field(default=(), compare=False, repr=False)
+    #: for an extra outline (CardScan.extras): the cards found (indices into CardScan.cards)
+    #: that it lies on, by their edges where they overlap
+    beneath: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_axes(cls, center: Vec, long_axis: Vec, card_mm: tuple[float, float]) -> CardQuad:
@@ -243,7 +246,8 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
             if grey is None:
                 grey = np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
             found, more = _fit_cards(np.asarray(contour, np.int32), grey, px_per_mm, card_mm)
-            extras.extend(more)
+            extras.extend(dataclasses.replace(q, beneath=tuple(len(cards) + i for i in q.beneath))
+                          for q in more)
         found = found or []
         cards.extend(found)
         rest = area - len(found) * card_area
@@ -420,7 +424,40 @@ class _Fit:
             if clear[k] and all(np.hypot(*(centres[k] - q.mean(axis=0))) > 0.3 * card_mm[0]
                                 for q in extras):
                 extras.append(quads_mm[k])
-        return cards, [_to_card(quad, card_mm) for quad in extras]
+        over = tuple(tuple(j for j, quad in enumerate(accepted)
+                           if _overlap_mm2(extra, quad) >= MAX_OVERLAP * card_area
+                           and self.lies_on(extra, quad)) for extra in extras)
+        return cards, [_to_card(quad, card_mm, beneath=under)
+                       for quad, under in zip(extras, over, strict=True)]
+
+    def lies_on(self, upper: Vec, lower: Vec) -> bool:
+        """Whether card `upper` (mm) lies on card `lower` where they overlap: its own outline
+        shows as an edge across `lower`, and the outline of `lower` does not across it."""
+        shown_upper = self._outline_inside(upper, lower)
+        shown_lower = self._outline_inside(lower, upper)
+        return shown_upper is not None and shown_upper >= 0.7 and (
+            shown_lower is None or shown_lower <= 0.4)
+
+    def _outline_inside(self, quad: Vec, other: Vec) -> float | None:
+        """The share of the part of quad's outline well inside `other` on an image edge."""
+        along = np.roll(quad, -1, axis=0) - quad
+        steps = np.linspace(0.05, 0.95, 20)[None, :, None]
+        pts = (quad[:, None, :] + steps * along[:, None, :]).reshape(-1, 2)
+        inside = _inside_convex(other, pts, margin=2.0)
+        if np.count_nonzero(inside) < 8:
+            return None
+        return float(_sample(self.edges, pts[inside], self.offset, self.px_per_mm).mean())
+
+
+def _inside_convex(quad: Vec, pts: Vec, margin: float = 0.0) -> NDArray[np.bool_]:
+    """Which points lie inside a convex quad, at least `margin` from its sides."""
+    along = np.roll(quad, -1, axis=0) - quad  # 4 sides
+    length = np.linalg.norm(along, axis=1)
+    rel = pts[:, None, :] - quad[None, :, :]  # P x 4 x 2
+    cross = (along[None, :, 0] * rel[..., 1] - along[None, :, 1] * rel[..., 0]) / length
+    sign = 1.0 if float(np.sum(np.sign(cross.mean(axis=0)))) >= 0 else -1.0
+    inside: NDArray[np.bool_] = np.all(sign * cross >= margin, axis=1)
+    return inside
 
 
 def _distinct(quads: Vec, px_per_mm: float) -> Vec:
@@ -436,12 +473,12 @@ def _distinct(quads: Vec, px_per_mm: float) -> Vec:
 
 
 def _to_card(quad: Vec, card_mm: tuple[float, float],
-             alternatives: tuple[CardQuad, ...] = ()) -> CardQuad:
+             alternatives: tuple[CardQuad, ...] = (), beneath: tuple[int, ...] = ()) -> CardQuad:
     side_a, side_b = quad[1] - quad[0], quad[3] - quad[0]
     long_axis = side_a if np.linalg.norm(side_a) > np.linalg.norm(side_b) else side_b
     card = CardQuad.from_axes(quad.mean(axis=0), long_axis, card_mm)
-    if alternatives:
-        card = dataclasses.replace(card, alternatives=alternatives)
+    if alternatives or beneath:
+        card = dataclasses.replace(card, alternatives=alternatives, beneath=beneath)
     return card
 
 

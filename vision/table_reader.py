@@ -157,22 +157,36 @@ class TableReader:
         """Add the other outlines of overlapping cards that can be named and lie clear of
         the named cards; drop the unnamed outlines (phantoms) they overlap."""
         limit = MAX_OVERLAP * self.card_mm[0] * self.card_mm[1]
-        known = [q for q, (code, _) in zip(quads, named, strict=True) if code is not None]
-        tries = [q for q in scan.extras if all(overlap_mm2(q, k) < limit for k in known)]
+        # the named cards, by their index in scan.cards; an extra outline that lies on one
+        # of them (its edges show across it) may take its place
+        known = {i: q for i, (q, (code, _)) in enumerate(zip(quads, named, strict=True))
+                 if code is not None}
+
+        def blocked(quad: CardQuad) -> list[int]:
+            return [i for i, k in known.items() if overlap_mm2(quad, k) >= limit]
+
+        tries = [q for q in scan.extras if set(blocked(q)) <= set(q.beneath)]
         if not tries:
             return quads, named
         found: list[tuple[CardQuad, tuple[str | None, float]]] = []
+        removed: set[int] = set()
         for quad, result in zip(tries, self.identifier.identify_many(
                 [cut_patch(image, cal, q) for q in tries]), strict=True):
             if result[0] is None:
                 continue
-            if all(overlap_mm2(quad, k) < limit for k in known):
-                known.append(quad)
-                found.append((quad, result))
+            under = blocked(quad)
+            if not set(under) <= set(quad.beneath) or any(
+                    overlap_mm2(quad, f) >= limit for f, _ in found):
+                continue
+            for i in under:
+                removed.add(i)
+                del known[i]
+            found.append((quad, result))
         if not found:
             return quads, named
-        kept = [(q, n) for q, n in zip(quads, named, strict=True)
-                if n[0] is not None or all(overlap_mm2(q, f) < limit for f, _ in found)]
+        kept = [(q, n) for i, (q, n) in enumerate(zip(quads, named, strict=True))
+                if i not in removed and (n[0] is not None
+                                         or all(overlap_mm2(q, f) < limit for f, _ in found))]
         kept.extend(found)
         return [q for q, _ in kept], [n for _, n in kept]
 
