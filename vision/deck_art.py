@@ -35,6 +35,7 @@ WHITE: Bgr = (255, 255, 255)
 INK: Bgr = (40, 40, 40)
 EDGE: Bgr = (150, 150, 150)
 CARD_MM: tuple[float, float] = (63.0, 88.0)
+MAX_MARKS = 3
 PRINT_DPI = 300
 A4_MM = (210.0, 297.0)
 
@@ -57,6 +58,7 @@ class FaceArt:
     colour: str
     symbol: str
     corner: str
+    marks: int = 0  # small hourglass icons under a numeral (Tempus), 0-3
 
     @classmethod
     def from_json(cls, code: str, data: Mapping[str, Any]) -> FaceArt:
@@ -67,8 +69,11 @@ class FaceArt:
             colour=str(data["colour"]),
             symbol=str(data["symbol"]),
             corner=str(data["corner"]),
+            marks=int(data.get("marks", 0)),
         )
         hex_to_bgr(art.colour)
+        if not 0 <= art.marks <= MAX_MARKS:
+            raise ValueError(f"face {code!r}: {art.marks} marks, not 0..{MAX_MARKS}")
         if art.symbol not in SYMBOLS:
             raise ValueError(f"face {code!r}: unknown symbol {art.symbol!r}")
         return art
@@ -145,12 +150,173 @@ def _palm(img: Image8, box: _Box, ink: Bgr, paper: Bgr) -> None:
         cv2.circle(img, box.pt(u, -0.3), box.len(0.08), paper, -1, _AA)
 
 
+FacePainter = Callable[[Image8, "FaceArt", tuple[int, int, int, int], float], None]
+"""Paints a whole field (x0, y0, x1, y1 in pixels) from the face's art, at px_per_mm."""
+
+
+def _no_symbol(img: Image8, box: _Box, ink: Bgr, paper: Bgr) -> None:
+    """The symbol of a face whose field painter draws everything."""
+
+
 @dataclass(frozen=True)
 class SymbolStyle:
-    """A symbol painter and the field layout it is printed on."""
+    """A symbol painter and the field layout it is printed on.
+
+    A symbol that needs more of the face than a box and two colours (a value, its
+    hourglasses) gives a `face` painter instead, which draws the whole field.
+    """
 
     paint: SymbolPainter
-    layout: str  # one of "full", "diagonal", "bands", "disc"
+    layout: str  # one of "full", "diagonal", "bands", "disc", "own" (the face painter's)
+    face: FacePainter | None = None
+
+
+# -- Professor Tempus: numerals, jokers and the two series faces ---------------------------
+#
+# Every value is printed big and bold (27 mm tall) in the upper part of a strong colour
+# field, the hourglasses in a row under it, then the title and, at the bottom of the
+# field, a strip of six squares: the value again, as a code a blurred camera still reads
+# (white squares for the ones of an even-weight 6-bit word, so any two values differ in
+# at least two squares). The layout is not symmetric under a half turn, so an upside-down
+# 6 does not look like a 9 (which, with the 6, is also underlined), nor 16 like 91.
+
+NUMERAL_CENTRE_MM = 30.0  # from the card's top edge; the field spans 10.5 to 77.5 mm
+NUMERAL_HEIGHT_MM = 27.0
+NUMERAL_STROKE = 0.16  # stroke width as a fraction of the digit height
+MARKS_CENTRE_MM = 53.5
+MARK_SIZE_MM = (5.0, 7.0)
+MARK_PITCH_MM = 8.5
+TITLE_CENTRE_MM = 61.0
+STRIP_TOP_MM = 65.0
+STRIP_SQUARE_MM = 7.0
+STRIP_PITCH_MM = 7.8
+UNDERLINED = {"6", "9"}  # values that read as another value upside down
+SILVER: Bgr = (205, 200, 196)
+JOKER_DARK: Bgr = (70, 66, 62)
+CODE_WORDS = tuple(n for n in range(1, 63) if bin(n).count("1") % 2 == 0)  # 30 words
+
+
+def value_code(value: int) -> tuple[bool, ...]:
+    """The six squares (left to right, True = white) printed for a value 1..30."""
+    if not 1 <= value <= len(CODE_WORDS):
+        raise ValueError(f"no code strip for the value {value}")
+    word = CODE_WORDS[value - 1]
+    return tuple(bool(word >> (5 - i) & 1) for i in range(6))
+
+
+def _numeral(img: Image8, text: str, centre: tuple[float, float], height: float,
+             colour: Bgr, underline: bool = False) -> None:
+    """A bold numeral, its digits `height` px tall, centred on `centre`."""
+    font = cv2.FONT_HERSHEY_DUPLEX
+    thick = max(1, round(NUMERAL_STROKE * height))
+    (_, th), _ = cv2.getTextSize("0", font, 1.0, 1)
+    scale = max(height - thick, 1.0) / th
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    org = (round(centre[0] - tw / 2), round(centre[1] + th / 2))
+    cv2.putText(img, text, org, font, scale, colour, thick, _AA)
+    if underline:
+        y = round(centre[1] + th / 2 + 1.3 * thick)
+        cv2.line(img, (round(centre[0] - 0.42 * tw), y), (round(centre[0] + 0.42 * tw), y),
+                 colour, max(1, round(0.7 * thick)), _AA)
+
+
+def _hourglass(img: Image8, centre: tuple[float, float], size: tuple[float, float],
+               colour: Bgr, sand: Bgr) -> None:
+    """One hourglass icon: two caps and two glass triangles meeting at the waist."""
+    cx, cy = centre
+    w, h = size
+    cap = max(1, round(0.12 * h))
+    cv2.rectangle(img, (round(cx - w / 2), round(cy - h / 2)),
+                  (round(cx + w / 2), round(cy - h / 2) + cap), colour, -1, _AA)
+    cv2.rectangle(img, (round(cx - w / 2), round(cy + h / 2) - cap),
+                  (round(cx + w / 2), round(cy + h / 2)), colour, -1, _AA)
+    gx = 0.4 * w
+    top = np.array([(cx - gx, cy - h / 2 + cap), (cx + gx, cy - h / 2 + cap), (cx, cy)])
+    bottom = np.array([(cx, cy), (cx + gx, cy + h / 2 - cap), (cx - gx, cy + h / 2 - cap)])
+    for tri in (top, bottom):
+        cv2.fillPoly(img, [np.round(tri).astype(np.int32)], colour, _AA)
+    grain = np.array([(cx - 0.45 * gx, cy + 0.28 * h), (cx + 0.45 * gx, cy + 0.28 * h), (cx, cy)])
+    cv2.fillPoly(img, [np.round(grain).astype(np.int32)], sand, _AA)
+
+
+def _marks(img: Image8, n: int, cx: float, cy: float, s: float, colour: Bgr,
+           sand: Bgr) -> None:
+    """n hourglass icons in a row centred on (cx, cy)."""
+    for i in range(n):
+        x = cx + (i - (n - 1) / 2) * MARK_PITCH_MM * s
+        _hourglass(img, (x, cy), (MARK_SIZE_MM[0] * s, MARK_SIZE_MM[1] * s), colour, sand)
+
+
+def _strip(img: Image8, value: int, cx: float, s: float, ink: Bgr) -> None:
+    """The value's code strip: six squares, the ones filled, the zeros outlined."""
+    side, pitch = STRIP_SQUARE_MM * s, STRIP_PITCH_MM * s
+    y0 = STRIP_TOP_MM * s
+    line = max(1, round(0.4 * s))
+    for i, bit in enumerate(value_code(value)):
+        x0 = cx + (i - 2.5) * pitch - side / 2
+        p0, p1 = (round(x0), round(y0)), (round(x0 + side), round(y0 + side))
+        cv2.rectangle(img, p0, p1, ink, -1 if bit else line, _AA)
+
+
+def _value_face(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: float,
+                ink: Bgr, marks_ink: Bgr) -> None:
+    """What number cards and jokers share: value, hourglasses, title and code strip."""
+    x0, y0, x1, y1 = field
+    colour = hex_to_bgr(art.colour)
+    cx = (x0 + x1) / 2
+    _numeral(img, art.corner, (cx, NUMERAL_CENTRE_MM * s), NUMERAL_HEIGHT_MM * s, ink,
+             art.corner in UNDERLINED)
+    _marks(img, art.marks, cx, MARKS_CENTRE_MM * s, s, marks_ink, colour)
+    _text(img, art.title, (cx, TITLE_CENTRE_MM * s), 0.5 * (x1 - x0), 2.6 * s, ink)
+    if art.corner.isdigit():
+        _strip(img, int(art.corner), cx, s, ink)
+
+
+def _numeral_face(img: Image8, art: FaceArt, field: tuple[int, int, int, int],
+                  s: float) -> None:
+    """A number card: the colour as a full field, the value in white, hourglasses under it."""
+    x0, y0, x1, y1 = field
+    _rounded_rect(img, (x0, y0), (x1, y1), round(4 * s), hex_to_bgr(art.colour), -1)
+    _value_face(img, art, field, s, WHITE, WHITE)
+
+
+def _joker_face(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: float) -> None:
+    """A joker: a grey field edged left and right by columns of harlequin diamonds."""
+    x0, y0, x1, y1 = field
+    _rounded_rect(img, (x0, y0), (x1, y1), round(4 * s), hex_to_bgr(art.colour), -1)
+    width, n = 5.5 * s, 6
+    top, bottom = y0 + 2.0 * s, STRIP_TOP_MM * s - 2.0 * s
+    step = (bottom - top) / n
+    for left in (x0 + 0.8 * s, x1 - 0.8 * s - width):
+        for i in range(n):
+            t = top + i * step
+            diamond = np.array([(left + width / 2, t), (left + width, t + step / 2),
+                                (left + width / 2, t + step), (left, t + step / 2)])
+            fill = SILVER if i % 2 == 0 else JOKER_DARK
+            cv2.fillPoly(img, [np.round(diamond).astype(np.int32)], fill, _AA)
+    _value_face(img, art, field, s, WHITE, JOKER_DARK)
+
+
+def _series_face(sign: str) -> FacePainter:
+    def paint(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: float) -> None:
+        """A series face: a white disc on the colour field, a big sign in it."""
+        x0, y0, x1, y1 = field
+        colour = hex_to_bgr(art.colour)
+        _rounded_rect(img, (x0, y0), (x1, y1), round(4 * s), colour, -1)
+        cx, cy = (x0 + x1) / 2, y0 + 0.42 * (y1 - y0)
+        cv2.circle(img, (round(cx), round(cy)), round(0.44 * (x1 - x0)), WHITE, -1, _AA)
+        arm, bar = 17.0 * s, 4.5 * s
+        cv2.rectangle(img, (round(cx - arm), round(cy - bar)), (round(cx + arm), round(cy + bar)),
+                      colour, -1, _AA)
+        if sign == "+":
+            cv2.rectangle(img, (round(cx - bar), round(cy - arm)),
+                          (round(cx + bar), round(cy + arm)), colour, -1, _AA)
+        # which way the set runs: a triangle pointing up (ascending) or down (descending)
+        ty, th = y1 - 0.13 * (y1 - y0), 4.0 * s
+        tip, base = (ty - th, ty + th) if sign == "+" else (ty + th, ty - th)
+        tri = np.array([(cx, tip), (cx + 1.3 * th, base), (cx - 1.3 * th, base)])
+        cv2.fillPoly(img, [np.round(tri).astype(np.int32)], WHITE, _AA)
+    return paint
 
 
 SYMBOLS: Mapping[str, SymbolStyle] = {
@@ -158,6 +324,10 @@ SYMBOLS: Mapping[str, SymbolStyle] = {
     "dagger": SymbolStyle(_dagger, "diagonal"),
     "chest": SymbolStyle(_chest, "bands"),
     "palm": SymbolStyle(_palm, "disc"),
+    "numeral": SymbolStyle(_no_symbol, "own", _numeral_face),
+    "joker": SymbolStyle(_no_symbol, "own", _joker_face),
+    "series-plus": SymbolStyle(_no_symbol, "own", _series_face("+")),
+    "series-minus": SymbolStyle(_no_symbol, "own", _series_face("-")),
 }
 
 
@@ -211,6 +381,10 @@ def paint_face(art: FaceArt, card_mm: tuple[float, float] = CARD_MM,
     corner_h = round(8.0 * px_per_mm)
     inset = round(10.5 * px_per_mm)
     field = (m, inset, w - m, h - inset)
+    if style.face is not None:
+        style.face(img, art, field, px_per_mm)
+        _corner_indices(img, art.corner, colour, m, corner_h)
+        return img
     x0, y0, x1, y1 = field
     ink, paper = WHITE, colour
     if style.layout == "full":
