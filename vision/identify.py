@@ -2,10 +2,15 @@
 
 The identifier learns each face from reference images only (our exported deck
 PNGs, or photos of a table's own deck). It augments each reference with what a
-camera does to a card (blur, noise, colour casts, brightness, glare, small shifts)
-and keeps a small normalised vector per augmented view and per way up. A patch is
-matched by one matrix product; the answer is the nearest face if it is both close
-enough and clearly closer than any other face, else None: an explicit unknown.
+camera does to a card (blur, noise, colour casts, brightness, glare, small shifts,
+JPEG) and describes every view, both ways up, by a normalised vector: a coarse
+colour thumbnail of the whole card and a finer grey picture of its middle, where a
+value or a symbol is printed. From these views alone it learns a discriminant
+projection (the directions along which the faces differ most relative to how much
+one face varies from view to view), so that faces alike but for one digit still
+lie apart. A patch is matched by one small matrix product; the answer is the
+nearest face if it is close to that face, clearly closer than to any other face,
+and resembles that face's views at all, else None: an explicit unknown.
 
     >>> ident = CardIdentifier.from_references({"vizier": vizier_png, "back": back_png},
     ...                                        rng=np.random.default_rng(0))  # doctest: +SKIP
@@ -16,7 +21,8 @@ enough and clearly closer than any other face, else None: an explicit unknown.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -25,28 +31,77 @@ from numpy.typing import NDArray
 Image8 = NDArray[np.uint8]
 Vectors = NDArray[np.float32]
 
-PATCH_SIZE = (64, 88)  # (width, height) references are learnt at
-VECTOR_SIZE = (12, 16)  # (width, height) of the colour thumbnail a patch is compared by
+PATCH_SIZE = (64, 88)  # (width, height) references are learnt at and patches compared at
+VECTOR_SIZE = (12, 16)  # (width, height) of the colour thumbnail of the whole card
+DETAIL_BOX = (4, 12, 60, 76)  # x0, y0, x1, y1 in a PATCH_SIZE patch: the middle, where a
+# value or symbol is printed; the same region of the card either way up
+DETAIL_SIZE = (28, 32)  # (width, height) of the grey picture of that region
+DETAIL_SURROUND = 0.0  # sigma (detail pixels) of the local mean taken from the detail
+DETAIL_WEIGHT = 0.6  # share (of the squared length) of the detail part in a description
+CHROMA_SIZE = (6, 8)  # (width, height) of the hue map
+CHROMA_WEIGHT = 0.2  # share of the hue map (the rest is the colour thumbnail's)
+CHROMA_DARK = 8.0  # added to each channel before its log: dark noise does not become hue
+CHROMA_FLOOR = 1.0  # added to the hue map's length: a grey patch keeps a short hue part
+SHRINKAGE = 0.02  # ridge added to the within-face covariance, relative to its mean variance
+MAX_SHIFT = 7  # pixels a patch is moved at most to line its edges up with the faces
 MIN_CONTRAST = 0.06  # grey std / mean below this is a blank surface, not a card
-SIMILARITY_FLOOR = 0.6  # cosine similarity at which confidence starts above 0
-SIMILARITY_FULL = 0.9  # cosine similarity that alone gives full confidence
-MARGIN_FULL = 0.15  # best minus second-best similarity that gives full confidence
+SIMILARITY_FLOOR = 0.0  # cosine similarity to a face's mean view at which confidence starts
+SIMILARITY_FULL = 0.3  # cosine similarity that alone gives full confidence
+DISTANCE_FULL = 25.0  # squared distance to a face per discriminant dimension (in view
+DISTANCE_NONE = 65.0  # spreads): full confidence up to the first, none from the second on
+ALIKE_FLOOR = 0.5  # a patch this similar to a face's mean view, or more, may be far from
+ALIKE_FULL = 0.7  # it in the discriminant space (a blurred, low-resolution camera)
+RATIO_FULL = 0.4  # squared distance to the nearest face over that to the next face:
+RATIO_NONE = 0.8  # full confidence up to the first, none from the second on
+
+
+def _prepare(patch: Image8) -> Image8:
+    bgr = _bgr(patch)
+    if (bgr.shape[1], bgr.shape[0]) != PATCH_SIZE:
+        bgr = np.asarray(cv2.resize(bgr, PATCH_SIZE, interpolation=cv2.INTER_AREA), np.uint8)
+    return bgr
 
 
 def describe(patches: Sequence[Image8]) -> Vectors:
-    """Unit vectors (one row per BGR patch) that ignore colour cast, brightness and contrast.
+    """Vectors (one row per BGR patch) that ignore colour cast, brightness and contrast.
 
-    Grey-world white balance (each channel divided by its mean) removes a colour cast
-    and the brightness; subtracting the mean and scaling to unit length removes an
-    overall offset and the contrast. The colour differences inside the card remain.
+    Three parts, each centred and scaled to a fixed share of the length (the hue part
+    shorter when a patch has little hue, so a row's length is at most 1):
+    - a colour thumbnail of the whole card, white-balanced grey-world style (each
+      channel divided by its mean), which removes a colour cast and the brightness;
+    - a coarse hue map, the log ratios of blue and green to red: a colour cast only
+      adds a constant to it, which the centring takes away, so red stays apart from
+      violet under a warm lamp;
+    - the grey middle of the card at about half the patch resolution: the strokes of a
+      value or a symbol.
+    A patch is first resized to PATCH_SIZE.
     """
-    rows = np.empty((len(patches), VECTOR_SIZE[0] * VECTOR_SIZE[1] * 3), np.float32)
-    for i, patch in enumerate(patches):
-        small = cv2.resize(patch, VECTOR_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
-        small /= small.reshape(-1, 3).mean(axis=0) + 1.0
-        v = small.ravel()
-        v -= v.mean()
-        rows[i] = v / (np.linalg.norm(v) + 1e-6)
+    n = len(patches)
+    x0, y0, x1, y1 = DETAIL_BOX
+    prepared = [_prepare(p) for p in patches]
+    small = np.empty((n, VECTOR_SIZE[1], VECTOR_SIZE[0], 3), np.float32)
+    chroma = np.empty((n, CHROMA_SIZE[1], CHROMA_SIZE[0], 3), np.float32)
+    detail = np.empty((n, DETAIL_SIZE[1], DETAIL_SIZE[0]), np.float32)
+    for i, patch in enumerate(prepared):
+        small[i] = cv2.resize(patch, VECTOR_SIZE, interpolation=cv2.INTER_AREA)
+        chroma[i] = cv2.resize(small[i], CHROMA_SIZE, interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(patch[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        detail[i] = cv2.resize(grey, DETAIL_SIZE, interpolation=cv2.INTER_AREA)
+    small /= small.mean(axis=(1, 2), keepdims=True) + 1.0
+    logs = np.log(chroma + CHROMA_DARK)
+    hue = logs[..., :2] - logs[..., 2:]
+    hue -= hue.mean(axis=(1, 2), keepdims=True)
+    wh, wd = np.sqrt(CHROMA_WEIGHT), np.sqrt(DETAIL_WEIGHT)
+    wc = np.sqrt(max(1.0 - CHROMA_WEIGHT - DETAIL_WEIGHT, 0.0))
+    parts = []
+    for part, weight, floor in ((small, wc, 1e-6), (hue, wh, CHROMA_FLOOR),
+                                (detail, wd, 1e-6)):
+        flat = part.reshape(n, -1)
+        if part is not hue:
+            flat = flat - flat.mean(axis=1, keepdims=True)
+        flat = flat * (weight / (np.linalg.norm(flat, axis=1, keepdims=True) + floor))
+        parts.append(flat)
+    rows: Vectors = np.concatenate(parts, axis=1).astype(np.float32)
     return rows
 
 
@@ -57,14 +112,86 @@ def contrast(patch: Image8) -> float:
     return float(std[0, 0] / (mean[0, 0] + 1.0))
 
 
+def profiles(patches: Sequence[Image8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Where patches have edges: per patch, the column and the row profile of its grey
+    gradients, each centred and of unit length (a card's outline and field edges are
+    their peaks). Returns two arrays, one row per patch."""
+    n, (w, h) = len(patches), PATCH_SIZE
+    cols = np.empty((n, w - 1), np.float32)
+    rows = np.empty((n, h - 1), np.float32)
+    for i, patch in enumerate(patches):
+        grey = cv2.cvtColor(_prepare(patch), cv2.COLOR_BGR2GRAY)
+        cols[i] = cv2.reduce(cv2.absdiff(grey[:, 1:], grey[:, :-1]), 0, cv2.REDUCE_SUM,
+                             dtype=cv2.CV_32F).ravel()
+        rows[i] = cv2.reduce(cv2.absdiff(grey[1:], grey[:-1]), 1, cv2.REDUCE_SUM,
+                             dtype=cv2.CV_32F).ravel()
+    for prof in (cols, rows):
+        prof -= prof.mean(axis=1, keepdims=True)
+        prof /= np.linalg.norm(prof, axis=1, keepdims=True) + 1e-6
+    return cols, rows
+
+
+def shifted(template: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The template profile moved by -MAX_SHIFT..MAX_SHIFT (one row per shift, zeros
+    shifted in): a profile's best shift is the argmax of this matrix times it."""
+    n = len(template)
+    out = np.zeros((2 * MAX_SHIFT + 1, n), np.float32)
+    for j, lag in enumerate(range(-MAX_SHIFT, MAX_SHIFT + 1)):
+        if lag >= 0:
+            out[j, lag:] = template[: n - lag]
+        else:
+            out[j, :lag] = template[-lag:]
+    return out
+
+
+Layout = tuple[NDArray[np.float32], NDArray[np.float32]]
+"""The faces' mean column and row edge profiles, each as `shifted` rows."""
+
+
+def align(patches: Sequence[Image8], layout: Layout) -> list[Image8]:
+    """The patches moved so that their edges fall where the learnt faces have theirs:
+    undoes a card outline found a few millimetres off the card."""
+    prepared = [_prepare(p) for p in patches]
+    if not prepared:
+        return []
+    cols, rows = profiles(prepared)
+    dxs = (cols @ layout[0].T).argmax(axis=1) - MAX_SHIFT
+    dys = (rows @ layout[1].T).argmax(axis=1) - MAX_SHIFT
+    out: list[Image8] = []
+    w, h = PATCH_SIZE
+    m = MAX_SHIFT
+    for patch, dx, dy in zip(prepared, dxs.tolist(), dys.tolist(), strict=True):
+        if dx == 0 and dy == 0:
+            out.append(patch)
+            continue
+        padded = cv2.copyMakeBorder(patch, m, m, m, m, cv2.BORDER_REPLICATE)
+        out.append(np.ascontiguousarray(padded[m + dy : m + dy + h, m + dx : m + dx + w]))
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class CardIdentifier:
-    """Nearest-reference matching of card patches to face codes, with a confidence."""
+    """Matching of card patches to face codes in a learnt discriminant space, with a confidence.
+
+    Each face is learnt as two classes, upright and turned a half turn (`class_codes`
+    maps a class to its code). `projection` takes a description into the discriminant
+    space, where every class has a mean (`centres`) and its views spread about 1 along
+    each axis; `templates` are the unit mean descriptions of the classes.
+    """
 
     codes: tuple[str, ...]
-    vectors: Vectors  # one row per augmented view, both ways up
-    labels: NDArray[np.intp]  # index into codes, per row, ascending
+    vectors: Vectors  # the descriptions learnt from, one row per augmented view, both ways up
+    labels: NDArray[np.intp]  # index into codes, per row of `vectors`, ascending
     threshold: float
+    projection: Vectors  # description -> discriminant space
+    centres: Vectors  # class mean per row, in the discriminant space
+    templates: Vectors  # class mean description (unit length) per row
+    class_codes: NDArray[np.intp]  # index into codes, per class
+    layout: Layout  # where the faces have their edges
+    centre_norms: Vectors = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "centre_norms", (self.centres * self.centres).sum(axis=1))
 
     @classmethod
     def from_references(cls, refs: Mapping[str, Image8], rng: np.random.Generator,
@@ -76,16 +203,29 @@ class CardIdentifier:
         if not refs:
             raise ValueError("no reference images to learn from")
         codes = tuple(refs)
+        bases = [np.asarray(cv2.resize(_bgr(refs[code]), PATCH_SIZE,
+                                       interpolation=cv2.INTER_AREA), np.uint8) for code in codes]
+        cols, rows = profiles(bases)
+        col_mean = (cols + cols[:, ::-1]).sum(axis=0)  # both ways up
+        row_mean = (rows + rows[:, ::-1]).sum(axis=0)
+        layout = (shifted(col_mean / np.linalg.norm(col_mean)),
+                  shifted(row_mean / np.linalg.norm(row_mean)))
         patches: list[Image8] = []
         labels: list[int] = []
-        for label, code in enumerate(codes):
-            base = np.asarray(cv2.resize(_bgr(refs[code]), PATCH_SIZE,
-                                         interpolation=cv2.INTER_AREA), np.uint8)
-            for view in [base] + [augment(base, rng) for _ in range(views)]:
+        turned: list[int] = []
+        for label, base in enumerate(bases):
+            for view in [base] + align([augment(base, rng) for _ in range(views)], layout):
                 patches.extend([view, view[::-1, ::-1]])
                 labels.extend([label, label])
-        return cls(codes=codes, vectors=describe(patches),
-                   labels=np.array(labels, np.intp), threshold=threshold)
+                turned.extend([0, 1])
+        vectors = describe(patches)
+        label_arr = np.array(labels, np.intp)
+        classes = 2 * label_arr + np.array(turned, np.intp)
+        projection, centres, templates = _discriminant(vectors, classes, 2 * len(codes))
+        class_codes = np.repeat(np.arange(len(codes), dtype=np.intp), 2)
+        return cls(codes=codes, vectors=vectors, labels=label_arr, threshold=threshold,
+                   projection=projection, centres=centres, templates=templates,
+                   class_codes=class_codes, layout=layout)
 
     def identify(self, patch: Image8) -> tuple[str | None, float]:
         """(code, confidence) for an upright card patch; (None, confidence) when unsure."""
@@ -95,21 +235,32 @@ class CardIdentifier:
         """identify() for several patches with one matrix product."""
         if not patches:
             return []
-        bgr = [_bgr(p) for p in patches]
+        bgr = [_prepare(p) for p in patches]
+        desc = describe(align(bgr, self.layout))
         # einsum's own loop, not BLAS: a product this small gains nothing from BLAS threads,
         # which only fight the camera loop for the cores
-        sims = np.einsum("pd,rd->pr", describe(bgr), self.vectors)
-        # rows are grouped by code, so the best view per code is a segmented max
-        starts = np.searchsorted(self.labels, np.arange(len(self.codes)))
-        per_code = np.maximum.reduceat(sims, starts, axis=1)
+        z = np.einsum("pd,dk->pk", desc, self.projection)
+        d2 = (np.einsum("pk,pk->p", z, z)[:, None] - 2.0 * np.einsum("pk,ck->pc", z, self.centres)
+              + self.centre_norms[None, :])
+        n, n_codes = len(bgr), len(self.codes)
+        by_way = d2.reshape(n, n_codes, 2)  # classes: each code upright, then turned
+        per_code = by_way.min(axis=2)
+        rows = np.arange(n)
+        best = per_code.argmin(axis=1)
+        best_d2 = per_code[rows, best]
+        if n_codes > 1:
+            second = np.partition(per_code, 1, axis=1)[:, 1]
+        else:
+            second = np.full(n, np.inf, np.float32)
+        best_class = 2 * best + by_way[rows, best].argmin(axis=1)
+        similarity = np.einsum("pd,pd->p", desc, self.templates[best_class])
+        ratio = best_d2 / np.maximum(second, 1e-6)
+        conf = confidences(similarity, best_d2 / max(self.centres.shape[1], 1), ratio)
         results: list[tuple[str | None, float]] = []
         for i, patch in enumerate(bgr):
-            order = np.argsort(per_code[i])[::-1]
-            best = float(per_code[i, order[0]])
-            second = float(per_code[i, order[1]]) if len(order) > 1 else -1.0
-            conf = confidence(best, second) if contrast(patch) >= MIN_CONTRAST else 0.0
-            code = self.codes[order[0]] if conf >= self.threshold else None
-            results.append((code, round(conf, 3)))
+            c = float(conf[i]) if contrast(patch) >= MIN_CONTRAST else 0.0
+            code = self.codes[int(best[i])] if c >= self.threshold else None
+            results.append((code, round(c, 3)))
         return results
 
     def is_card_like(self, patch: Image8) -> bool:
@@ -117,15 +268,61 @@ class CardIdentifier:
         return self.identify(patch)[0] is not None
 
 
-def confidence(best: float, second: float) -> float:
-    """0..1 from the best similarity and its margin over the second-best face."""
-    level = (best - SIMILARITY_FLOOR) / (SIMILARITY_FULL - SIMILARITY_FLOOR)
-    margin = (best - second) / MARGIN_FULL
-    return float(np.clip(min(level, margin), 0.0, 1.0))
+def confidences(similarity: NDArray[np.floating[Any]], distance: NDArray[np.floating[Any]],
+                ratio: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
+    """0..1 per patch from its cosine similarity to the nearest face's mean view, its
+    squared distance to that face per discriminant dimension (in view spreads), and the
+    ratio of that squared distance to the one to the next face. The similarity and the
+    ratio must be good, and either the distance or a high similarity."""
+    level = (similarity - SIMILARITY_FLOOR) / (SIMILARITY_FULL - SIMILARITY_FLOOR)
+    near = (DISTANCE_NONE - distance) / (DISTANCE_NONE - DISTANCE_FULL)
+    alike = (similarity - ALIKE_FLOOR) / (ALIKE_FULL - ALIKE_FLOOR)
+    lead = (RATIO_NONE - ratio) / (RATIO_NONE - RATIO_FULL)
+    out = np.clip(np.minimum(np.minimum(level, np.maximum(near, alike)), lead), 0.0, 1.0)
+    return np.asarray(out, np.float64)
+
+
+def confidence(similarity: float, distance: float, ratio: float) -> float:
+    """confidences() for one patch."""
+    return float(confidences(np.array([similarity]), np.array([distance]),
+                             np.array([ratio]))[0])
+
+
+def _discriminant(vectors: Vectors, classes: NDArray[np.intp], n_classes: int
+                  ) -> tuple[Vectors, Vectors, Vectors]:
+    """Fisher's discriminant of labelled descriptions: (projection, class centres, templates).
+
+    The within-class covariance (plus a small ridge) is whitened; the class means are
+    then spread along at most n_classes - 1 axes, which make the projection. Along
+    each axis the views of a class spread about 1.
+    """
+    x = vectors.astype(np.float64)
+    dim = x.shape[1]
+    counts = np.bincount(classes, minlength=n_classes).astype(np.float64)
+    means = np.zeros((n_classes, dim))
+    np.add.at(means, classes, x)
+    means /= np.maximum(counts, 1.0)[:, None]
+    within = x - means[classes]
+    cov = within.T @ within / max(len(x) - n_classes, 1)
+    cov += SHRINKAGE * float(np.trace(cov)) / dim * np.eye(dim)
+    lower = np.linalg.cholesky(cov)
+    grand = means.mean(axis=0)
+    # whitened class means: (means - grand) @ inv(lower).T
+    white = np.linalg.solve(lower, (means - grand).T).T
+    _, spread, axes = np.linalg.svd(white, full_matrices=False)
+    keep = int((spread > 1e-6 * spread[0]).sum()) if spread.size else 0
+    axes = axes[: max(keep, 1)]
+    # projection = inv(lower).T @ axes.T: whiten, then onto the discriminant axes
+    projection = np.linalg.solve(lower.T, axes.T)
+    centres = means @ projection
+    templates = means / (np.linalg.norm(means, axis=1, keepdims=True) + 1e-12)
+    return (projection.astype(np.float32), centres.astype(np.float32),
+            templates.astype(np.float32))
 
 
 def augment(card: Image8, rng: np.random.Generator) -> Image8:
-    """One camera-like view of an upright card patch: shifted, blurred, cast, glared, noisy."""
+    """One camera-like view of an upright card patch: shifted, blurred, cast, glared, noisy,
+    JPEG-compressed."""
     h, w = card.shape[:2]
     angle = rng.uniform(-2.5, 2.5)
     scale = rng.uniform(0.95, 1.05)
@@ -149,6 +346,11 @@ def augment(card: Image8, rng: np.random.Generator) -> Image8:
     img += rng.uniform(0.0, 0.12)
     img += rng.normal(0.0, rng.uniform(0.0, 0.04), img.shape).astype(np.float32)
     out: Image8 = np.clip(img * 255.0, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        quality = int(rng.integers(55, 96))
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if ok:
+            out = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
     return out
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.identify import CardIdentifier, augment, confidence, describe
+from vision.deck_art import FaceArt, paint_back, paint_face
+from vision.identify import CardIdentifier, align, augment, confidence, describe
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +78,7 @@ def test_learning_is_deterministic_for_a_seed(faces: Any) -> None:
     a = CardIdentifier.from_references(faces, np.random.default_rng(3), views=4)
     b = CardIdentifier.from_references(faces, np.random.default_rng(3), views=4)
     assert np.array_equal(a.vectors, b.vectors)
-    assert a.vectors.shape == (5 * 2 * 5, 576)
+    assert a.vectors.shape == (5 * 2 * 5, 12 * 16 * 3 + 6 * 8 * 2 + 28 * 32)
     with pytest.raises(ValueError):
         CardIdentifier.from_references({}, np.random.default_rng(0))
 
@@ -83,16 +86,148 @@ def test_learning_is_deterministic_for_a_seed(faces: Any) -> None:
 def test_description_ignores_a_colour_cast_and_brightness(faces: Any) -> None:
     base = camera_view(faces["oasis"])
     cast = camera_view(faces["oasis"], gains=(0.7, 1.0, 1.3), brightness=0.6)
-    assert float(describe([base])[0] @ describe([cast])[0]) > 0.97
+    a, b = describe([base])[0], describe([cast])[0]
+    assert float(a @ b) / float(np.linalg.norm(a) * np.linalg.norm(b)) > 0.97
+    assert float(np.linalg.norm(a)) <= 1.0 + 1e-5
 
 
-def test_confidence_needs_both_similarity_and_margin() -> None:
-    assert confidence(0.95, 0.5) == 1.0
-    assert confidence(0.95, 0.94) < 0.1
-    assert confidence(0.5, 0.0) == 0.0
+def test_confidence_needs_similarity_nearness_and_a_lead() -> None:
+    assert confidence(0.9, 1.0, 0.05) == 1.0
+    assert confidence(0.9, 1.0, 0.79) < 0.1  # as near to another face
+    assert confidence(0.4, 70.0, 0.05) == 0.0  # far from every face and not much alike
+    assert confidence(0.9, 70.0, 0.05) == 1.0  # far in the learnt space, but much alike
+    assert confidence(-0.1, 1.0, 0.05) == 0.0  # not like the face's views at all
 
 
 def test_augment_keeps_the_shape(faces: Any) -> None:
     patch = camera_view(faces["vizier"])
     out = augment(patch, np.random.default_rng(1))
     assert out.shape == patch.shape and out.dtype == np.uint8
+
+
+# -- Professor Tempus: 65 faces, 25 values in two colours, jokers, series ----------------
+
+TEMPUS = Path(__file__).resolve().parents[2] / "referee" / "decks" / "tempus.json"
+WARM = {"gains": (0.75, 0.95, 1.2), "brightness": 0.95, "blur": 1.0, "noise": 2.0, "jpeg": 75}
+DIM = {"gains": (0.9, 0.97, 1.05), "brightness": 0.45, "blur": 0.8, "noise": 4.0, "jpeg": 70}
+
+
+@pytest.fixture(scope="module")
+def tempus_faces() -> dict[str, np.ndarray]:
+    data = json.loads(TEMPUS.read_text(encoding="utf-8"))
+    faces = {f["code"]: paint_face(FaceArt.from_json(f["code"], f["art"]), (63, 88))
+             for f in data["faces"]}
+    faces["back"] = paint_back(data["back"]["colour"], (63, 88))
+    return faces
+
+
+@pytest.fixture(scope="module")
+def tempus(tempus_faces: dict[str, np.ndarray]) -> CardIdentifier:
+    return CardIdentifier.from_references(tempus_faces, np.random.default_rng(11))
+
+
+def table_view(face: np.ndarray, angle: float, rng: np.random.Generator,
+               gains: tuple[float, float, float] = (1, 1, 1), brightness: float = 1.0,
+               blur: float = 0.0, noise: float = 0.0, jpeg: int = 0) -> np.ndarray:
+    """The card lying on a table turned `angle` degrees clockwise, seen at 2 px/mm under a
+    light, blurred, noisy and JPEG-compressed, then cut out as the reader does: an upright
+    64x88 patch whose long axis points down the image (so either way up)."""
+    s, size = 2.0, 260
+    card = cv2.resize(face, (round(63 * s), round(88 * s)), interpolation=cv2.INTER_AREA)
+    h, w = card.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
+    m[:, 2] += np.array([size / 2 - w / 2, size / 2 - h / 2])
+    table = np.full((size, size, 3), (95, 120, 100), np.float32)
+    warped = cv2.warpAffine(card, m, (size, size)).astype(np.float32)
+    alpha = cv2.warpAffine(np.ones((h, w), np.float32), m, (size, size))[..., None]
+    img = table * (1 - alpha) + warped * alpha
+    img = img * np.array(gains, np.float32) * brightness
+    if blur:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    img += rng.normal(0, noise, img.shape) if noise else 0
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if jpeg:
+        out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1],
+                           cv2.IMREAD_COLOR)
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    corners = corners @ m[:, :2].T + m[:, 2]
+    down = corners[3] - corners[0]
+    if down[1] < -1e-6 or (abs(down[1]) <= 1e-6 and down[0] < 0):
+        corners = corners[[2, 3, 0, 1]]
+    dst = np.array([[0, 0], [64, 0], [64, 88], [0, 88]], np.float32) - 0.5
+    t = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    return cv2.warpPerspective(out, t, (64, 88), flags=cv2.INTER_LINEAR)
+
+
+@pytest.mark.parametrize("light", ["warm", "dim"])
+def test_every_tempus_face_at_any_angle_is_its_own_code(
+        tempus: CardIdentifier, tempus_faces: dict[str, np.ndarray], light: str) -> None:
+    rng = np.random.default_rng(2024 if light == "warm" else 2025)
+    conditions = WARM if light == "warm" else DIM
+    wrong = []
+    for code, face in tempus_faces.items():
+        for angle in (0.0, 90.0, 180.0, 270.0, float(rng.uniform(0, 360))):
+            got, conf = tempus.identify(table_view(face, angle, rng, **conditions))
+            if got != code:
+                wrong.append((code, angle, got, conf))
+    assert not wrong
+
+
+def test_red_and_violet_of_a_value_are_never_confused(
+        tempus: CardIdentifier, tempus_faces: dict[str, np.ndarray]) -> None:
+    rng = np.random.default_rng(31)
+    casts = [(0.65, 0.9, 1.3), (0.75, 0.95, 1.2), (1.2, 1.0, 0.85)]
+    for value in range(1, 26):
+        for colour, other in (("red", "violet"), ("violet", "red")):
+            for gains in casts:
+                patch = table_view(tempus_faces[f"{colour}-{value}"], float(rng.uniform(0, 360)),
+                                   rng, gains=gains, blur=1.0, noise=2.0, jpeg=80)
+                got, _ = tempus.identify(patch)
+                assert got != f"{other}-{value}"
+                assert got == f"{colour}-{value}", (colour, value, gains, got)
+
+
+@pytest.mark.parametrize(("a", "b"), [(6, 9), (16, 19), (18, 13), (1, 7), (21, 12)])
+def test_values_alike_upside_down_stay_apart(
+        tempus: CardIdentifier, tempus_faces: dict[str, np.ndarray], a: int, b: int) -> None:
+    rng = np.random.default_rng(41)
+    for colour in ("red", "violet"):
+        for value in (a, b):
+            for angle in (180.0, 0.0):
+                code = f"{colour}-{value}"
+                patch = table_view(tempus_faces[code], angle, rng, blur=1.2, noise=2.0, jpeg=75)
+                assert tempus.identify(patch)[0] == code
+
+
+def test_series_faces_and_jokers_are_their_own(
+        tempus: CardIdentifier, tempus_faces: dict[str, np.ndarray]) -> None:
+    rng = np.random.default_rng(51)
+    codes = ["series-plus", "series-minus", "back"] + [f"joker-{v}" for v in range(1, 26, 2)]
+    for code in codes:
+        for angle in (0.0, 180.0, float(rng.uniform(0, 360))):
+            patch = table_view(tempus_faces[code], angle, rng, **WARM)
+            assert tempus.identify(patch)[0] == code
+
+
+def test_non_card_patches_are_unknown_to_tempus(tempus: CardIdentifier) -> None:
+    rng = np.random.default_rng(61)
+    assert tempus.identify(np.full((88, 64, 3), 250, np.uint8))[0] is None
+    for _ in range(150):
+        noise = rng.integers(0, 256, (88, 64, 3), dtype=np.uint8)
+        shapes = np.full((88, 64, 3), rng.integers(0, 256, 3), np.uint8)
+        for _ in range(4):
+            cv2.circle(shapes, (int(rng.integers(0, 64)), int(rng.integers(0, 88))),
+                       int(rng.integers(4, 30)), rng.integers(0, 256, 3).tolist(), -1)
+        for patch in (noise, shapes):
+            assert tempus.identify(patch)[0] is None
+            assert not tempus.is_card_like(patch)
+
+
+def test_a_patch_cut_a_few_millimetres_off_the_card_is_still_read(
+        tempus: CardIdentifier, tempus_faces: dict[str, np.ndarray]) -> None:
+    patch = table_view(tempus_faces["violet-18"], 0.0, np.random.default_rng(71))
+    for dx, dy in ((4, 0), (0, -4), (-3, 3)):
+        moved = cv2.warpAffine(patch, np.array([[1.0, 0, dx], [0, 1.0, dy]]), (64, 88),
+                               borderMode=cv2.BORDER_REPLICATE)
+        assert tempus.identify(moved)[0] == "violet-18"
+    assert align([patch], tempus.layout)[0].shape == patch.shape
