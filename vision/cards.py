@@ -436,7 +436,7 @@ class _Fit:
         shown_upper = self._outline_inside(upper, lower)
         shown_lower = self._outline_inside(lower, upper)
         return shown_upper is not None and shown_upper >= 0.7 and (
-            shown_lower is None or shown_lower <= 0.4)
+            shown_lower is None or shown_lower <= shown_upper - 0.3)
 
     def _outline_inside(self, quad: Vec, other: Vec) -> float | None:
         """The share of the part of quad's outline well inside `other` on an image edge."""
