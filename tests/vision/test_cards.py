@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.calibration import calibrate
-from vision.cards import CardQuad, cut_patch, find_cards, view_mask
+from vision.cards import (
+    CardQuad,
+    MatModel,
+    cut_patch,
+    find_cards,
+    foreground_mask,
+    mat_colour,
+    view_mask,
+)
 
 CARD = (63.0, 88.0)
 
@@ -104,3 +113,48 @@ def test_cut_patch_is_upright_and_from_the_full_frame(scene: Any, faces: Any) ->
     assert patch.shape == (88, 64, 3)
     blue = (patch[:, :, 0].astype(int) - patch[:, :, 2]) > 60
     assert blue[20:70, 10:54].mean() > 0.4  # the vizier's blue field fills the middle
+
+
+def _top_down(scene: Any, px_per_mm: float = 1.0) -> tuple[Any, Any]:
+    frame = scene.frame()
+    cal = calibrate(frame, scene.mat)
+    return cal.warp_mat(frame, px_per_mm), view_mask(cal, px_per_mm)
+
+
+def _lit(top: Any) -> Any:
+    """The view under a lamp: light falling off across the mat and a glare spot."""
+    h, w = top.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 0.7 + 0.5 * xs / w
+    glare = 120.0 * np.exp(-((xs - 420) ** 2 + (ys - 140) ** 2) / (2 * 35.0**2))
+    lit = top.astype(np.float32) * light[..., None] + glare[..., None]
+    return np.clip(lit, 0, 255).astype(np.uint8)
+
+
+def test_the_mat_model_takes_glare_and_light_fall_off_for_mat(scene: Any, faces: Any) -> None:
+    empty, valid = _top_down(scene)
+    model = MatModel(_lit(empty), 1.0, valid)
+    scene.add_card(faces["oasis"], (300, 200), 10)
+    top, _ = _top_down(scene)
+    mask = foreground_mask(_lit(top), 1.0, valid, model)
+    card = foreground_mask(top, 1.0, valid, MatModel(empty, 1.0, valid))  # the same, unlit
+    assert 0.9 * 63 * 88 < np.count_nonzero(card) < 1.1 * 63 * 88
+    grown = cv2.dilate(card, np.ones((5, 5), np.uint8))
+    assert np.count_nonzero(mask & ~grown) < 30  # nothing but the card
+    assert np.count_nonzero(mask & card) > 0.95 * np.count_nonzero(card)
+    # against a local estimate of the mat light the glare spot is "something"
+    local = foreground_mask(_lit(top), 1.0, valid)
+    assert np.count_nonzero(local & ~grown) > 500
+
+
+def test_colour_alone_marks_something_on_the_mat(scene: Any) -> None:
+    empty, valid = _top_down(scene)
+    model = MatModel(empty, 1.0, valid)
+    mat = mat_colour(empty, valid)
+    # each channel within MODEL_DIFF of the mat, but redder: a dark hand on the dark mat
+    colour = tuple(int(c) for c in np.clip(mat + np.array([-20, -10, 30]), 0, 255))
+    scene.add_blob(colour, (300, 200), (80, 120), ellipse=True)
+    top, _ = _top_down(scene)
+    mask = foreground_mask(top, 1.0, valid, model)
+    assert mask[190:210, 290:310].mean() > 250
+    assert np.count_nonzero(mask) < 1.3 * np.pi * 40 * 60
