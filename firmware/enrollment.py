@@ -7,12 +7,13 @@ the pictures, named `<code>.jpg` or `<code>.png`, in a folder; those replace the
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from referee.decks import Deck
+from referee.decks import Deck, load_deck
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.identify import CardIdentifier
 from vision.mat import MatSpec
@@ -44,7 +45,12 @@ def reference_images(deck: Deck, enrolled: Path | None = None) -> dict[str, np.n
 
 def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None) -> TableReader:
     """A table reader that knows every face of `deck` on `mat`."""
+    return TableReader(mat, learn_faces(deck.name, enrolled), deck.card_mm)
+
+
+@functools.lru_cache(maxsize=8)
+def learn_faces(deck_name: str, enrolled: Path | None = None) -> CardIdentifier:
+    """The identifier for a packaged deck: learning takes seconds, so it is done once."""
     # A fixed seed: the same references always teach the same identifier.
     rng = np.random.default_rng(ENROLLMENT_SEED)
-    identifier = CardIdentifier.from_references(reference_images(deck, enrolled), rng)
-    return TableReader(mat, identifier, deck.card_mm)
+    return CardIdentifier.from_references(reference_images(load_deck(deck_name), enrolled), rng)
