@@ -7,7 +7,8 @@ Run by hand (not a test):
 Each scene is a held-out render (seeds >= 1_000_000, which tests never use): a random
 camera, light (neutral, warm lamp, daylight or dim, sometimes glare), lens blur, noise
 and JPEG, the deck's cards at random places and angles (some touching, some overlapping,
-a few face down), clutter beside the mat on some scenes and a hand over it on a few.
+a few face down, on some scenes one more card put on another as on a pile), clutter
+beside the mat on some scenes and a hand over it on a few.
 The identifier is built from the deck's own art (referee/decks/<deck>.json), like the
 device does before any enrolment. Single-threaded timings: the one-off calibration (the
 first read of an empty table) and then TableReader.read per frame.
@@ -151,7 +152,7 @@ class Tally:
 
 
 def build_scene(seed: int, deck: Deck, mat: MatSpec, mat_image: Image, n_cards: int,
-                resolution: tuple[int, int]
+                resolution: tuple[int, int], p_pile: float = 0.0
                 ) -> tuple[Scene, CameraPose, Lighting, Optics, Conditions]:
     """One held-out scene from its seed: what lies there, the camera, the light, the optics."""
     rng = np.random.default_rng(seed)
@@ -162,6 +163,7 @@ def build_scene(seed: int, deck: Deck, mat: MatSpec, mat_image: Image, n_cards: 
         labels = [BACK if rng.random() < 0.08 else code for code in labels]
     cards = random_layout(rng, mat, [(c, deck.images[c]) for c in labels], deck.card_mm,
                           p_touch=0.25, p_overlap=0.12)
+    cards += pile_card(np.random.default_rng([seed, 2]), deck, faces, cards, p_pile)
     clutter = [Clutter.random(rng, mat) for _ in range(int(rng.integers(1, 3)))]
     if rng.random() >= 0.4:
         clutter = []
@@ -182,6 +184,20 @@ def build_scene(seed: int, deck: Deck, mat: MatSpec, mat_image: Image, n_cards: 
     )
     scene = Scene(mat_image, mat, MAT_PX_PER_MM, cards, hand, clutter)
     return scene, camera, lighting, optics, conditions
+
+
+def pile_card(rng: np.random.Generator, deck: Deck, faces: list[str],
+              cards: list[CardPlacement], p_pile: float) -> list[CardPlacement]:
+    """With probability p_pile, one more card put on an earlier one a few mm and degrees
+    off it, as on a pile (from its own random stream: the rest of the scene is unchanged)."""
+    if not cards or rng.random() >= p_pile:
+        return []
+    base = cards[int(rng.integers(0, len(cards)))]
+    code = faces[int(rng.integers(0, len(faces)))]
+    dx, dy = rng.uniform(-4.0, 4.0, 2)
+    centre = (base.center_mm[0] + float(dx), base.center_mm[1] + float(dy))
+    angle = base.angle_deg + float(rng.uniform(-6.0, 6.0))
+    return [CardPlacement(deck.images[code], centre, angle, size_mm=deck.card_mm, label=code)]
 
 
 def jitter(base: Lighting, rng: np.random.Generator) -> Lighting:
@@ -207,13 +223,17 @@ def centre_mm(corners_px: Iterable[Iterable[float]], image_to_mat: NDArray[np.fl
     return centre
 
 
-def match_card(point: NDArray[np.float64], cards: list[CardPlacement]) -> int | None:
+def match_card(point: NDArray[np.float64], cards: list[CardPlacement],
+               visible: list[float] | None = None) -> int | None:
     """The card a detection centred at `point` (mat mm) is of: the nearest card centre
-    within MISPLACED_MM (a partly covered card's centre may lie under another card), else
-    the uppermost card whose outline contains the point, else None (not on a card)."""
+    within MISPLACED_MM (a partly covered card's centre may lie under another card; of a
+    pile's cards, a few mm apart, the most visible one), else the uppermost card whose
+    outline contains the point, else None (not on a card)."""
     distances = [float(np.hypot(*(point - card.center_mm))) for card in cards]
-    if distances and min(distances) <= MISPLACED_MM:
-        return int(np.argmin(distances))
+    near = [i for i, d in enumerate(distances) if d <= MISPLACED_MM]
+    if near:
+        seen = visible or [1.0] * len(cards)
+        return min(near, key=lambda i: (-round(seen[i], 1), distances[i]))
     for i in range(len(cards) - 1, -1, -1):
         poly = cards[i].corners_mm()[:, :2].astype(np.float32)
         if cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0:
@@ -222,8 +242,14 @@ def match_card(point: NDArray[np.float64], cards: list[CardPlacement]) -> int | 
 
 
 def card_context(i: int, cards: list[CardPlacement]) -> str:
-    """'overlap' if it shares more than a sliver with another card, 'touching' if within
+    """'stacked' if it lies on or under another card a few mm and degrees off it (a pile),
+    'overlap' if it shares more than a sliver with another card, 'touching' if within
     1.5 mm of one."""
+    for j, other in enumerate(cards):
+        turn = abs((cards[i].angle_deg - other.angle_deg + 90) % 180 - 90)
+        apart = float(np.hypot(*(np.array(cards[i].center_mm) - other.center_mm)))
+        if j != i and apart <= 8.0 and turn <= 10.0:
+            return "stacked"
     poly = cards[i].corners_mm()[:, :2].astype(np.float32)
     grown = dataclasses.replace(cards[i], size_mm=(cards[i].size_mm[0] + 3,
                                                    cards[i].size_mm[1] + 3))
@@ -272,7 +298,7 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
     read_as: dict[int, list[str | None]] = defaultdict(list)
     for seen in reading.cards:
         centre = centre_mm(seen.corners_px, image_to_mat)
-        top = match_card(centre, cards)
+        top = match_card(centre, cards, visible)
         if top is None:
             if seen.code is not None:
                 tally.false_accepts += 1
@@ -340,7 +366,7 @@ def run(args: argparse.Namespace) -> Tally:
     for n in range(args.scenes):
         seed = args.seed_base + n
         scene, camera, lighting, optics, conditions = build_scene(
-            seed, deck, mat, mat_image, args.cards, resolution)
+            seed, deck, mat, mat_image, args.cards, resolution, args.piles)
         rng = np.random.default_rng([seed, 1])
         empty = dataclasses.replace(scene, cards=[], hand=None)
         empty_frame = optics.render(empty, camera, lighting, rng).image
@@ -415,7 +441,8 @@ def report(tally: Tally, args: argparse.Namespace) -> None:
         for note in tally.notes:
             print(note)
     print(f"\nVision benchmark: deck {args.deck}, {args.scenes} scenes from seed "
-          f"{args.seed_base}, {args.cards} cards, {args.width}x{args.height}, 1 thread")
+          f"{args.seed_base}, {args.cards} cards (+1 on a pile in {args.piles:.0%} of scenes), "
+          f"{args.width}x{args.height}, 1 thread")
     print(f"\n{'condition':<20}{'expected':>9}{'abstained':>16}{'accepted':>10}{'wrong':>7}")
     for key in sorted(tally.by_condition):
         c = tally.by_condition[key]
@@ -466,6 +493,8 @@ def main() -> None:
     parser.add_argument("--seed-base", type=int, default=HELD_OUT_SEEDS)
     parser.add_argument("--deck", default="deserto", help="referee/decks/<deck>.json")
     parser.add_argument("--cards", type=int, default=10)
+    parser.add_argument("--piles", type=float, default=0.3,
+                        help="share of scenes with one more card put on a card as on a pile")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("--save-failures", type=Path, default=None,
