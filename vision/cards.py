@@ -1,10 +1,13 @@
 """Card detection in the top-down view of the mat.
 
 Cards are bright, known-size rectangles on a dark mat. `find_cards` separates
-what differs from the mat colour into blobs and explains each blob as one card,
-a grid of touching cards (Deserto's 2x2 square), or, for irregular blobs such as
-overlapping cards, as the card rectangles whose whole outline is visible (found
-from pairs of perpendicular blob sides and checked against the mask and edges).
+what differs from the mat as lit (a learnt `MatModel` of the empty mat, or a local
+estimate of the mat light) in brightness or in colour into blobs and explains each
+blob as one card, a grid of touching cards (Deserto's 2x2 square), or, for irregular
+blobs such as overlapping cards, as the card rectangles whose whole outline is
+visible (from the blob's corners and sides and from edge votes, checked against the
+mask and edges). The other good outlines of such a blob are offered as `extras`,
+each with the found cards it lies on, for the reader to keep if it can name them.
 What no card explains is reported as clutter (a hand, a phone, a mug).
 
     >>> scan = find_cards(top_down, px_per_mm=1.5, card_mm=(63, 88))   # doctest: +SKIP
