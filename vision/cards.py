@@ -42,7 +42,8 @@ MIN_COVER = 0.97  # share of a card hypothesis inside the blob
 MIN_OUTLINE = 0.8  # share of a card hypothesis's outline on a blob border or an edge
 MAX_OVERLAP = 0.15  # share of a card that may overlap a card already accepted
 ALTERNATIVE_OUTLINE = 0.7  # outline share of a rival outline kept as an alternative
-EXTRAS = 4  # other outlines per irregular blob offered to the reader
+EXTRAS = 6  # other outlines per irregular blob offered to the reader
+EXTRA_OUTLINE = 0.6  # the outline share they need
 RIVALS_CHECKED = 60  # best outlines tried as alternatives to the accepted cards
 REFINED = 6  # best candidates per blob fitted to the edges along their outline
 MAX_SIDE_PAIRS = 6  # positions per axis where a card's two sides collect edge votes
@@ -422,7 +423,7 @@ class _Fit:
         # phantom taken first overlaps them); the reader keeps those that it can name
         extras: list[Vec] = []
         for k in ranked[:RIVALS_CHECKED]:
-            if outline[k] < ALTERNATIVE_OUTLINE or len(extras) == EXTRAS:
+            if outline[k] < EXTRA_OUTLINE or len(extras) == EXTRAS:
                 break
             if clear[k] and all(np.hypot(*(centres[k] - q.mean(axis=0))) > 0.3 * card_mm[0]
                                 for q in extras):
@@ -444,12 +445,25 @@ class _Fit:
     def _outline_inside(self, quad: Vec, other: Vec) -> float | None:
         """The share of the part of quad's outline well inside `other` on an image edge."""
         along = np.roll(quad, -1, axis=0) - quad
+        normal = np.stack([along[:, 1], -along[:, 0]], axis=1)
+        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
         steps = np.linspace(0.05, 0.95, 20)[None, :, None]
         pts = (quad[:, None, :] + steps * along[:, None, :]).reshape(-1, 2)
+        normals = np.repeat(normal, 20, axis=0)
         inside = _inside_convex(other, pts, margin=2.0)
         if np.count_nonzero(inside) < 8:
             return None
-        return float(_sample(self.edges, pts[inside], self.offset, self.px_per_mm).mean())
+        pts, normals = pts[inside], normals[inside]
+        # a step across the side itself, not the texture of a card face (a back's lattice)
+        aligned = np.zeros(len(pts), bool)
+        for shift in (-1.0, 0.0, 1.0):
+            at = pts + normals * (shift / self.px_per_mm)
+            gx = _values(self.grad[0], at, self.offset, self.px_per_mm)
+            gy = _values(self.grad[1], at, self.offset, self.px_per_mm)
+            across = np.abs(gx * normals[:, 0] + gy * normals[:, 1])
+            aligned |= (across >= 0.85 * np.hypot(gx, gy)) & (across > 0)
+        on_edge = _sample(self.edges, pts, self.offset, self.px_per_mm) > 0
+        return float(np.mean(on_edge & aligned))
 
 
 def _inside_convex(quad: Vec, pts: Vec, margin: float = 0.0) -> NDArray[np.bool_]:
