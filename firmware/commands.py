@@ -41,8 +41,8 @@ def referee_check(game_name: str, log: Path, out: TextIO) -> int:
     except NotationError as error:
         raise RefereeError(f"{log}: {error}") from None
     match = replay_log(parsed)
-    for ruling in match.rulings:
-        out.write(json.dumps(ruling.to_json()) + "\n")
+    for line in match.transcript():
+        out.write(json.dumps(line) + "\n")
     out.write(json.dumps(match.result()) + "\n")
     return 0
 

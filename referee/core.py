@@ -173,6 +173,11 @@ class Game(abc.ABC, Generic[StateT]):
         best = max(scores.values())
         return [seat for seat, points in sorted(scores.items()) if points == best]
 
+    def deferred(self, before: StateT, move: Move, after: StateT) -> list[Verdict]:
+        """Verdicts on earlier moves that `move` proves illegal by showing hidden cards,
+        each with `concerns` set. Only games with hidden information have any."""
+        return []
+
     @abc.abstractmethod
     def public_view(self, state: StateT) -> dict[str, Any]:
         """What everyone at the table may see (no hands): zones, counts, for the page."""
@@ -205,11 +210,17 @@ class Game(abc.ABC, Generic[StateT]):
 
 @dataclass(frozen=True)
 class Ruling:
-    """One move of a match with the verdict it got."""
+    """One move of a match with the verdict it got.
+
+    `deferred` holds what this move proved about earlier moves (it showed cards that
+    were hidden when they were made): one ruling each, numbered with this move's index
+    but holding the earlier move, so that its seat is the one that broke the rule.
+    """
 
     index: int
     move: Move
     verdict: Verdict
+    deferred: tuple[Ruling, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -252,11 +263,26 @@ class Match(Generic[StateT]):
 
     def play(self, move: Move) -> Ruling:
         """Judge `move`, append it to the log and fold it into the state."""
-        verdict = self.game.judge(self.state, move)
-        ruling = Ruling(len(self.rulings), move, verdict)
+        before = self.state
+        verdict = self.game.judge(before, move)
+        after = self.game.apply(before, move)
+        index = len(self.rulings)
+        proven = self.game.deferred(before, move, after)
+        ruling = Ruling(
+            index,
+            move,
+            verdict,
+            tuple(Ruling(index, self._concerned(proof).move, proof) for proof in proven),
+        )
         self.rulings.append(ruling)
-        self._states.append(self.game.apply(self.state, move))
+        self._states.append(after)
         return ruling
+
+    def _concerned(self, proof: Verdict) -> Ruling:
+        """The earlier ruling a deferred verdict points back at."""
+        if proof.concerns is None or not 0 <= proof.concerns < len(self.rulings):
+            raise ValueError(f"a deferred verdict must concern an earlier move: {proof}")
+        return self.rulings[proof.concerns]
 
     def undo(self) -> Ruling:
         """Drop the last move (the table took it back)."""
@@ -267,6 +293,12 @@ class Match(Generic[StateT]):
 
     def to_play(self) -> int | None:
         return self.game.to_play(self.state)
+
+    def transcript(self) -> list[dict[str, Any]]:
+        """Every ruling as JSON, each followed by the deferred verdicts it proved."""
+        return [
+            line.to_json() for ruling in self.rulings for line in (ruling, *ruling.deferred)
+        ]
 
     def result(self) -> dict[str, Any]:
         """The final line of a transcript: scores by seat and the winners."""

@@ -282,3 +282,52 @@ def test_move_json_writes_back_its_fields() -> None:
     assert Move(0, "stuck").to_json() == {"seat": 0, "move": "stuck"}
     assert place(0, "nw", "oasis").get("cell") == "nw"
     assert Move(0, "stuck").get("cell", "none") == "none"
+
+
+# -- deferred verdicts -----------------------------------------------------------------
+
+
+class ProvingDeserto(Deserto):
+    """Deserto with a made-up hidden-card proof: a stuck move proves move 0 illegal."""
+
+    def deferred(self, before: Any, move: Move, after: Any) -> list[Verdict]:
+        if move.kind != "stuck":
+            return []
+        return [Verdict(False, ("X-HIDDEN",), "proven by the stuck move", "illegal", concerns=0)]
+
+
+def test_a_game_without_hidden_cards_has_no_deferred_verdicts(match: Match[Any]) -> None:
+    ruling = match.play(place(0, "nw", "oasis"))
+    assert ruling.deferred == ()
+    assert match.transcript() == [ruling.to_json()]
+
+
+def test_deferred_verdicts_follow_the_move_that_proved_them_with_the_offender_seat() -> None:
+    match = Match(ProvingDeserto(), Header("deserto", ("Ana", "Bo")))
+    first = match.play(place(0, "nw", "oasis"))
+    match.play(place(1, "ne", "treasure"))
+    proving = match.play(Move(0, "stuck"))
+    [proof] = proving.deferred
+    assert proof.index == 2 and proof.move == first.move
+    lines = match.transcript()
+    assert lines[2] == proving.to_json()
+    assert lines[3] == {
+        "index": 2,
+        "seat": 0,
+        "ok": False,
+        "rules": ["X-HIDDEN"],
+        "message": "proven by the stuck move",
+        "concerns": 0,
+    }
+    match.undo()
+    assert len(match.transcript()) == 2, "undo drops the move and what it proved"
+
+
+def test_a_deferred_verdict_must_point_back_at_an_earlier_move() -> None:
+    class Forward(ProvingDeserto):
+        def deferred(self, before: Any, move: Move, after: Any) -> list[Verdict]:
+            return [Verdict(False, ("X",), "", "illegal", concerns=5)]
+
+    match = Match(Forward(), Header("deserto", ("Ana", "Bo")))
+    with pytest.raises(ValueError, match="earlier move"):
+        match.play(place(0, "nw", "oasis"))
