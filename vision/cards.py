@@ -458,8 +458,7 @@ class _Fit:
         aligned = np.zeros(len(pts), bool)
         for shift in (-1.0, 0.0, 1.0):
             at = pts + normals * (shift / self.px_per_mm)
-            gx = _values(self.grad[0], at, self.offset, self.px_per_mm)
-            gy = _values(self.grad[1], at, self.offset, self.px_per_mm)
+            gx, gy = _gradients(self.grad, at, self.offset, self.px_per_mm)
             across = np.abs(gx * normals[:, 0] + gy * normals[:, 1])
             aligned |= (across >= 0.85 * np.hypot(gx, gy)) & (across > 0)
         on_edge = _sample(self.edges, pts, self.offset, self.px_per_mm) > 0
@@ -576,18 +575,25 @@ def _refine(quad: Vec, all_pts: Vec, all_normal: Vec, rounds: int = 2) -> Vec:
         near = near_a | near_b
         if np.count_nonzero(near) < 20:
             break
-        turn = float(np.median(dev[near]))
+        turn = _median(dev[near])
         shift = np.zeros(2)
         for k, (coord, sel, half) in enumerate(((a, near_a, half_a), (b, near_b, half_b))):
             lo = coord[sel & (coord < 0)] + half
             hi = coord[sel & (coord > 0)] - half
-            offsets = [float(np.median(v)) for v in (lo, hi) if len(v) >= 5]
-            shift[k] = float(np.mean(offsets)) if offsets else 0.0
+            offsets = [_median(v) for v in (lo, hi) if len(v) >= 5]
+            shift[k] = sum(offsets) / len(offsets) if offsets else 0.0
         move = np.array([c * shift[0] - s * shift[1], s * shift[0] + c * shift[1]])
         cr, sr = math.cos(turn), math.sin(turn)
         rot = np.array([[cr, -sr], [sr, cr]])
         quad = (quad - centre) @ rot.T + centre + move
     return quad
+
+
+def _median(values: Vec) -> float:
+    """np.median of a non-empty 1-D array, without its overhead."""
+    ordered = np.sort(values)
+    n = len(ordered)
+    return float((ordered[(n - 1) // 2] + ordered[n // 2]) / 2)
 
 
 def _votes(pos: Vec, n: int) -> Vec:
@@ -711,8 +717,7 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
     across = np.zeros(len(pts))
     for shift in (-1.0, 0.0, 1.0):
         at = pts + normals * (shift / px_per_mm)
-        gx = _values(grad[0], at, offset, px_per_mm)
-        gy = _values(grad[1], at, offset, px_per_mm)
+        gx, gy = _gradients(grad, at, offset, px_per_mm)
         across = np.maximum(across, np.abs(gx * normals[:, 0] + gy * normals[:, 1]))
     strength = np.where(outside, 1.0, np.minimum(1.0, across / ref)).reshape(n, -1).mean(axis=1)
     # a free side (mat beyond it) is the surest outline: a phantom between two cards of a
@@ -721,25 +726,28 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
     return outline, strength
 
 
-def _values(img: NDArray[np.float32], pts_mm: Vec, offset: Vec,
-            px_per_mm: float) -> NDArray[np.float64]:
-    """Values of a float image at mm points (nearest pixel; 0 outside it)."""
-    px = np.rint(pts_mm * px_per_mm - offset).astype(int)
-    h, w = img.shape
-    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
-    out = np.zeros(len(px))
-    out[inside] = img[px[inside, 1], px[inside, 0]]
-    return out
+def _pixels(shape: tuple[int, ...], pts_mm: Vec, offset: Vec,
+            px_per_mm: float) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+    """Flat indices of the nearest pixels of mm points (0 where outside), and which are in."""
+    px = np.rint(pts_mm * px_per_mm - offset).astype(np.intp)
+    h, w = shape[:2]
+    x, y = px[:, 0], px[:, 1]
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    return np.where(inside, y * w + x, 0), inside
+
+
+def _gradients(grad: tuple[NDArray[np.float32], NDArray[np.float32]], pts_mm: Vec,
+               offset: Vec, px_per_mm: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """_values of the x and y gradient images at the same points."""
+    index, inside = _pixels(grad[0].shape, pts_mm, offset, px_per_mm)
+    return (np.where(inside, grad[0].ravel()[index], 0.0),
+            np.where(inside, grad[1].ravel()[index], 0.0))
 
 
 def _sample(img: Mask, pts_mm: Vec, offset: Vec, px_per_mm: float) -> NDArray[np.float64]:
     """Values of a mask at mm points (0 outside it, 1 where set)."""
-    px = np.rint(pts_mm * px_per_mm - offset).astype(int)
-    h, w = img.shape
-    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
-    out = np.zeros(len(px))
-    out[inside] = img[px[inside, 1], px[inside, 0]] > 0
-    return out
+    index, inside = _pixels(img.shape, pts_mm, offset, px_per_mm)
+    return (inside & (img.ravel()[index] > 0)).astype(np.float64)
 
 
 def overlap_mm2(a: CardQuad, b: CardQuad) -> float:
