@@ -11,10 +11,12 @@ from typing import Any
 from referee.core import Game, RefereeError
 from referee.games.deserto import Deserto
 from referee.games.tempus import Tempus
+from referee.games.uno import Uno
 
 GAMES: dict[str, Callable[[], Game[Any]]] = {
     "deserto": Deserto,
     "tempus": Tempus,
+    "uno": Uno,
 }
 
 

@@ -1,0 +1,1112 @@
+"""UNO with the Romanian house rules of seed 003 (jump-in, doubles, stacked draws, hands
+passed on a 0, restricted wilds, own-hand scoring to 500 where the lowest total wins);
+Mattel's official rules are options. Rule ids and [INF] choices: shared/rules/uno.md.
+
+Notation (see docs/notation.md):
+
+    {"seat": 3, "move": "deal"}
+    {"seat": 3, "move": "turn-up", "card": "red-7"}
+    {"seat": 0, "move": "play", "cards": ["red-3"]}
+    {"seat": 1, "move": "play", "cards": ["wild"], "colour": "blue"}
+    {"seat": 2, "move": "draw", "count": 1}
+    {"seat": 2, "move": "uno"}
+    {"seat": 0, "move": "catch", "target": 2}
+    {"seat": 3, "move": "challenge"}
+    {"seat": 1, "move": "reveal", "cards": ["red-2", "wild"]}
+
+A play out of turn is a jump-in when the rules accept it. Hands are hidden: the referee
+keeps how many cards each seat holds and what is known of them. A wild played while its
+seat held a card that forbade it is flagged only once a later play or reveal proves
+that the seat held such a card at the time (a deferred verdict).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Verdict
+from referee.decks import Deck, load_deck
+from referee.seats import TurnOrder
+from referee.table import TableInterpreter
+
+COLOURS = ("red", "green", "blue", "yellow")
+WILDS = ("wild", "wild-draw4")
+HAND_SIZE = 7
+#: What a card adds to the pending draw penalty.
+PENALTY = {"draw2": 2, "wild-draw4": 4}
+#: Cards a seat draws when caught not calling UNO, and extra for a failed challenge.
+UNO_PENALTY = 2
+CHALLENGE_EXTRA = 2
+
+Breach = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class UnoCard:
+    """What the rules read off a face: colour (None for wilds), number or action."""
+
+    code: str
+    colour: str | None
+    value: int | None
+    action: str | None
+    points: int
+    points_official: int
+
+    @property
+    def wild(self) -> bool:
+        return self.colour is None
+
+    @property
+    def symbol(self) -> str:
+        """The number or action: what 'same number or symbol' compares."""
+        return str(self.value) if self.value is not None else str(self.action)
+
+
+@dataclass(frozen=True)
+class Suspicion:
+    """A wild played with hidden cards that may have forbidden it (UNO-WILD-RESTRICT,
+    UNO-WD4-RESTRICT). It is proven when the hand it was played from shows more of the
+    `forbidding` cards (played since, or revealed) than can have entered it since."""
+
+    index: int
+    offender: int
+    #: The physical hand it was played from: hands move on a 0, the proof follows them.
+    hand: int
+    rule: str
+    forbidding: frozenset[str]
+    why: str
+    shown: tuple[str, ...] = ()
+    known_in: tuple[str, ...] = ()
+    unknown_in: int = 0
+
+    def proof(self, revealed: Iterable[str] = ()) -> tuple[str, ...]:
+        """The forbidding cards shown, when they prove the breach; empty otherwise."""
+        shown = [*self.shown, *(code for code in revealed if code in self.forbidding)]
+        entered = self.unknown_in + sum(code in self.forbidding for code in self.known_in)
+        return tuple(shown) if len(shown) > entered else ()
+
+
+@dataclass(frozen=True)
+class Debt:
+    """Cards a seat must draw now, out of turn: a missed UNO, a lost challenge, or the
+    penalty of a last card."""
+
+    seat: int
+    count: int
+    rule: str
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A wild draw 4 challenged: the accused shows its hand to settle it."""
+
+    challenger: int
+    accused: int
+    index: int
+    cards: int
+    #: Already proven illegal when it was played (the referee knew a forbidding card).
+    guilty: bool
+
+
+@dataclass(frozen=True)
+class Wd4:
+    """The last play, a wild draw 4 that its target may still challenge."""
+
+    index: int
+    seat: int
+    cards: int
+    guilty: bool
+
+
+@dataclass(frozen=True)
+class UnoState:
+    """A round in progress and the running totals.
+
+    `phase`: "deal" (the dealer deals next), "turn-up" (the first card), "play",
+    "reveal" (someone went out: the others show their hands), "over".
+    """
+
+    options: Mapping[str, Any]
+    phase: str
+    round: int
+    dealer: int
+    turn: TurnOrder
+    hands: tuple[int, ...]
+    #: Which physical hand each seat holds (hands move on a 0), and what the referee
+    #: knows of each physical hand: cards drawn face up, passed known, or revealed.
+    hand_of: tuple[int, ...]
+    known: tuple[tuple[str, ...], ...]
+    discard: tuple[str, ...]
+    pile: int
+    colour: str | None
+    #: The draw penalty pending on the seat to play (stacked +2 and +4).
+    stack: int
+    #: The seat that drew a card on its turn and may still play it; the card if seen.
+    drawer: int | None
+    drawn: str | None
+    debts: tuple[Debt, ...]
+    wd4: Wd4 | None
+    challenge: Challenge | None
+    #: A seat down to one card without calling UNO, until the next seat starts a turn.
+    exposed: int | None
+    called: frozenset[int]
+    suspicions: tuple[Suspicion, ...]
+    #: Round end: the seat that went out and the hands shown since.
+    out: int | None
+    revealed: Mapping[int, tuple[str, ...]]
+    totals: tuple[int, ...]
+    #: Moves applied so far: the index of the next move, for deferred verdicts.
+    index: int = 0
+    #: Deferred verdicts proven by the last move.
+    proven: tuple[Verdict, ...] = ()
+
+    @property
+    def top(self) -> str | None:
+        return self.discard[-1] if self.discard else None
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+
+class Uno(Game[UnoState]):
+    """UNO for 2 to 10 players: the seed's house rules by default, Mattel's as options."""
+
+    name = "uno"
+    title = "UNO"
+    min_seats = 2
+    max_seats = 10
+    options = (
+        Option(
+            "first_card",
+            "house",
+            ("house", "official"),
+            "UNO-FIRST-CARD: a turned-up wild of either kind goes back (house); official: "
+            "only a wild draw 4 goes back, on a wild the first player names the colour.",
+        ),
+        Option(
+            "wild",
+            "house",
+            ("house", "official"),
+            "UNO-WILD-RESTRICT: a wild only without a card of the colour or number (house); "
+            "official: at any time.",
+        ),
+        Option(
+            "wild_draw4",
+            "house",
+            ("house", "official"),
+            "UNO-WD4-RESTRICT: only without any other playable card, or as a defence "
+            "(house); official: only without a card of the current colour.",
+        ),
+        Option(
+            "draw2_on_draw2",
+            False,
+            (False, True),
+            "UNO-MATCH: the seed lets a +2 go only on its colour or as a defence; true: on "
+            "any +2 (official symbol matching).",
+        ),
+        Option("stacking", True, (True, False), "UNO-STACK: +2 and +4 may be passed on."),
+        Option("jump_in", True, (True, False), "UNO-JUMP-IN: an identical card out of turn."),
+        Option("doubles", True, (True, False), "UNO-DOUBLE: two identical cards at once."),
+        Option(
+            "zero",
+            "pass_all",
+            ("pass_all", "swap_one", "none"),
+            "UNO-ZERO: every hand passes on (house), the player swaps with one seat (the "
+            "seed's variant), or nothing (official).",
+        ),
+        Option(
+            "two_player_reverse",
+            "skip",
+            ("skip", "turn"),
+            "UNO-REVERSE with two players: it acts as a skip [INF, official]; turn: it only "
+            "changes the direction, so the other player plays.",
+        ),
+        Option("uno_call", True, (True, False), "UNO-CALL: caught without calling, draw 2."),
+        Option(
+            "challenge", True, (True, False), "UNO-CHALLENGE: a wild draw 4 may be challenged."
+        ),
+        Option(
+            "scoring",
+            "house",
+            ("house", "official"),
+            "UNO-SCORE and UNO-GAME-END: each player scores their own hand (actions 25) and "
+            "the lowest total wins (house); official: the winner scores every other hand "
+            "(actions 20) and wins at the target.",
+        ),
+        Option("target", 500, (100, 200, 250, 300, 500, 1000), "UNO-GAME-END: the total."),
+        Option(
+            "ties",
+            "shared",
+            ("shared", "play_on"),
+            "UNO-GAME-END: equal lowest totals share the win, or another round is played [INF].",
+        ),
+    )
+
+    def __init__(self) -> None:
+        self._deck = load_deck("uno")
+        self._cards = {
+            face.code: UnoCard(
+                face.code,
+                face.attrs["colour"],
+                face.attrs.get("value"),
+                face.attrs.get("action"),
+                int(face.attrs["points"]),
+                int(face.attrs["points_official"]),
+            )
+            for face in self._deck.faces
+            if face.attrs.get("in_play", True)
+        }
+        self.playing_cards = sum(
+            face.copies for face in self._deck.faces if face.code in self._cards
+        )
+
+    @property
+    def deck(self) -> Deck:
+        return self._deck
+
+    def card(self, code: str) -> UnoCard:
+        return self._cards[code]
+
+    def points(self, state: UnoState, cards: Iterable[str]) -> int:
+        """What the cards of a hand score under the table's scoring (UNO-SCORE)."""
+        official = state.options["scoring"] == "official"
+        return sum(
+            self._cards[c].points_official if official else self._cards[c].points for c in cards
+        )
+
+    # -- notation ---------------------------------------------------------------
+
+    def parse_move(self, seat: int, kind: str, fields: Mapping[str, Any]) -> Move:
+        shapes: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+            "deal": ((), ()),
+            "turn-up": (("card",), ("colour",)),
+            "play": (("cards",), ("colour", "swap")),
+            "draw": (("count",), ("cards",)),
+            "uno": ((), ()),
+            "catch": (("target",), ()),
+            "challenge": ((), ()),
+            "reveal": (("cards",), ()),
+        }
+        if kind not in shapes:
+            raise RefereeError(
+                f"unknown move {kind!r}; UNO has deal, turn-up, play, draw, uno, catch, "
+                "challenge and reveal"
+            )
+        required, optional = shapes[kind]
+        extra = sorted(set(fields) - set(required) - set(optional))
+        if extra:
+            raise RefereeError(f"a {kind} move has no field {extra[0]!r}")
+        missing = [name for name in required if name not in fields]
+        if missing:
+            raise RefereeError(f'a {kind} move needs "{missing[0]}"')
+        if "card" in fields:
+            self._check_code(fields["card"], "card")
+        if "cards" in fields:
+            cards = fields["cards"]
+            if not isinstance(cards, list) or (kind == "play" and not cards):
+                raise RefereeError("cards must be a list of card codes such as [\"red-7\"]")
+            for code in cards:
+                self._check_code(code, "each card")
+        shown = fields.get("cards", [fields.get("card")])
+        wild = kind in ("play", "turn-up") and any(code in WILDS for code in shown)
+        if "colour" in fields and fields["colour"] not in COLOURS:
+            raise RefereeError(
+                f"colour must be one of {', '.join(COLOURS)}, not {fields['colour']!r}"
+            )
+        if kind == "play" and wild and "colour" not in fields:
+            raise RefereeError('a wild needs "colour", the colour its player names')
+        if kind == "play" and not wild and "colour" in fields:
+            raise RefereeError("only a wild names a colour")
+        for name in ("count", "target", "swap"):
+            value = fields.get(name)
+            if name in fields and (not isinstance(value, int) or isinstance(value, bool)):
+                raise RefereeError(f"{name} must be a number, not {value!r}")
+        if kind == "draw" and fields["count"] < 1:
+            raise RefereeError(f"count must be at least 1, not {fields['count']}")
+        if kind == "draw" and len(fields.get("cards", [])) > fields["count"]:
+            raise RefereeError("a draw shows at most as many cards as it draws")
+        return Move(seat, kind, dict(fields))
+
+    def _check_code(self, code: Any, what: str) -> None:
+        if code not in self._cards:
+            raise RefereeError(
+                f"{what} must be a playing card's code such as red-7, blue-skip, green-draw2, "
+                f"wild or wild-draw4, not {code!r}"
+            )
+
+    # -- state ------------------------------------------------------------------
+
+    def setup(self, header: Header) -> UnoState:
+        seats = len(header.seats)
+        dealer = (header.first - 1) % seats
+        return UnoState(
+            options=dict(header.options),
+            phase="deal",
+            round=1,
+            dealer=dealer,
+            turn=TurnOrder(seats, header.first),
+            hands=(0,) * seats,
+            hand_of=tuple(range(seats)),
+            known=((),) * seats,
+            discard=(),
+            pile=self.playing_cards,
+            colour=None,
+            stack=0,
+            drawer=None,
+            drawn=None,
+            debts=(),
+            wd4=None,
+            challenge=None,
+            exposed=None,
+            called=frozenset(),
+            suspicions=(),
+            out=None,
+            revealed={},
+            totals=(0,) * seats,
+        )
+
+    def to_play(self, state: UnoState) -> int | None:
+        if state.phase == "over":
+            return None
+        if state.phase in ("deal", "turn-up"):
+            return state.dealer
+        if state.challenge is not None:
+            return state.challenge.accused
+        if state.debts:
+            return state.debts[0].seat
+        if state.phase == "reveal":
+            return next((s for s in _seats_from(state, state.turn.current) if _unshown(state, s)),
+                        None)
+        return state.turn.current
+
+    def is_over(self, state: UnoState) -> bool:
+        return state.phase == "over"
+
+    def scores(self, state: UnoState) -> dict[int, int]:
+        return dict(enumerate(state.totals))
+
+    def winners(self, state: UnoState) -> list[int]:
+        """House: the lowest total wins (UNO-GAME-END); official: the highest."""
+        if not self.is_over(state):
+            return []
+        pick = max if state.options["scoring"] == "official" else min
+        best = pick(state.totals)
+        return [seat for seat, total in enumerate(state.totals) if total == best]
+
+    def deferred(self, before: UnoState, move: Move, after: UnoState) -> list[Verdict]:
+        return list(after.proven)
+
+    def public_view(self, state: UnoState) -> dict[str, Any]:
+        return {
+            "round": state.round,
+            "phase": state.phase,
+            "dealer": state.dealer,
+            "top": state.top,
+            "colour": state.colour,
+            "direction": "clockwise" if state.turn.direction > 0 else "counterclockwise",
+            "penalty": state.stack,
+            "hands": list(state.hands),
+            "pile": state.pile,
+            "discard": len(state.discard),
+            "totals": list(state.totals),
+            "zones": [{"zone": "discard", "top": state.top, "cards": list(state.discard[-5:])}],
+        }
+
+    def interpreter(self, header: Header) -> TableInterpreter[UnoState]:
+        raise RefereeError("UNO is refereed from logs only for now: the camera side comes next")
+
+    # -- judging ------------------------------------------------------------------
+
+    def judge(self, state: UnoState, move: Move) -> Verdict:
+        if state.phase == "over":
+            return Verdict.illegal([("UNO-GAME-END", "the game is over: no more moves")])
+        judges = {
+            "deal": self._judge_deal,
+            "turn-up": self._judge_turn_up,
+            "play": self._judge_play,
+            "draw": self._judge_draw,
+            "uno": self._judge_uno,
+            "catch": self._judge_catch,
+            "challenge": self._judge_challenge,
+            "reveal": self._judge_reveal,
+        }
+        breaches, message = judges[move.kind](state, move)
+        waiting = state.challenge
+        if waiting is not None and move.kind != "reveal" and move.kind not in ("uno", "catch"):
+            breaches.insert(
+                0,
+                (
+                    "UNO-CHALLENGE",
+                    f"seat {waiting.accused} first shows its hand to seat {waiting.challenger}",
+                ),
+            )
+        if breaches:
+            return Verdict.illegal(breaches)
+        after = self.apply(state, move)
+        if move.kind == "reveal" and len(move.get("cards")) != state.hands[move.seat]:
+            return Verdict.unchecked(
+                f"seat {move.seat} holds {state.hands[move.seat]} cards by the referee's count, "
+                f"{len(move.get('cards'))} shown: confirm the hand; it proves nothing"
+                + _round_news(state, after)
+            )
+        return Verdict.legal(message + _round_news(state, after))
+
+    def _judge_deal(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
+        if state.phase == "reveal":
+            missing = ", ".join(str(s) for s in range(state.seats) if _unshown(state, s))
+            return [("UNO-SCORE", f"the round is not scored: seat(s) {missing} show first")], ""
+        if state.phase != "deal":
+            return [(TURN_RULE, "the round is under way: no deal now")], ""
+        if move.seat != state.dealer:
+            return [(TURN_RULE, f"seat {state.dealer} deals round {state.round}")], ""
+        return [], f"seat {move.seat} deals {HAND_SIZE} cards each for round {state.round}"
+
+    def _judge_turn_up(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
+        code = move.get("card")
+        if state.phase != "turn-up":
+            return [("UNO-FIRST-CARD", "the first card is turned up once, after the deal")], ""
+        breaches: list[Breach] = []
+        if move.seat != state.dealer:
+            breaches.append((TURN_RULE, f"seat {state.dealer}, the dealer, turns up the card"))
+        if _returned(state, code):
+            return breaches, f"{code} turned up: it goes back into the pile, turn up another"
+        first = state.turn.after(state.dealer)
+        if code == "wild" and "colour" not in move.fields:
+            breaches.append(
+                ("UNO-FIRST-CARD", f"a wild turned up: seat {first} names the colour")
+            )
+        return breaches, f"{code} turned up by the dealer"
+
+    def _judge_play(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
+        seat, codes = move.seat, move.get("cards")
+        if state.phase == "deal":
+            return [(TURN_RULE, f"seat {state.dealer} deals first")], ""
+        if state.phase == "turn-up":
+            return [("UNO-FIRST-CARD", "the dealer turns up the first card before any play")], ""
+        if state.phase == "reveal":
+            return [("UNO-SCORE", "the round is over: the other hands are shown and scored")], ""
+        cards = [self._cards[code] for code in codes]
+        breaches: list[Breach] = []
+        breaches += self._debt_breaches(state, seat)
+        jump = _jumps_in(state, move)
+        if not jump and not _in_turn(state, seat):
+            breaches.append((TURN_RULE, f"it is seat {state.turn.current}'s turn, not {seat}'s"))
+            if state.options["jump_in"]:
+                breaches.append(
+                    ("UNO-JUMP-IN", f"out of turn only a card identical to {state.top}")
+                )
+        if len(cards) > 1:
+            breaches += self._double_breaches(state, codes)
+        if state.drawer == seat and not jump:
+            breaches += _play_drawn_breaches(state, codes)
+        if not jump:
+            breaches += self._match_breaches(state, cards[0], move)
+        breaches += self._zero_breaches(state, move, cards)
+        message = f"{' and '.join(codes)} on {state.top}"
+        if jump:
+            message = f"seat {seat} jumps in with {message}"
+        if "colour" in move.fields:
+            message += f", {move.get('colour')} named"
+        return breaches, message
+
+    def _debt_breaches(self, state: UnoState, seat: int) -> list[Breach]:
+        debt = _debt_of(state, seat)
+        if debt is None:
+            return []
+        return [(debt.rule, f"seat {seat} first draws the {debt.count} cards it owes")]
+
+    def _double_breaches(self, state: UnoState, codes: list[str]) -> list[Breach]:
+        if not state.options["doubles"]:
+            return [("UNO-DOUBLE", "one card at a time: this table plays without doubles")]
+        if len(codes) > 2 or codes[0] != codes[1]:
+            return [("UNO-DOUBLE", "only two identical cards go down together")]
+        return []
+
+    def _match_breaches(self, state: UnoState, card: UnoCard, move: Move) -> list[Breach]:
+        """UNO-MATCH, UNO-SKIP, UNO-STACK and the wild restrictions, as far as known."""
+        options = state.options
+        if state.stack:
+            return _defence_breaches(state, card)
+        if card.code == "wild" and options["wild"] == "house":
+            return self._known_breaches(state, move.seat, "UNO-WILD-RESTRICT")
+        if card.code == "wild-draw4":
+            return self._known_breaches(state, move.seat, "UNO-WD4-RESTRICT")
+        if card.wild or self._matches(state, card):
+            return []
+        top = self._cards[str(state.top)]
+        if card.action in ("skip", "reverse"):
+            rule = "UNO-SKIP" if card.action == "skip" else "UNO-REVERSE"
+            return [(rule, f"a {card.action} goes on {state.colour} or on a {card.action}")]
+        if card.action == "draw2" and top.action == "draw2":
+            return [("UNO-MATCH", "a +2 goes on its colour, or on a +2 only as a defence")]
+        return [("UNO-MATCH", f"{card.code} matches neither {state.colour} nor {top.code}")]
+
+    def _matches(self, state: UnoState, card: UnoCard) -> bool:
+        """UNO-MATCH for a coloured card: the colour, or the number or symbol of the top
+        (a +2 on another colour's +2 only with `draw2_on_draw2`)."""
+        top = self._cards[str(state.top)]
+        if card.colour == state.colour:
+            return True
+        if top.wild or card.symbol != top.symbol:
+            return False
+        return card.action != "draw2" or bool(state.options["draw2_on_draw2"])
+
+    def forbidding(self, state: UnoState, rule: str) -> frozenset[str]:
+        """The cards whose presence in the hand makes a wild illegal now."""
+        if rule == "UNO-WD4-RESTRICT" and state.options["wild_draw4"] == "official":
+            return frozenset(c.code for c in self._cards.values() if c.colour == state.colour)
+        playable = {c.code for c in self._cards.values() if not c.wild and self._matches(state, c)}
+        if rule == "UNO-WD4-RESTRICT":
+            playable.add("wild")
+        return frozenset(playable)
+
+    def _known_breaches(self, state: UnoState, seat: int, rule: str) -> list[Breach]:
+        """A wild while the referee knows the seat holds a card that forbids it."""
+        held = sorted(set(state.known[state.hand_of[seat]]) & self.forbidding(state, rule))
+        if not held:
+            return []
+        what = "a wild" if rule == "UNO-WILD-RESTRICT" else "a wild draw 4"
+        return [(rule, f"seat {seat} holds {held[0]}, so {what} may not be played")]
+
+    def _zero_breaches(self, state: UnoState, move: Move, cards: list[UnoCard]) -> list[Breach]:
+        zero = state.options["zero"]
+        swap = move.get("swap")
+        if cards[0].value != 0:
+            return [("UNO-ZERO", "only a 0 swaps hands")] if "swap" in move.fields else []
+        chosen = isinstance(swap, int) and 0 <= swap < state.seats and swap != move.seat
+        if zero == "swap_one" and not chosen:
+            return [("UNO-ZERO", "a 0 swaps hands with one other seat: say which (\"swap\")")]
+        if zero != "swap_one" and "swap" in move.fields:
+            return [("UNO-ZERO", "this table's 0 does not swap with one chosen seat")]
+        return []
+
+    def _judge_draw(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
+        seat, count = move.seat, move.get("count")
+        message = f"seat {seat} draws {count}"
+        if state.phase in ("deal", "turn-up"):
+            return [(TURN_RULE, "the round starts with the deal and the first card")], ""
+        debt = _debt_of(state, seat)
+        if debt is not None:
+            if count != debt.count:
+                return [(debt.rule, f"seat {seat} owes {debt.count} cards, not {count}")], ""
+            return [], message + f" ({debt.rule})"
+        if state.phase == "reveal":
+            return [("UNO-SCORE", "the round is over: no more draws")], ""
+        if not _in_turn(state, seat):
+            return [(TURN_RULE, f"it is seat {state.turn.current}'s turn, not {seat}'s")], ""
+        left = state.pile + max(0, len(state.discard) - 1)
+        if count > left:
+            return [("UNO-RESHUFFLE", f"only {left} cards are left to draw, with the discards")], ""
+        if state.stack and seat == state.turn.current:
+            if count != state.stack:
+                return [("UNO-STACK", f"the penalty is {state.stack} cards, not {count}")], ""
+            return [], message + ": the penalty, and loses the turn"
+        if state.drawer == seat:
+            return [("UNO-DRAW", "one card drawn a turn: play it or keep it")], ""
+        if count != 1:
+            return [("UNO-DRAW", f"a player who does not play draws 1 card, not {count}")], ""
+        return [], message
+
+    def _judge_uno(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
+        if not state.options["uno_call"]:
+            return [("UNO-CALL", "this table plays without the UNO call")], ""
+        held = state.hands[move.seat]
+        if held > 2:
+            return [], f"seat {move.seat} calls UNO with {held} cards: nothing to call yet"
+        return [], f"seat {move.seat} calls UNO"
+
+    def _judge_catch(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
+        target = move.get("target")
+        if not state.options["uno_call"]:
+            return [("UNO-CALL", "this table plays without the UNO call")], ""
+        if not 0 <= target < state.seats or target == move.seat:
+            return [("UNO-CALL", f"seat {move.seat} cannot catch seat {target}")], ""
+        if state.exposed != target:
+            if state.hands[target] != 1:
+                why = f"seat {target} holds {state.hands[target]} cards"
+            elif target in state.called:
+                why = f"seat {target} called UNO"
+            else:
+                why = "too late: the next player has started a turn"
+            return [("UNO-CALL", why)], ""
+        return [], f"seat {move.seat} catches seat {target} without UNO: seat {target} draws 2"
+
+    def _judge_challenge(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
+        if not state.options["challenge"]:
+            return [("UNO-CHALLENGE", "this table plays without challenges")], ""
+        if state.wd4 is None or state.phase != "play":
+            return [("UNO-CHALLENGE", "only a wild draw 4 just played may be challenged")], ""
+        if move.seat != state.turn.current:
+            return [
+                ("UNO-CHALLENGE", f"only seat {state.turn.current}, its target, may challenge")
+            ], ""
+        return [], f"seat {move.seat} challenges the wild draw 4: seat {state.wd4.seat} shows"
+
+    def _judge_reveal(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
+        seat = move.seat
+        waiting = state.challenge
+        if waiting is not None and seat == waiting.accused:
+            [owed] = self.apply(state, move).debts[len(state.debts) :]
+            verdict = "illegal" if owed.seat == seat else "legal"
+            return [], (
+                f"seat {seat} shows its hand: the wild draw 4 was {verdict}; "
+                f"seat {owed.seat} draws {owed.count}"
+            )
+        if state.phase == "reveal" and seat in state.revealed:
+            return [("UNO-SCORE", f"seat {seat} has already shown its hand")], ""
+        if state.phase == "reveal" and seat == state.out:
+            return [("UNO-SCORE", f"seat {seat} went out: no hand to show")], ""
+        debt = _debt_of(state, seat)
+        if debt is not None:
+            return [(debt.rule, f"seat {seat} first draws the {debt.count} cards it owes")], ""
+        points = self.points(state, move.get("cards"))
+        return [], f"seat {seat} shows {len(move.get('cards'))} cards ({points} points)"
+
+    # -- applying ------------------------------------------------------------------
+
+    def apply(self, state: UnoState, move: Move) -> UnoState:
+        appliers = {
+            "deal": self._apply_deal,
+            "turn-up": self._apply_turn_up,
+            "play": self._apply_play,
+            "draw": self._apply_draw,
+            "uno": _apply_uno,
+            "catch": _apply_catch,
+            "challenge": _apply_challenge,
+            "reveal": self._apply_reveal,
+        }
+        cleared = replace(state, proven=())
+        after = appliers[move.kind](cleared, move)
+        return replace(after, index=state.index + 1)
+
+    def _apply_deal(self, state: UnoState, move: Move) -> UnoState:
+        if state.phase == "reveal":
+            state = self._score_round(state)
+        if state.phase != "deal":
+            return state
+        seats = state.seats
+        return replace(
+            state,
+            phase="turn-up",
+            hands=(HAND_SIZE,) * seats,
+            hand_of=tuple(range(seats)),
+            known=((),) * seats,
+            discard=(),
+            pile=self.playing_cards - HAND_SIZE * seats,
+            turn=TurnOrder(seats, (state.dealer + 1) % seats),
+        )
+
+    def _apply_turn_up(self, state: UnoState, move: Move) -> UnoState:
+        if state.phase != "turn-up":
+            return state
+        code = move.get("card")
+        if _returned(state, code):
+            return state
+        card = self._cards[code]
+        dealer = state.turn.at(state.dealer)
+        state = replace(
+            state,
+            phase="play",
+            discard=(code,),
+            pile=state.pile - 1,
+            colour=move.get("colour") if card.wild else card.colour,
+        )
+        if card.action == "reverse":
+            # [INF] uno.md §4.4.7: the dealer plays first and play goes the other way.
+            return replace(state, turn=dealer.reversed())
+        if card.value == 0:
+            # [INF] the seed lists what a first card does; a 0 is not among them.
+            return replace(state, turn=dealer.advance())
+        return self._effects(state, dealer, [card])
+
+    def _effects(self, state: UnoState, turn: TurnOrder, cards: list[UnoCard]) -> UnoState:
+        """The cards' effects in turn (uno.md §4.4.1), from the seat that played them."""
+        skips, stack = 0, state.stack
+        for card in cards:
+            if card.action == "skip":
+                skips += 1
+            elif card.action == "reverse":
+                if state.seats == 2 and state.options["two_player_reverse"] == "skip":
+                    skips += 1
+                else:
+                    turn = turn.reversed()
+            stack += PENALTY.get(str(card.action), 0)
+        return replace(state, turn=turn.advance(1 + skips), stack=stack)
+
+    def _apply_play(self, state: UnoState, move: Move) -> UnoState:
+        if state.phase != "play":
+            return state
+        seat, codes = move.seat, list(move.get("cards"))
+        cards = [self._cards[code] for code in codes]
+        jump = _jumps_in(state, move)
+        if not jump and state.drawer is not None and seat != state.drawer:
+            state = replace(state, turn=state.turn.advance())
+        suspicion = self._suspicion(state, move) if not jump else None
+        wd4 = None
+        if codes[0] == "wild-draw4" and not state.stack:
+            wd4 = Wd4(state.index, seat, len(codes), bool(self._known_breaches(
+                state, seat, "UNO-WD4-RESTRICT")))
+        hands = list(state.hands)
+        hands[seat] = max(0, hands[seat] - len(codes))
+        hand = state.hand_of[seat]
+        known = list(state.known)
+        known[hand] = _without(known[hand], codes)
+        state = replace(
+            state,
+            hands=tuple(hands),
+            known=tuple(known),
+            discard=(*state.discard, *codes),
+            colour=move.get("colour") if cards[0].wild else cards[0].colour,
+            drawer=None,
+            drawn=None,
+            wd4=wd4,
+            exposed=seat if hands[seat] == 1 and seat not in state.called else None,
+        )
+        state = _show(state, hand, codes, move)
+        if suspicion is not None:
+            state = replace(state, suspicions=(*state.suspicions, suspicion))
+        state = self._effects(state, state.turn.at(seat), cards)
+        if hands[seat] == 0:
+            return self._go_out(state, seat)
+        if cards[0].value == 0:
+            for _ in cards:
+                state = _pass_hands(state, seat, move.get("swap"))
+        return state
+
+    def _suspicion(self, state: UnoState, move: Move) -> Suspicion | None:
+        """A wild whose legality hangs on hidden cards: remember what would prove it."""
+        code = move.get("cards")[0]
+        if state.stack or code not in WILDS:
+            return None
+        rule = "UNO-WILD-RESTRICT" if code == "wild" else "UNO-WD4-RESTRICT"
+        if rule == "UNO-WILD-RESTRICT" and state.options["wild"] == "official":
+            return None
+        if self._known_breaches(state, move.seat, rule):
+            return None
+        what = "a wild" if code == "wild" else "a wild draw 4"
+        why = f"{what} on {state.top} ({state.colour})"
+        return Suspicion(
+            state.index, move.seat, state.hand_of[move.seat], rule, self.forbidding(state, rule),
+            why,
+        )
+
+    def _go_out(self, state: UnoState, seat: int) -> UnoState:
+        """UNO-SCORE: the round ends; a penalty the last card set is drawn first."""
+        debts = state.debts
+        if state.stack:
+            debts = (*debts, Debt(state.turn.current, state.stack, "UNO-SCORE"))
+        return replace(
+            state, phase="reveal", out=seat, stack=0, debts=debts, exposed=None, wd4=None,
+            revealed={},
+        )
+
+    def _apply_draw(self, state: UnoState, move: Move) -> UnoState:
+        seat, count = move.seat, move.get("count")
+        if state.phase not in ("play", "reveal"):
+            return state
+        debt = _debt_of(state, seat)
+        seen = tuple(move.get("cards", []))
+        if debt is not None:
+            debts = list(state.debts)
+            debts.remove(debt)
+            return _take(replace(state, debts=tuple(debts)), seat, count, seen)
+        if state.phase != "play":
+            return state
+        if state.drawer is not None and seat != state.drawer:
+            state = replace(state, turn=state.turn.advance(), drawer=None, drawn=None)
+        state = replace(state, wd4=None, exposed=state.exposed if state.exposed == seat else None)
+        if state.stack and seat == state.turn.current:
+            state = replace(state, stack=0, turn=state.turn.advance())
+            return _take(state, seat, count, seen)
+        state = replace(state, turn=state.turn.at(seat), drawer=seat,
+                        drawn=seen[0] if seen else None)
+        return _take(state, seat, count, seen)
+
+    def _apply_reveal(self, state: UnoState, move: Move) -> UnoState:
+        seat, cards = move.seat, tuple(move.get("cards"))
+        counted = len(cards) == state.hands[seat]
+        hand = state.hand_of[seat]
+        if counted:
+            known = list(state.known)
+            known[hand] = tuple(sorted(cards))
+            state = replace(state, known=tuple(known))
+            state = _prove(state, hand, cards)
+        waiting = state.challenge
+        if waiting is not None and seat == waiting.accused:
+            proven = any(v.concerns == waiting.index for v in state.proven)
+            state = replace(state, challenge=None, stack=0)
+            if waiting.guilty or proven:
+                debt = Debt(seat, 4 * waiting.cards, "UNO-CHALLENGE")
+                return replace(state, debts=(*state.debts, debt))
+            # The challenger draws the penalty and 2 more, and loses the turn.
+            debt = Debt(waiting.challenger, 4 * waiting.cards + CHALLENGE_EXTRA, "UNO-CHALLENGE")
+            return replace(state, debts=(*state.debts, debt), turn=state.turn.advance())
+        if state.phase != "reveal" or seat == state.out or seat in state.revealed:
+            return state
+        state = replace(state, revealed={**state.revealed, seat: cards})
+        if any(_unshown(state, s) for s in range(state.seats)):
+            return state
+        return self._score_round(state)
+
+    def _score_round(self, state: UnoState) -> UnoState:
+        """UNO-SCORE, then UNO-GAME-END or the next round's deal."""
+        totals = list(state.totals)
+        hands = {seat: self.points(state, cards) for seat, cards in state.revealed.items()}
+        if state.options["scoring"] == "official" and state.out is not None:
+            totals[state.out] += sum(hands.values())
+        else:
+            for seat, points in hands.items():
+                totals[seat] += points
+        state = replace(state, totals=tuple(totals))
+        if _game_ends(state):
+            return replace(state, phase="over")
+        dealer = (state.dealer + 1) % state.seats
+        return _fresh_round(state, dealer, self.playing_cards)
+
+
+def _fresh_round(state: UnoState, dealer: int, playing_cards: int) -> UnoState:
+    """The next round before its deal: every card back in the pile, the totals kept."""
+    return replace(
+        state,
+        phase="deal",
+        round=state.round + 1,
+        dealer=dealer,
+        turn=TurnOrder(state.seats, (dealer + 1) % state.seats),
+        hands=(0,) * state.seats,
+        hand_of=tuple(range(state.seats)),
+        known=((),) * state.seats,
+        discard=(),
+        pile=playing_cards,
+        colour=None,
+        stack=0,
+        drawer=None,
+        drawn=None,
+        debts=(),
+        wd4=None,
+        challenge=None,
+        exposed=None,
+        called=frozenset(),
+        suspicions=(),
+        out=None,
+        revealed={},
+    )
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _debt_of(state: UnoState, seat: int) -> Debt | None:
+    """The first debt `seat` still has to draw."""
+    return next((debt for debt in state.debts if debt.seat == seat), None)
+
+
+def _seats_from(state: UnoState, seat: int) -> list[int]:
+    return [(seat + step) % state.seats for step in range(state.seats)]
+
+
+def _unshown(state: UnoState, seat: int) -> bool:
+    """A seat that still shows its hand at the round end."""
+    return state.phase == "reveal" and seat != state.out and seat not in state.revealed
+
+
+def _returned(state: UnoState, code: str) -> bool:
+    """UNO-FIRST-CARD: a turned-up card that goes back into the pile."""
+    if state.options["first_card"] == "house":
+        return code in WILDS
+    return code == "wild-draw4"
+
+
+def _in_turn(state: UnoState, seat: int) -> bool:
+    """The seat to play, or the next one once the seat that drew keeps its card."""
+    current = state.turn.current
+    return seat == current or (state.drawer == current and seat == state.turn.after(current))
+
+
+def _jumps_in(state: UnoState, move: Move) -> bool:
+    """UNO-JUMP-IN: out of turn, cards identical to the top (never a wild)."""
+    codes = move.get("cards")
+    return (
+        bool(state.options["jump_in"])
+        and state.phase == "play"
+        and not _in_turn(state, move.seat)
+        and state.top is not None
+        and state.top not in WILDS
+        and all(code == state.top for code in codes)
+        and (len(codes) == 1 or bool(state.options["doubles"]))
+    )
+
+
+def _defence_breaches(state: UnoState, card: UnoCard) -> list[Breach]:
+    """UNO-STACK: what may go on a pending penalty."""
+    if not state.options["stacking"]:
+        return [("UNO-STACK", f"no stacking: seat {state.turn.current} draws {state.stack}")]
+    top = str(state.top)
+    if card.code == "wild":
+        return [("UNO-WILD-RESTRICT", f"no wild while a penalty of {state.stack} is pending")]
+    if top == "wild-draw4":
+        if card.code == "wild-draw4" or (card.action == "draw2" and card.colour == state.colour):
+            return []
+        return [
+            ("UNO-STACK", f"on a +4 only a +4 or a +2 of {state.colour}, or draw {state.stack}")
+        ]
+    if card.action == "draw2" or card.code == "wild-draw4":
+        return []
+    return [("UNO-STACK", f"on a +2 only a +2 or a +4, or draw {state.stack}")]
+
+
+def _play_drawn_breaches(state: UnoState, codes: list[str]) -> list[Breach]:
+    """UNO-DRAW: after drawing, only the drawn card may be played."""
+    if len(codes) > 1:
+        return [("UNO-DRAW", "after drawing, only the drawn card may be played")]
+    if state.drawn is not None and codes[0] != state.drawn:
+        return [("UNO-DRAW", f"after drawing, only the drawn card ({state.drawn}) may be played")]
+    return []
+
+
+def _without(cards: tuple[str, ...], gone: Iterable[str]) -> tuple[str, ...]:
+    """`cards` less one copy of each of `gone` that is there."""
+    left = Counter(cards)
+    left.subtract(gone)
+    return tuple(sorted(left.elements()))
+
+
+def _take(state: UnoState, seat: int, count: int, seen: tuple[str, ...]) -> UnoState:
+    """`seat` draws `count` cards (`seen` of them face up), reshuffling the discard pile
+    under its top card when the pile runs out (UNO-RESHUFFLE)."""
+    pile, discard = state.pile, state.discard
+    if count > pile and len(discard) > 1:
+        pile, discard = pile + len(discard) - 1, discard[-1:]
+    count = min(count, pile)
+    hands = list(state.hands)
+    hands[seat] += count
+    hand = state.hand_of[seat]
+    known = list(state.known)
+    known[hand] = tuple(sorted((*known[hand], *seen)))
+    suspicions = tuple(
+        replace(s, unknown_in=s.unknown_in + count - len(seen), known_in=(*s.known_in, *seen))
+        if s.hand == hand
+        else s
+        for s in state.suspicions
+    )
+    return replace(
+        state,
+        pile=pile - count,
+        discard=discard,
+        hands=tuple(hands),
+        known=tuple(known),
+        suspicions=suspicions,
+        called=state.called - {seat} if hands[seat] > 2 else state.called,
+    )
+
+
+def _show(state: UnoState, hand: int, codes: list[str], move: Move) -> UnoState:
+    """Cards played from `hand` count as shown for the suspicions on it."""
+    suspicions = tuple(
+        replace(s, shown=(*s.shown, *(c for c in codes if c in s.forbidding)))
+        if s.hand == hand
+        else s
+        for s in state.suspicions
+    )
+    return _prove(replace(state, suspicions=suspicions), hand, ())
+
+
+def _prove(state: UnoState, hand: int, revealed: tuple[str, ...]) -> UnoState:
+    """Turn the suspicions on `hand` that the shown cards prove into deferred verdicts."""
+    proven: list[Verdict] = []
+    kept: list[Suspicion] = []
+    for suspicion in state.suspicions:
+        shown = suspicion.proof(revealed) if suspicion.hand == hand else ()
+        if not shown:
+            kept.append(suspicion)
+            continue
+        cards = ", ".join(sorted(set(shown)))
+        proven.append(
+            Verdict(
+                ok=False,
+                rules=(suspicion.rule,),
+                message=(
+                    f"seat {suspicion.offender} held {cards} when it played {suspicion.why} "
+                    f"at move {suspicion.index}: more than it can have drawn since"
+                ),
+                severity="illegal",
+                concerns=suspicion.index,
+            )
+        )
+    return replace(state, suspicions=tuple(kept), proven=(*state.proven, *proven))
+
+
+def _pass_hands(state: UnoState, seat: int, swap: int | None) -> UnoState:
+    """UNO-ZERO: every hand to the next seat, or `seat` swaps with `swap`."""
+    zero = state.options["zero"]
+    seats = state.seats
+    if zero == "none":
+        return state
+    moves = {s: state.turn.after(s) for s in range(seats)}
+    if zero == "swap_one":
+        if swap is None or not 0 <= swap < seats or swap == seat:
+            return state
+        moves = {s: s for s in range(seats)} | {seat: swap, swap: seat}
+    hands, hand_of = [0] * seats, [0] * seats
+    for giver, taker in moves.items():
+        hands[taker] = state.hands[giver]
+        hand_of[taker] = state.hand_of[giver]
+    # A hand that called UNO has called it wherever it goes; passing is not playing,
+    # so nobody is caught for the card counts a pass leaves.
+    called = frozenset(moves[s] for s in state.called)
+    return replace(
+        state, hands=tuple(hands), hand_of=tuple(hand_of), called=called, exposed=None
+    )
+
+
+def _apply_uno(state: UnoState, move: Move) -> UnoState:
+    if state.hands[move.seat] > 2:
+        return state
+    return replace(
+        state,
+        called=state.called | {move.seat},
+        exposed=None if state.exposed == move.seat else state.exposed,
+    )
+
+
+def _apply_catch(state: UnoState, move: Move) -> UnoState:
+    target = move.get("target")
+    if state.exposed != target:
+        return state
+    return replace(state, exposed=None, debts=(*state.debts, Debt(target, UNO_PENALTY, "UNO-CALL")))
+
+
+def _apply_challenge(state: UnoState, move: Move) -> UnoState:
+    if state.wd4 is None or not state.options["challenge"]:
+        return state
+    wd4 = state.wd4
+    return replace(
+        state,
+        wd4=None,
+        challenge=Challenge(move.seat, wd4.seat, wd4.index, wd4.cards, wd4.guilty),
+    )
+
+
+def _game_ends(state: UnoState) -> bool:
+    """UNO-GAME-END: someone reached the target; with `play_on`, a tie for the lead
+    (lowest under house scoring) plays another round."""
+    if max(state.totals) < state.options["target"]:
+        return False
+    if state.options["ties"] == "shared" or state.options["scoring"] == "official":
+        return True
+    return state.totals.count(min(state.totals)) == 1
+
+
+def _round_news(before: UnoState, after: UnoState) -> str:
+    """'; round 1 ends ...' when a move scores a round or ends the game."""
+    if after.phase == "over" and before.phase != "over":
+        return f"; round {before.round} scored: the game is over"
+    if after.round > before.round:
+        totals = ", ".join(str(t) for t in after.totals)
+        return f"; round {before.round} scored (totals {totals}): seat {after.dealer} deals"
+    if after.phase == "reveal" and before.phase == "play":
+        return f"; seat {after.out} goes out: round {before.round} ends, the others show"
+    return ""
