@@ -766,7 +766,7 @@ class Uno(Game[UnoState]):
             wd4=wd4,
             exposed=seat if hands[seat] == 1 and seat not in state.called else None,
         )
-        state = _show(state, hand, codes, move)
+        state = _show(state, hand, codes)
         if suspicion is not None:
             state = replace(state, suspicions=(*state.suspicions, suspicion))
         state = self._effects(state, state.turn.at(seat), cards)
@@ -1003,7 +1003,7 @@ def _take(state: UnoState, seat: int, count: int, seen: tuple[str, ...]) -> UnoS
     )
 
 
-def _show(state: UnoState, hand: int, codes: list[str], move: Move) -> UnoState:
+def _show(state: UnoState, hand: int, codes: list[str]) -> UnoState:
     """Cards played from `hand` count as shown for the suspicions on it."""
     suspicions = tuple(
         replace(s, shown=(*s.shown, *(c for c in codes if c in s.forbidding)))
