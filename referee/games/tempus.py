@@ -95,6 +95,12 @@ class TempusState:
     #: Cards fed under an opponent's set when the table did not say which set: at the
     #: round end they go to an unknown scoring pile (they count for nobody).
     fed_unknown: int = 0
+    fed_unknown_before_round: int = 0
+    #: What each seat took at the last round end, and how many cards fed under an
+    #: unknown set that round may belong to any of them: a table's count is checked
+    #: against these.
+    round_won: tuple[int, ...] = ()
+    round_unplaced: int = 0
     last_mover: int | None = None
     over: bool = False
 
@@ -203,10 +209,12 @@ class Tempus(Game[TempusState]):
             "capture": (("set", "card"), ("series",)),
             "feed": (("set", "card"), ()),
             "bury": (("card",), ()),
+            "count": (("cards",), ()),
         }
         if kind not in shapes:
             raise RefereeError(
-                f"unknown move {kind!r}; Professor Tempus has open, capture, feed and bury"
+                f"unknown move {kind!r}; Professor Tempus has open, capture, feed, bury "
+                "and count"
             )
         required, optional = shapes[kind]
         article = "an" if kind == "open" else "a"
@@ -224,6 +232,11 @@ class Tempus(Game[TempusState]):
             raise RefereeError(f"set must be a set number (1, 2 or 3), not {number!r}")
         if "series" in fields and fields["series"] not in SERIES:
             raise RefereeError(f"series must be 'plus' or 'minus', not {fields['series']!r}")
+        if kind == "count":
+            cards = fields["cards"]
+            if not isinstance(cards, int) or isinstance(cards, bool) or cards < 0:
+                raise RefereeError(f"cards must be how many cards the seat won, not {cards!r}")
+            return Move(seat, kind, dict(fields))
         card = fields["card"]
         if card is not None and card not in self._faces:
             raise RefereeError(
@@ -253,6 +266,8 @@ class Tempus(Game[TempusState]):
         )
 
     def judge(self, state: TempusState, move: Move) -> Verdict:
+        if move.kind == "count":
+            return self._judge_count(state, move)
         if state.over:
             return Verdict.illegal([(TURN_RULE, "the game is over: no more moves")])
         seat = move.seat
@@ -276,6 +291,24 @@ class Tempus(Game[TempusState]):
         if doubt:
             return Verdict.unchecked(f"{action}; {doubt}{ending}")
         return Verdict.legal(action + ending)
+
+    def _judge_count(self, state: TempusState, move: Move) -> Verdict:
+        """A seat's won cards counted at the last round end, against the log.
+
+        A mismatch is not a player's breach: the camera or the table missed a card, so
+        it is a warning for the table to look, never an illegal play.
+        """
+        if not state.round_won:
+            return Verdict.unchecked("no round has ended yet: nothing to count")
+        seat, counted = move.seat, move.get("cards")
+        logged, unplaced = state.round_won[seat], state.round_unplaced
+        if logged <= counted <= logged + unplaced:
+            return Verdict.legal(f"seat {seat} won {counted} cards last round, as the log says")
+        expected = f"{logged}" if not unplaced else f"{logged} to {logged + unplaced}"
+        return Verdict.unchecked(
+            f"seat {seat} counts {counted} cards won last round, the log says {expected}: "
+            "look for a card the camera missed"
+        )
 
     def _action_breaches(self, state: TempusState, move: Move) -> list[Breach]:
         seat, kind = move.seat, move.kind
@@ -403,6 +436,8 @@ class Tempus(Game[TempusState]):
         return ""
 
     def apply(self, state: TempusState, move: Move) -> TempusState:
+        if move.kind == "count":
+            return state
         seat = move.seat
         hands = list(state.hands)
         hands[seat] = max(0, hands[seat] - 1)
@@ -454,7 +489,14 @@ class Tempus(Game[TempusState]):
         for held in state.sets:
             won[held.owner] += held.cards
         seats = len(state.hands)
-        ended = replace(state, sets=(), won=tuple(tuple(pile) for pile in won))
+        ended = replace(
+            state,
+            sets=(),
+            won=tuple(tuple(pile) for pile in won),
+            round_won=tuple(len(won[s]) - len(state.won[s]) for s in range(seats)),
+            round_unplaced=state.fed_unknown - state.fed_unknown_before_round,
+            fed_unknown_before_round=state.fed_unknown,
+        )
         if state.pile < state.refill * seats:
             return replace(ended, over=True)
         starter = state.turn.after(state.starter)

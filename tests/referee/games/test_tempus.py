@@ -749,7 +749,11 @@ def test_options_that_cannot_be_played_are_refused(options: dict[str, Any], mess
 @pytest.mark.parametrize(
     ("kind", "fields", "message"),
     [
-        ("pass", {}, "unknown move 'pass'; Professor Tempus has open, capture, feed and bury"),
+        (
+            "pass",
+            {},
+            "unknown move 'pass'; Professor Tempus has open, capture, feed, bury and count",
+        ),
         ("open", {"card": "red-1"}, 'an open move needs "series"'),
         ("open", {"series": "up", "card": "red-1"}, "series must be 'plus' or 'minus', not 'up'"),
         ("capture", {"set": 0, "card": "red-1"}, "set must be a set number (1, 2 or 3), not 0"),
@@ -1110,3 +1114,32 @@ def test_table_a_press_when_every_set_is_yours_buries_a_card() -> None:
 def test_table_a_press_out_of_turn_asks() -> None:
     state = table((0, "plus", ["red-5"]), to_play=1)
     assert isinstance(press(state, 0)[0], AskTable)
+
+
+# -- counting the cards won at a round end ------------------------------------------------
+
+
+def test_count_matches_the_cards_each_seat_took_at_the_last_round_end() -> None:
+    state = table((0, "plus", ["red-5", "red-9"]), (1, "minus", ["violet-20"]),
+                  hands=[3, 2], to_play=0)
+    verdict, ended = play(state, feed(0, 2))
+    assert ended.round == state.round + 1 and ended.round_won == (2, 2)
+    counted, after = play(ended, Move(1, "count", {"cards": 2}))
+    assert counted.ok and counted.severity == "ok" and after == ended
+    wrong = judge(ended, Move(0, "count", {"cards": 3}))
+    assert wrong.ok and wrong.severity == "warning" and "the log says 2" in wrong.message
+
+
+def test_count_allows_for_cards_fed_under_an_unknown_set() -> None:
+    state = table((0, "plus", ["red-5"]), (0, "minus", ["violet-20"]), (2, "plus", ["red-1"]),
+                  seats=3, hands=[2, 3, 2], to_play=1)
+    _, ended = play(state, Move(1, "feed", {"set": None, "card": None}))
+    assert ended.round_won == (2, 0, 1) and ended.round_unplaced == 1
+    assert judge(ended, Move(2, "count", {"cards": 2})).severity == "ok"
+    assert judge(ended, Move(2, "count", {"cards": 3})).severity == "warning"
+
+
+def test_count_before_any_round_end_is_a_warning_and_after_the_game_is_still_taken() -> None:
+    assert judge(table(), Move(0, "count", {"cards": 0})).severity == "warning"
+    over = replace(table(), over=True, round_won=(3, 4))
+    assert judge(over, Move(1, "count", {"cards": 4})).ok
