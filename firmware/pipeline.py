@@ -119,7 +119,8 @@ class RefereePipeline:
             if self.match.game.is_over(self.match.state):
                 self._store.finish_match(self._match_id, self.match.result())
         self.transcript.append({**ruling.to_json(), "move": action.move.to_json()})
-        if not ruling.verdict.ok:
+        self.transcript += [proof.to_json() for proof in ruling.deferred]
+        if not ruling.verdict.ok or ruling.deferred:
             self._panel.alarm()
 
     def _take_back(self, action: TakeBack) -> None:
