@@ -14,8 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from referee.core import Option
+
 CLOCKWISE = 1
 COUNTER_CLOCKWISE = -1
+#: The direction option's values, as a match header writes them.
+DIRECTIONS = {"clockwise": CLOCKWISE, "counterclockwise": COUNTER_CLOCKWISE}
+
+
+def direction_option(doc: str) -> Option:
+    """The house option every game with a play direction has; `doc` says its default's basis."""
+    return Option("direction", "clockwise", tuple(DIRECTIONS), doc)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Ruling, Verdict
 from referee.decks import Deck, load_deck
-from referee.seats import CLOCKWISE, COUNTER_CLOCKWISE, TurnOrder
+from referee.seats import DIRECTIONS, TurnOrder, direction_option
 from referee.table import Action, AskTable, Play, Press, TableInterpreter, TableView, TakeBack
 
 CELLS = ("nw", "ne", "sw", "se")
@@ -68,12 +68,7 @@ class Deserto(Game[DesertoState]):
     min_seats = 2
     max_seats = 4
     options = (
-        Option(
-            "direction",
-            "clockwise",
-            ("clockwise", "counterclockwise"),
-            "Play direction; the rule sheet does not say [INF].",
-        ),
+        direction_option("Play direction; the rule sheet does not say [INF]."),
         Option(
             "placed_card_stays",
             True,
@@ -127,7 +122,7 @@ class Deserto(Game[DesertoState]):
 
     def setup(self, header: Header) -> DesertoState:
         seats = len(header.seats)
-        direction = CLOCKWISE if header.options["direction"] == "clockwise" else COUNTER_CLOCKWISE
+        direction = DIRECTIONS[header.options["direction"]]
         return DesertoState(
             stacks={cell: () for cell in CELLS},
             hands=(HAND_SIZE,) * seats,

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Ruling, Verdict
 from referee.decks import Deck, load_deck
-from referee.seats import CLOCKWISE, COUNTER_CLOCKWISE, TurnOrder
+from referee.seats import DIRECTIONS, TurnOrder, direction_option
 from referee.table import (
     Action,
     AskTable,
@@ -116,11 +116,8 @@ class Tempus(Game[TempusState]):
     min_seats = 2
     max_seats = 5
     options = (
-        Option(
-            "direction",
-            "clockwise",
-            ("clockwise", "counterclockwise"),
-            "Play direction (the sheet says clockwise); the next round's starter follows it.",
+        direction_option(
+            "Play direction (the sheet says clockwise); the next round's starter follows it."
         ),
         Option(
             "strict_order",
@@ -250,7 +247,7 @@ class Tempus(Game[TempusState]):
     def setup(self, header: Header) -> TempusState:
         seats = len(header.seats)
         options = header.options
-        direction = CLOCKWISE if options["direction"] == "clockwise" else COUNTER_CLOCKWISE
+        direction = DIRECTIONS[options["direction"]]
         hand = options[f"hand_size_{seats}"]
         return TempusState(
             sets=(),
