@@ -6,6 +6,7 @@ import json
 import socket
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -143,32 +144,33 @@ def run_table(
 ) -> int:
     """Referee the table live; resumes the match in progress after a restart."""
     parsed = get_game(header["game"]).check_header(parse_header(header))
-    store = MatchStore.open(data / "tableref.sqlite")
-    resumed = store.unfinished_match()
-    if resumed is not None and resumed.header == parsed.to_json():
-        match_id, moves = resumed.id, store.moves(resumed.id)
-        print(f"resuming match {match_id} after {len(moves)} moves")
-    else:
-        match_id, moves = store.start_match(parsed.to_json()), []
-    feed = InMemoryFeed()
-    panel = seat_panel(len(parsed.seats), pins)
-    pipeline = build_pipeline(parsed, default_mat(), panel, feed, store, match_id, moves)
-    server = serve(create_app(feed), host, port)
-    print(f"tableref page: {server.url}/ (on this network: http://{lan_address()}:{server.port}/)")
-
-    def presses(_t: float) -> list[Any]:
-        panel.poll()
-        return panel.events()
-
     # A video file ends; a camera is retried when it stops delivering.
     live = camera_name == "picamera" or camera_name.isdigit()
-    try:
-        with open_camera(camera_name) as camera:
+    with (
+        open_camera(camera_name) as camera,
+        seat_panel(len(parsed.seats), pins) as panel,
+        closing(MatchStore.open(data / "tableref.sqlite")) as store,
+    ):
+        resumed = store.unfinished_match()
+        if resumed is not None and resumed.header == parsed.to_json():
+            match_id, moves = resumed.id, store.moves(resumed.id)
+            print(f"resuming match {match_id} after {len(moves)} moves")
+        else:
+            match_id, moves = store.start_match(parsed.to_json()), []
+        feed = InMemoryFeed()
+        pipeline = build_pipeline(parsed, default_mat(), panel, feed, store, match_id, moves)
+        server = serve(create_app(feed), host, port)
+        print(f"tableref page: {server.url}/ "
+              f"(on this network: http://{lan_address()}:{server.port}/)", flush=True)
+
+        def presses(_t: float) -> list[Any]:
+            panel.poll()
+            return panel.events()
+
+        try:
             drive(pipeline, camera, presses, live=live)
-    finally:
-        server.stop()
-        panel.close()
-        store.close()
+        finally:
+            server.stop()
     return 0
 
 
