@@ -319,6 +319,134 @@ def _series_face(sign: str) -> FacePainter:
     return paint
 
 
+# -- UNO: four colours of numbers and actions, the wilds and a blank spare ---------------
+#
+# Every coloured card has a full field in its colour and, in its upper part, one big
+# bold sign: the value (6 and 9 underlined) or an action icon (skip: a barred circle,
+# reverse: two opposite arrows, draw two: two stacked cards marked +2). Under it come
+# the title and a strip of six squares that codes the sign again, as the Tempus faces
+# have, so that a turned card (its strip on top) never looks like another card upright.
+# The wilds are black with a four-colour wheel (the draw four smaller, over a big +4);
+# the blank spare is a plain grey field that says BLANK (a pale one would look like a
+# glare spot on the mat). The ink is white, dark on a light field (yellow), so the signs
+# keep their contrast.
+
+UNO_WHEEL: tuple[str, str, str, str] = ("#d51a2c", "#f2d000", "#0e9c5a", "#1f4fd1")
+"""The four colours (red, yellow, green, blue): the wilds' wheel, clockwise from top left.
+They are the deck data's colours, far apart in hue so a warm lamp keeps them apart."""
+UNO_SIGN_CENTRE_MM = 30.0  # from the card's top edge; the field spans 10.5 to 76.5 mm
+UNO_SIGN_MM = 30.0  # height of a value, side of an action icon's box
+UNO_TITLE_MM = 57.0
+UNO_STRIP_TOP_MM = 63.5
+UNO_STRIP_SQUARE_MM = 6.2
+UNO_STRIP_PITCH_MM = 7.0
+UNO_SIGN_CODES = {"uno-skip": 10, "uno-reverse": 11, "uno-draw2": 12, "uno-wild": 13,
+                  "uno-wild-draw4": 14, "uno-blank": 15}
+LIGHT_FIELD = 150  # a field this bright (grey level) or brighter takes dark ink
+UNO_WORDS = (0b000101, 0b010111, 0b001001, 0b100001, 0b111001, 0b011101, 0b011000, 0b011110,
+             0b110110, 0b001111, 0b110011, 0b111010, 0b100111, 0b101101, 0b110101, 0b101011)
+"""The strip per sign (1 = a filled square, left to right): words of even weight, so any
+two differ in two squares at least, assigned by a search that gave the signs that look
+most alike when blurred (3 and 5, 1 and 2, 0 and 8...) the most different strips."""
+
+
+def uno_sign(art: FaceArt) -> int:
+    """The sign an UNO face's strip codes: its value 0..9, or 10.. for the other symbols."""
+    if art.symbol == "uno-number":
+        return int(art.corner)
+    return UNO_SIGN_CODES[art.symbol]
+
+
+def uno_code(sign: int) -> tuple[bool, ...]:
+    """The six squares (left to right, True = filled) printed for a sign 0..15."""
+    word = UNO_WORDS[sign]
+    return tuple(bool(word >> (5 - i) & 1) for i in range(6))
+
+
+def _ink_on(colour: Bgr) -> Bgr:
+    b, g, r = colour
+    return INK if 0.114 * b + 0.587 * g + 0.299 * r >= LIGHT_FIELD else WHITE
+
+
+def _uno_strip(img: Image8, sign: int, cx: float, s: float, ink: Bgr) -> None:
+    """The sign's code strip: six squares, the ones filled, the zeros outlined."""
+    side, pitch = UNO_STRIP_SQUARE_MM * s, UNO_STRIP_PITCH_MM * s
+    y0 = UNO_STRIP_TOP_MM * s
+    line = max(1, round(0.45 * s))
+    for i, bit in enumerate(uno_code(sign)):
+        x0 = cx + (i - 2.5) * pitch - side / 2
+        p0, p1 = (round(x0), round(y0)), (round(x0 + side), round(y0 + side))
+        cv2.rectangle(img, p0, p1, ink, -1 if bit else line, _AA)
+
+
+def _zero(img: Image8, centre: tuple[float, float], height: float, ink: Bgr) -> None:
+    """A plain oval 0, as tall and as bold as `_numeral`'s digits: the font's slashed zero
+    looks like an 8 when blurred."""
+    thick = NUMERAL_STROKE * height
+    axes = (round(0.3 * height - thick / 2), round(0.5 * height - thick / 2))
+    cv2.ellipse(img, (round(centre[0]), round(centre[1])), axes, 0, 0, 360, ink,
+                max(1, round(thick)), _AA)
+
+
+def _uno_skip(img: Image8, box: _Box, ink: Bgr, paper: Bgr) -> None:
+    cv2.circle(img, box.pt(0, 0), box.len(0.8), ink, box.len(0.26), _AA)
+    d = 0.8 * math.sqrt(0.5)
+    cv2.line(img, box.pt(d, -d), box.pt(-d, d), ink, box.len(0.26), _AA)
+
+
+def _uno_reverse(img: Image8, box: _Box, ink: Bgr, paper: Bgr) -> None:
+    for v, way in ((-0.42, 1.0), (0.42, -1.0)):
+        tail, neck, tip = -0.9 * way, 0.3 * way, 0.95 * way
+        cv2.rectangle(img, box.pt(min(tail, neck), v - 0.13), box.pt(max(tail, neck), v + 0.13),
+                      ink, -1, _AA)
+        cv2.fillPoly(img, [box.poly([(neck, v - 0.38), (tip, v), (neck, v + 0.38)])], ink, _AA)
+
+
+def _uno_draw2(img: Image8, box: _Box, ink: Bgr, paper: Bgr) -> None:
+    back = box.poly([(-0.85, -0.95), (0.3, -0.95), (0.3, 0.55), (-0.85, 0.55)])
+    cv2.polylines(img, [back], True, ink, box.len(0.12), _AA)
+    cv2.rectangle(img, box.pt(-0.3, -0.45), box.pt(0.85, 1.0), ink, -1, _AA)
+    _text(img, "+2", (box.cx + 0.275 * box.r, box.cy + 0.28 * box.r), 0.95 * box.r,
+          0.6 * box.r, paper)
+
+
+def _wheel(img: Image8, centre: tuple[float, float], radius: float, rim: Bgr, s: float) -> None:
+    """The four colours as quarters of a disc, red top left, edged by a rim."""
+    c, r = (round(centre[0]), round(centre[1])), round(radius)
+    for start, colour in zip((180, 270, 0, 90), UNO_WHEEL, strict=True):
+        cv2.ellipse(img, c, (r, r), 0, start, start + 90, hex_to_bgr(colour), -1, _AA)
+    cv2.circle(img, c, r, rim, max(1, round(1.2 * s)), _AA)
+
+
+def _uno_face(symbol: str) -> FacePainter:
+    icons: dict[str, SymbolPainter] = {"uno-skip": _uno_skip, "uno-reverse": _uno_reverse,
+                                       "uno-draw2": _uno_draw2}
+
+    def paint(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: float) -> None:
+        """An UNO face: the field, its sign, the title and the sign's code strip."""
+        x0, y0, x1, y1 = field
+        colour = hex_to_bgr(art.colour)
+        cx, cy = (x0 + x1) / 2, UNO_SIGN_CENTRE_MM * s
+        _rounded_rect(img, (x0, y0), (x1, y1), round(4 * s), colour, -1)
+        ink = _ink_on(colour)
+        if symbol == "uno-number" and art.corner == "0":
+            _zero(img, (cx, cy), UNO_SIGN_MM * s, ink)
+        elif symbol == "uno-number":
+            _numeral(img, art.corner, (cx, cy), UNO_SIGN_MM * s, ink, art.corner in UNDERLINED)
+        elif symbol == "uno-wild":
+            _wheel(img, (cx, cy + 2.5 * s), 17.5 * s, WHITE, s)
+        elif symbol == "uno-wild-draw4":
+            _wheel(img, (cx, 22.5 * s), 9.5 * s, WHITE, s)
+            _numeral(img, "+4", (cx, 44.0 * s), 15.0 * s, ink)
+        elif symbol == "uno-blank":
+            _text(img, "BLANK", (cx, cy), 0.85 * (x1 - x0), 0.4 * UNO_SIGN_MM * s, ink)
+        else:
+            icons[symbol](img, _Box(cx, cy, 0.5 * UNO_SIGN_MM * s), ink, colour)
+        _text(img, art.title, (cx, UNO_TITLE_MM * s), 0.8 * (x1 - x0), 2.8 * s, ink)
+        _uno_strip(img, uno_sign(art), cx, s, ink)
+    return paint
+
+
 SYMBOLS: Mapping[str, SymbolStyle] = {
     "crescent": SymbolStyle(_crescent, "full"),
     "dagger": SymbolStyle(_dagger, "diagonal"),
@@ -328,6 +456,9 @@ SYMBOLS: Mapping[str, SymbolStyle] = {
     "joker": SymbolStyle(_no_symbol, "own", _joker_face),
     "series-plus": SymbolStyle(_no_symbol, "own", _series_face("+")),
     "series-minus": SymbolStyle(_no_symbol, "own", _series_face("-")),
+    **{name: SymbolStyle(_no_symbol, "own", _uno_face(name))
+       for name in ("uno-number", "uno-skip", "uno-reverse", "uno-draw2", "uno-wild",
+                    "uno-wild-draw4", "uno-blank")},
 }
 
 
