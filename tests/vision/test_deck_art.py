@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
@@ -149,3 +150,111 @@ def test_export_tempus(tmp_path: Path) -> None:
     pdf = (tmp_path / "sheet.pdf").read_bytes()
     boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
     assert len(boxes) == 8 + 1  # 63 + 3 + 3 prints, nine to a page, then the backs
+
+
+# -- UNO -------------------------------------------------------------------------------
+
+UNO = Path(__file__).resolve().parents[2] / "referee" / "decks" / "uno.json"
+UNO_COLOURS = ("red", "yellow", "green", "blue")
+
+
+def uno_data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(UNO.read_text(encoding="utf-8"))
+    return data
+
+
+def uno_arts() -> list[FaceArt]:
+    return [FaceArt.from_json(f["code"], f["art"]) for f in uno_data()["faces"]]
+
+
+def camera_view(face: np.ndarray) -> np.ndarray:
+    """What a camera about 2 px/mm away sees of a face: small and a little blurred."""
+    small = cv2.resize(face.astype(np.uint8), (56, 87), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (0, 0), 0.8).astype(int)
+
+
+@pytest.fixture(scope="module")
+def uno_faces() -> dict[str, np.ndarray]:
+    return {a.code: paint_face(a, (56, 87), 4.0) for a in uno_arts()}
+
+
+def test_uno_export(tmp_path: Path) -> None:
+    data = uno_data()
+    arts = uno_arts()
+    copies = {f["code"]: f["copies"] for f in data["faces"]}
+    written = export_deck(arts, (56, 87), tmp_path, back_colour=data["back"]["colour"],
+                          copies=copies)
+    codes = [a.code for a in arts]
+    expected = {f"{c}-{v}" for c in UNO_COLOURS for v in
+                [*map(str, range(10)), "skip", "reverse", "draw2"]}
+    assert set(codes) == expected | {"wild", "wild-draw4", "blank"} and len(codes) == 55
+    assert {p.name for p in written} == {f"{c}.png" for c in codes} | {
+        "back.png", "manifest.json", "sheet.pdf"}
+    for code in codes:
+        with Image.open(tmp_path / f"{code}.png") as png:
+            assert png.size == (round(56 * 300 / 25.4), round(87 * 300 / 25.4))
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest == {"card_mm": [56, 87], "faces": {c: f"{c}.png" for c in codes},
+                        "back": "back.png"}
+    pdf = (tmp_path / "sheet.pdf").read_bytes()
+    boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
+    assert sum(copies.values()) == 110
+    assert len(boxes) == 13 + 1  # 110 prints, nine to a page, then the backs
+    for w, h in boxes:
+        assert abs(float(w) / 72 * 25.4 - 210) < 0.5
+        assert abs(float(h) / 72 * 25.4 - 297) < 0.5
+
+
+def test_uno_faces_differ_both_ways_up(uno_faces: dict[str, np.ndarray]) -> None:
+    views = {c: camera_view(f) for c, f in uno_faces.items()}
+    codes = list(views)
+    nearest = min(
+        (min(np.abs(views[a] - views[b]).mean(), np.abs(views[a] - views[b][::-1, ::-1]).mean()),
+         a, b)
+        for i, a in enumerate(codes) for b in codes[i + 1 :])
+    assert nearest[0] > 3.8, nearest
+    for colour in UNO_COLOURS:  # 6 and 9, and the actions against the values
+        six, nine = views[f"{colour}-6"], views[f"{colour}-9"]
+        assert np.abs(six - nine).mean() > 4.0, colour
+        assert np.abs(six - nine[::-1, ::-1]).mean() > 15.0, colour
+        for action in ("skip", "reverse", "draw2"):
+            for value in range(10):
+                other = views[f"{colour}-{value}"]
+                assert np.abs(views[f"{colour}-{action}"] - other).mean() > 6.0
+    assert np.abs(views["wild"] - views["wild-draw4"]).mean() > 15.0
+
+
+def test_uno_colours_far_apart_in_hue_also_under_a_warm_lamp() -> None:
+    from vision.deck_art import UNO_WHEEL
+    from vision.render import Lighting
+
+    data = {f["code"]: f["art"]["colour"] for f in uno_data()["faces"]}
+    assert tuple(data[f"{c}-5"] for c in UNO_COLOURS) == UNO_WHEEL  # the wilds' wheel
+    for colour in UNO_COLOURS:
+        assert {data[f"{colour}-{v}"] for v in [*map(str, range(10)), "skip", "reverse",
+                                                 "draw2"]} == {data[f"{colour}-5"]}
+    for gains in ((1.0, 1.0, 1.0), Lighting.warm_lamp().gains_bgr, Lighting.dim().gains_bgr):
+        hues = []
+        for hex_colour in UNO_WHEEL:
+            bgr = np.array(hex_to_bgr(hex_colour), float) * np.array(gains)
+            pixel = np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3)
+            hues.append(2.0 * float(cv2.cvtColor(pixel, cv2.COLOR_BGR2HSV)[0, 0, 0]))
+        hues.sort()
+        gaps = [b - a for a, b in zip(hues, hues[1:], strict=False)] + [hues[0] + 360 - hues[-1]]
+        assert min(gaps) > 40.0, (gains, hues)
+
+
+def test_uno_strips_code_every_sign_apart() -> None:
+    from vision.deck_art import UNO_WORDS, uno_code, uno_sign
+
+    signs = {a.code: uno_sign(a) for a in uno_arts()}
+    for colour in UNO_COLOURS:
+        own = [s for c, s in signs.items() if c.startswith(f"{colour}-")]
+        assert sorted(own) == list(range(13))
+    assert len({signs["wild"], signs["wild-draw4"], signs["blank"], 0, 12}) == 5
+    assert len(set(UNO_WORDS)) == len(UNO_WORDS) == 16
+    codes = {s: uno_code(s) for s in range(16)}
+    for a in codes:
+        for b in codes:
+            if a < b:
+                assert sum(x != y for x, y in zip(codes[a], codes[b], strict=True)) >= 2
