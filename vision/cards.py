@@ -161,17 +161,21 @@ def foreground_mask(top_down: Frame, px_per_mm: float, valid: Mask | None = None
                       np.uint8)
 
 
+_CHROMA = np.array([[2.0, -1.0, -1.0], [-1.0, 2.0, -1.0], [-1.0, -1.0, 2.0]])
+
+
 def _threshold(diff: NDArray[np.int16], valid: Mask | None, level: float,
                chroma_level: float) -> Mask:
-    """The foreground of a signed BGR difference image (int16)."""
-    b, g, r = (np.ascontiguousarray(diff[:, :, i]) for i in range(3))
-    grey = np.maximum(np.maximum(np.abs(b), np.abs(g)), np.abs(r))
-    # colour alone: how far the difference is from an even change of all three channels
-    # (3 x each channel minus their sum, against 3 x chroma_level)
-    total = b + g + r
-    chroma = np.maximum(np.maximum(np.abs(3 * b - total), np.abs(3 * g - total)),
-                        np.abs(3 * r - total))
-    out: Mask = ((grey > level) | (chroma > 3 * chroma_level)).view(np.uint8) * np.uint8(255)
+    """The foreground of a signed BGR difference image (int16): a channel differs by more
+    than `level`, or the colour alone by more than `chroma_level` (how far the difference
+    is from an even change of all three channels: 3 x a channel minus their sum, against
+    3 x chroma_level)."""
+    grey = math.floor(level)
+    even = cv2.inRange(diff, (-grey, -grey, -grey), (grey, grey, grey))
+    limit = math.floor(3 * chroma_level)
+    chroma = cv2.transform(diff, _CHROMA)  # 3 x each channel minus their sum (exact)
+    same = cv2.inRange(chroma, (-limit, -limit, -limit), (limit, limit, limit))
+    out = np.asarray(cv2.bitwise_not(cv2.bitwise_and(even, same)), np.uint8)
     if valid is not None:
         out = np.asarray(cv2.bitwise_and(out, valid), np.uint8)
     return out
@@ -323,19 +327,23 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
     # the cards that start at the blob's own corners and straight sides, and (below) those
     # the edge votes find, whose outline may run inside the blob (piles a few mm off)
-    starts: list[Vec] = []
-    for corner, a, b in _anchors(contour, px_per_mm, card_mm):
-        for la, lb in ((card_mm[0], card_mm[1]), (card_mm[1], card_mm[0])):
-            starts.append(np.array([corner, corner + a * la, corner + a * la + b * lb,
-                                    corner + b * lb]))
-    anchored = np.array(starts) * px_per_mm - offset if starts else np.zeros((0, 4, 2))
+    anchors = _anchors(contour, px_per_mm, card_mm)
+    if anchors:
+        corner, a, b = (np.array(v)[:, None, :] for v in zip(*anchors, strict=True))
+        la = np.array([card_mm[0], card_mm[1]])[None, :, None]  # both ways round
+        lb = np.array([card_mm[1], card_mm[0]])[None, :, None]
+        starts = np.stack([corner + 0 * la, corner + a * la, corner + a * la + b * lb,
+                           corner + b * lb], axis=2).reshape(-1, 4, 2)
+        anchored = starts * px_per_mm - offset
+    else:
+        anchored = np.zeros((0, 4, 2))
     on_edges = magnitude[canny > 0]
     ref = max(1.0, 0.5 * float(np.percentile(on_edges, 90))) if on_edges.size else 1.0
     ys, xs = np.nonzero(canny)
-    edge_pts = np.column_stack([xs, ys]).astype(np.float64)
-    edge_normal = np.arctan2(gy[ys, xs], gx[ys, xs]).astype(np.float64)
-    fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, edge_pts, edge_normal)
-    votes = _candidate_quads(canny, gx, gy, blob, px_per_mm, card_mm)
+    edge_normal = np.arctan2(gy[ys, xs], gx[ys, xs])
+    fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,
+               edge_normal.astype(np.float64))
+    votes = _candidate_quads(xs, ys, edge_normal, blob, px_per_mm, card_mm)
     return fit.solve(np.concatenate([votes, anchored]), REFINED)
 
 
@@ -350,8 +358,9 @@ class _Fit:
     card_mm: tuple[float, float]
     grad: tuple[NDArray[np.float32], NDArray[np.float32]]  # the image gradient (x, y)
     ref: float
-    edge_pts: Vec
-    edge_normal: Vec
+    edge_x: NDArray[np.intp]  # the edge pixels
+    edge_y: NDArray[np.intp]
+    edge_normal: Vec  # the gradient's angle on them
 
     def solve(self, quads: Vec, refined: int) -> tuple[list[CardQuad], list[CardQuad]]:
         """The cards chosen among the candidates (ROI pixels), and other card outlines in
@@ -360,7 +369,7 @@ class _Fit:
             return [], []
         blob, edges, offset, px_per_mm, card_mm = (self.blob, self.edges, self.offset,
                                                     self.px_per_mm, self.card_mm)
-        canny_pts, canny_normal, grad, ref = self.edge_pts, self.edge_normal, self.grad, self.ref
+        grad, ref = self.grad, self.ref
         quads = _distinct(quads, px_per_mm)
         outline, strength = _outline_scores((quads + offset) / px_per_mm, blob, edges, offset,
                                             px_per_mm, grad, ref)
@@ -376,7 +385,7 @@ class _Fit:
             if all(np.hypot(*(mids[k] - mids[j])) > 3 * px_per_mm for j in best):
                 best.append(int(k))
         if best:
-            refits = np.array([_refine(quads[k], canny_pts, canny_normal) for k in best])
+            refits = _refine_many(quads[best], self.edge_x, self.edge_y, self.edge_normal)
             more = _outline_scores((refits + offset) / px_per_mm, blob, edges, offset, px_per_mm,
                                    grad, ref)
             quads = np.concatenate([quads, refits])
@@ -389,26 +398,38 @@ class _Fit:
         ranked = np.argsort(-np.where(outline >= MIN_OUTLINE, strength, -1.0), kind="stable")
         taken: list[Vec] = []  # centres of the accepted cards
         clear = np.ones(len(quads_mm), bool)  # not the same card as an accepted one
+        # two cards whose centres lie further apart than this cannot overlap
+        apart = math.hypot(*card_mm) + 1.0
+
+        def overlap(k: int, i: int) -> float:  # of candidate k and accepted card i
+            if abs(centres[k] - taken[i]).max() > apart:
+                return 0.0
+            return _overlap_mm2(quads_mm[k], accepted[i])
+
         for k in ranked:
             if outline[k] < MIN_OUTLINE:
                 break
             if not clear[k]:
                 continue  # the same card again, from another pair of votes
-            if all(_overlap_mm2(quads_mm[k], other) < MAX_OVERLAP * card_area
-                   for other in accepted):
+            if all(overlap(k, i) < MAX_OVERLAP * card_area for i in range(len(accepted))):
                 accepted.append(quads_mm[k])
                 taken.append(centres[k])
                 clear &= np.hypot(*(centres - centres[k]).T) >= 0.5 * card_mm[0]
         # the next best outlines where an accepted card lies: if the reader cannot name a card,
         # one of these may be the true one (a phantom spanning two cards of a pile reads as none)
         rivals: list[list[Vec]] = [[] for _ in accepted]
-        for k in ranked[:RIVALS_CHECKED]:
+        top = ranked[:RIVALS_CHECKED]
+        near_taken = np.zeros(len(top), bool)  # within half a card length of an accepted one
+        if taken:
+            distance = np.hypot(*(centres[top][:, None, :] - np.array(taken)[None]).T).T
+            near_taken = (distance <= 0.5 * card_mm[1]).any(axis=1)
+        for n_k, k in enumerate(top):
             if outline[k] < ALTERNATIVE_OUTLINE:
                 break
-            if all(float(np.hypot(*(centres[k] - c))) > 0.5 * card_mm[1] for c in taken):
+            if not near_taken[n_k]:
                 continue
             quad = quads_mm[k]
-            shares = [_overlap_mm2(quad, other) / card_area for other in accepted]
+            shares = [overlap(k, i) / card_area for i in range(len(accepted))]
             mine = [i for i, share in enumerate(shares) if share > 0.5]
             if len(mine) != 1 or sum(share >= MAX_OVERLAP for share in shares) > 1:
                 continue
@@ -429,7 +450,8 @@ class _Fit:
                                 for q in extras):
                 extras.append(quads_mm[k])
         over = tuple(tuple(j for j, quad in enumerate(accepted)
-                           if _overlap_mm2(extra, quad) >= MAX_OVERLAP * card_area
+                           if abs(extra.mean(axis=0) - taken[j]).max() <= apart
+                           and _overlap_mm2(extra, quad) >= MAX_OVERLAP * card_area
                            and self.lies_on(extra, quad)) for extra in extras)
         return cards, [_to_card(quad, card_mm, beneath=under)
                        for quad, under in zip(extras, over, strict=True)]
@@ -455,13 +477,12 @@ class _Fit:
             return None
         pts, normals = pts[inside], normals[inside]
         # a step across the side itself, not the texture of a card face (a back's lattice)
-        aligned = np.zeros(len(pts), bool)
-        for shift in (-1.0, 0.0, 1.0):
-            at = pts + normals * (shift / self.px_per_mm)
-            gx, gy = _gradients(self.grad, at, self.offset, self.px_per_mm)
-            across = np.abs(gx * normals[:, 0] + gy * normals[:, 1])
-            aligned |= (across >= 0.85 * np.hypot(gx, gy)) & (across > 0)
-        on_edge = _sample(self.edges, pts, self.offset, self.px_per_mm) > 0
+        at = pts[None] + normals[None] * (_ACROSS_SHIFTS / self.px_per_mm)
+        gx, gy = _gradients(self.grad, at.reshape(-1, 2), self.offset, self.px_per_mm)
+        gx, gy = gx.reshape(3, -1), gy.reshape(3, -1)
+        across = np.abs(gx * normals[None, :, 0] + gy * normals[None, :, 1])
+        aligned = ((across >= 0.85 * np.hypot(gx, gy)) & (across > 0)).any(axis=0)
+        on_edge = _is_set(self.edges, pts, self.offset, self.px_per_mm)
         return float(np.mean(on_edge & aligned))
 
 
@@ -483,8 +504,11 @@ def _distinct(quads: Vec, px_per_mm: float) -> Vec:
     centre = quads.mean(axis=1)
     side = quads[:, 1] - quads[:, 0]
     angle = np.degrees(np.arctan2(side[:, 1], side[:, 0])) % 90.0
-    key = np.column_stack([np.rint(centre / max(1.0, px_per_mm)), np.rint(angle) % 90])
-    _, first = np.unique(key, axis=0, return_index=True)
+    cell = np.rint(centre / max(1.0, px_per_mm)).astype(np.int64)
+    cell -= cell.min(axis=0)
+    rows = int(cell[:, 1].max()) + 1
+    key = (cell[:, 0] * rows + cell[:, 1]) * 90 + (np.rint(angle) % 90).astype(np.int64)
+    _, first = np.unique(key, return_index=True)  # the first of each (a stable sort)
     return quads[np.sort(first)]
 
 
@@ -498,13 +522,12 @@ def _to_card(quad: Vec, card_mm: tuple[float, float],
     return card
 
 
-def _candidate_quads(canny: Mask, grad_x: NDArray[np.float32], grad_y: NDArray[np.float32],
+def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray[np.float32],
                      blob: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> Vec:
-    """Nx4x2 card rectangles (ROI pixels) that the edges of a blob vote for."""
-    ys, xs = np.nonzero(canny)
+    """Nx4x2 card rectangles (ROI pixels) that the edges of a blob (edge pixels at xs, ys,
+    the angles of their gradient) vote for."""
     if len(xs) < 10:
         return np.zeros((0, 4, 2))
-    normal = np.arctan2(grad_y[ys, xs], grad_x[ys, xs])
     # dominant directions mod 90 degrees, at 1 degree, smoothed round the circle
     deg = np.degrees(normal) % 90.0
     hist = np.bincount(np.floor(deg).astype(int) % 90, minlength=90).astype(np.float64)
@@ -553,40 +576,89 @@ def _candidate_quads(canny: Mask, grad_x: NDArray[np.float32], grad_y: NDArray[n
     return np.concatenate(found) if found else np.zeros((0, 4, 2))
 
 
-def _refine(quad: Vec, all_pts: Vec, all_normal: Vec, rounds: int = 2) -> Vec:
-    """The quad (ROI pixels) turned and moved onto the edge pixels (with their normal
-    angles) along its own outline."""
-    lo, hi = quad.min(axis=0) - 6, quad.max(axis=0) + 6
-    box = np.all((all_pts >= lo) & (all_pts <= hi), axis=1)
-    pts, normal = all_pts[box], all_normal[box]
+def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal: Vec,
+                 rounds: int = 2) -> Vec:
+    """The quads (Kx4x2, ROI pixels) each turned and moved onto the edge pixels (at xs, ys,
+    with the angles of their gradient) along its own outline."""
+    quads = np.array(quads, np.float64)
+    k_all = len(quads)
+    px, py = xs.astype(np.float64), ys.astype(np.float64)
+    lo, hi = quads.min(axis=1) - 6, quads.max(axis=1) + 6
+    inbox = ((px[None] >= lo[:, :1]) & (px[None] <= hi[:, :1])
+             & (py[None] >= lo[:, 1:]) & (py[None] <= hi[:, 1:]))
+    ids, at = np.nonzero(inbox)  # per candidate, the edge pixels near it
+    px, py, normal = px[at], py[at], normal[at]
+    active = np.ones(k_all, bool)
     for _ in range(rounds):
-        centre = quad.mean(axis=0)
-        side = quad[1] - quad[0]
-        half_a, half_b = np.linalg.norm(side) / 2, np.linalg.norm(quad[3] - quad[0]) / 2
-        theta = math.atan2(side[1], side[0])
-        c, s = math.cos(theta), math.sin(theta)
-        rel = pts - centre
-        a = rel[:, 0] * c + rel[:, 1] * s
-        b = -rel[:, 0] * s + rel[:, 1] * c
-        dev = (normal - theta + math.pi / 4) % (math.pi / 2) - math.pi / 4
+        params = np.zeros((k_all, 7))  # centre x, y, half a, half b, theta, cos, sin
+        for k in np.flatnonzero(active):
+            quad = quads[k]
+            centre = quad.mean(axis=0)
+            side = quad[1] - quad[0]
+            theta = math.atan2(side[1], side[0])
+            params[k] = (centre[0], centre[1], np.linalg.norm(side) / 2,
+                         np.linalg.norm(quad[3] - quad[0]) / 2, theta, math.cos(theta),
+                         math.sin(theta))
+        use = active[ids]
+        g, qx, qy = ids[use], px[use], py[use]
+        cx, cy, half_a, half_b, c, s = (params[g, i] for i in (0, 1, 2, 3, 5, 6))
+        rx, ry = qx - cx, qy - cy
+        a = rx * c + ry * s
+        b = -rx * s + ry * c
+        abs_a, abs_b = np.abs(a), np.abs(b)
+        band_a = (np.abs(abs_a - half_a) < 2.5) & (abs_b < half_b - 3)
+        band_b = (np.abs(abs_b - half_b) < 2.5) & (abs_a < half_a - 3)
+        band = np.flatnonzero(band_a | band_b)  # by the outline: only these can count
+        g, a, b, band_a, band_b, half_a, half_b = (
+            v[band] for v in (g, a, b, band_a, band_b, half_a, half_b))
+        dev = (normal[use][band] - params[g, 4] + math.pi / 4) % (math.pi / 2) - math.pi / 4
         square = np.abs(dev) < 0.2
-        near_a = square & (np.abs(np.abs(a) - half_a) < 2.5) & (np.abs(b) < half_b - 3)
-        near_b = square & (np.abs(np.abs(b) - half_b) < 2.5) & (np.abs(a) < half_a - 3)
+        near_a, near_b = square & band_a, square & band_b
         near = near_a | near_b
-        if np.count_nonzero(near) < 20:
+        active &= np.bincount(g[near], minlength=k_all) >= 20
+        if not active.any():
             break
-        turn = _median(dev[near])
-        shift = np.zeros(2)
-        for k, (coord, sel, half) in enumerate(((a, near_a, half_a), (b, near_b, half_b))):
-            lo = coord[sel & (coord < 0)] + half
-            hi = coord[sel & (coord > 0)] - half
-            offsets = [_median(v) for v in (lo, hi) if len(v) >= 5]
-            shift[k] = sum(offsets) / len(offsets) if offsets else 0.0
-        move = np.array([c * shift[0] - s * shift[1], s * shift[0] + c * shift[1]])
-        cr, sr = math.cos(turn), math.sin(turn)
-        rot = np.array([[cr, -sr], [sr, cr]])
-        quad = (quad - centre) @ rot.T + centre + move
-    return quad
+        # per candidate, the medians of: the turn, and the offsets of the near and the far
+        # side on each axis (groups 0, 1 to 4 times k_all on)
+        groups, values = [g[near]], [dev[near]]
+        for coord, sel, half in ((a, near_a, half_a), (b, near_b, half_b)):
+            low, high = sel & (coord < 0), sel & (coord > 0)
+            groups += [g[low] + (len(groups)) * k_all, g[high] + (len(groups) + 1) * k_all]
+            values += [coord[low] + half[low], coord[high] - half[high]]
+        medians, counts = _group_medians(np.concatenate(groups), np.concatenate(values),
+                                         5 * k_all)
+        turn = medians[:k_all]
+        sides = [((medians[i * k_all:], counts[i * k_all:]),
+                  (medians[(i + 1) * k_all:], counts[(i + 1) * k_all:])) for i in (1, 3)]
+        for k in np.flatnonzero(active):
+            quad = quads[k]
+            centre = quad.mean(axis=0)
+            c, s = params[k, 5], params[k, 6]
+            shift = [0.0, 0.0]
+            for axis, pair in enumerate(sides):
+                offsets = [float(med[k]) for med, n in pair if n[k] >= 5]
+                shift[axis] = sum(offsets) / len(offsets) if offsets else 0.0
+            move = np.array([c * shift[0] - s * shift[1], s * shift[0] + c * shift[1]])
+            cr, sr = math.cos(turn[k]), math.sin(turn[k])
+            rot = np.array([[cr, -sr], [sr, cr]])
+            quads[k] = (quad - centre) @ rot.T + centre + move
+    return quads
+
+
+def _group_medians(groups: NDArray[np.intp], values: Vec, n: int
+                   ) -> tuple[Vec, NDArray[np.intp]]:
+    """Per group 0..n-1: the median of its values (0 if none), and how many it has."""
+    counts = np.bincount(groups, minlength=n)
+    medians = np.zeros(n)
+    if len(values):
+        by_value = np.argsort(values)  # (equal values may come in any order)
+        ordered = values[by_value[np.argsort(groups[by_value], kind="stable")]]
+        start = np.cumsum(counts) - counts
+        has = counts > 0
+        lo = start[has] + (counts[has] - 1) // 2
+        hi = start[has] + counts[has] // 2
+        medians[has] = (ordered[lo] + ordered[hi]) / 2
+    return medians, counts
 
 
 def _median(values: Vec) -> float:
@@ -637,22 +709,22 @@ def _anchors(contour: NDArray[np.int32], px_per_mm: float,
         poly = poly[::-1]
     n = len(poly)
     sides = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
-    long_sides = [i for i, (p, q) in enumerate(sides)
-                  if np.linalg.norm(q - p) >= 0.45 * card_mm[0]]
+    lengths = [np.linalg.norm(q - p) for p, q in sides]
+    long_sides = [i for i in range(n) if lengths[i] >= 0.45 * card_mm[0]]
+    unit = {i: (sides[i][1] - sides[i][0]) / lengths[i] for i in long_sides}
     found: list[tuple[Vec, Vec, Vec]] = []
     for i in long_sides:
         p, q = sides[i]
-        d = (q - p) / np.linalg.norm(q - p)
+        d = unit[i]
         inward = np.array([-d[1], d[0]])
         found.extend([(p, d, inward), (q, -d, inward)])
     for k, i in enumerate(long_sides):
         j = long_sides[(k + 1) % len(long_sides)]
-        between = sum(np.linalg.norm(sides[m % n][1] - sides[m % n][0])
-                      for m in range(i + 1, i + 1 + (j - i - 1) % n))
+        between = sum(lengths[m % n] for m in range(i + 1, i + 1 + (j - i - 1) % n))
         if between > 0.2 * card_mm[0]:
             continue
-        (p1, q1), (p2, q2) = sides[i], sides[j]
-        d1, d2 = (q1 - p1) / np.linalg.norm(q1 - p1), (q2 - p2) / np.linalg.norm(q2 - p2)
+        p1, p2 = sides[i][0], sides[j][0]
+        d1, d2 = unit[i], unit[j]
         cross = d1[0] * d2[1] - d1[1] * d2[0]
         if abs(float(d1 @ d2)) > math.sin(math.radians(12)) or cross <= 0:
             continue
@@ -672,6 +744,12 @@ def _rotate(v: Vec, angle: float) -> Vec:
     return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
 
 
+_GRID_S, _GRID_T = (g.ravel()[None, :, None] for g in np.meshgrid(np.linspace(0, 1, 7),
+                                                                   np.linspace(0, 1, 7)))
+_SIDE_STEPS = np.linspace(0.1, 0.9, SIDE_SAMPLES)[None, None, :, None]
+_ACROSS_SHIFTS = np.array([-1.0, 0.0, 1.0])[:, None, None]
+
+
 def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm: float,
                     grad: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
                     ref: float = 1.0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -685,40 +763,45 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
     n = len(quads)
     centres = quads.mean(axis=1, keepdims=True)
     inner = centres + (quads - centres) * 0.9
-    s, t = (g.ravel()[None, :, None] for g in np.meshgrid(np.linspace(0, 1, 7),
-                                                           np.linspace(0, 1, 7)))
-    grid = inner[:, :1] + s * (inner[:, 1:2] - inner[:, :1]) + t * (inner[:, 3:4] - inner[:, :1])
-    cover = _sample(blob, grid.reshape(-1, 2), offset, px_per_mm).reshape(n, -1).mean(axis=1)
+    grid = (inner[:, :1] + _GRID_S * (inner[:, 1:2] - inner[:, :1])
+            + _GRID_T * (inner[:, 3:4] - inner[:, :1]))
+    cover = _is_set(blob, grid.reshape(-1, 2), offset, px_per_mm).reshape(n, -1).mean(axis=1)
     ok = cover >= MIN_COVER
-    zeros = np.zeros(n)
-    if not ok.any():
-        return zeros, zeros.copy()
-    if not ok.all():  # score only the quads inside the blob: the rest score 0
-        outline_ok, strength_ok = _outline_scores(quads[ok], blob, edges, offset, px_per_mm,
-                                                  grad, ref)
-        outline_all, strength_all = zeros, zeros.copy()
-        outline_all[ok], strength_all[ok] = outline_ok, strength_ok
-        return outline_all, strength_all
+    if ok.all():
+        return _outline_in_blob(quads, centres, blob, edges, offset, px_per_mm, grad, ref)
+    # score only the quads inside the blob: the rest score 0
+    outline, strength = np.zeros(n), np.zeros(n)
+    if ok.any():
+        outline[ok], strength[ok] = _outline_in_blob(quads[ok], centres[ok], blob, edges,
+                                                     offset, px_per_mm, grad, ref)
+    return outline, strength
+
+
+def _outline_in_blob(quads: Vec, centres: Vec, blob: Mask, edges: Mask, offset: Vec,
+                     px_per_mm: float,
+                     grad: tuple[NDArray[np.float32], NDArray[np.float32]] | None,
+                     ref: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """_outline_scores of quads (with their centres, Nx1x2) that lie inside the blob."""
+    n = len(quads)
     along = np.roll(quads, -1, axis=1) - quads  # N x 4 sides
     normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)
     normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
     middle = quads + along / 2
     flip = np.sum((middle - centres) * normal, axis=-1, keepdims=True) < 0
     normal = np.where(flip, -normal, normal)
-    steps = np.linspace(0.1, 0.9, SIDE_SAMPLES)[None, None, :, None]
-    pts = (quads[:, :, None, :] + steps * along[:, :, None, :]).reshape(-1, 2)
+    pts = (quads[:, :, None, :] + _SIDE_STEPS * along[:, :, None, :]).reshape(-1, 2)
     normals = np.repeat(normal.reshape(-1, 2), SIDE_SAMPLES, axis=0)
-    outside = _sample(blob, pts + normals * 2.5, offset, px_per_mm) == 0
-    on_edge = _sample(edges, pts, offset, px_per_mm) > 0
+    outside = ~_is_set(blob, pts + normals * 2.5, offset, px_per_mm)
+    on_edge = _is_set(edges, pts, offset, px_per_mm)
     outline = (outside | on_edge).reshape(n, -1).mean(axis=1)
     if grad is None:
         return outline, outline.copy()
     # the steepest step across the side within a pixel of it
-    across = np.zeros(len(pts))
-    for shift in (-1.0, 0.0, 1.0):
-        at = pts + normals * (shift / px_per_mm)
-        gx, gy = _gradients(grad, at, offset, px_per_mm)
-        across = np.maximum(across, np.abs(gx * normals[:, 0] + gy * normals[:, 1]))
+    at = pts[None] + normals[None] * (_ACROSS_SHIFTS / px_per_mm)
+    index, inside = _pixels(grad[0].shape, at.reshape(-1, 2), offset, px_per_mm)
+    gx = np.where(inside, grad[0].ravel()[index], 0.0).reshape(3, -1)
+    gy = np.where(inside, grad[1].ravel()[index], 0.0).reshape(3, -1)
+    across = np.abs(gx * normals[None, :, 0] + gy * normals[None, :, 1]).max(axis=0)
     strength = np.where(outside, 1.0, np.minimum(1.0, across / ref)).reshape(n, -1).mean(axis=1)
     # a free side (mat beyond it) is the surest outline: a phantom between two cards of a
     # pile square reaches into its neighbour and has fewer
@@ -742,6 +825,13 @@ def _gradients(grad: tuple[NDArray[np.float32], NDArray[np.float32]], pts_mm: Ve
     index, inside = _pixels(grad[0].shape, pts_mm, offset, px_per_mm)
     return (np.where(inside, grad[0].ravel()[index], 0.0),
             np.where(inside, grad[1].ravel()[index], 0.0))
+
+
+def _is_set(img: Mask, pts_mm: Vec, offset: Vec, px_per_mm: float) -> NDArray[np.bool_]:
+    """Whether a mask is set at mm points (False outside it)."""
+    index, inside = _pixels(img.shape, pts_mm, offset, px_per_mm)
+    out: NDArray[np.bool_] = inside & (img.ravel()[index] > 0)
+    return out
 
 
 def _sample(img: Mask, pts_mm: Vec, offset: Vec, px_per_mm: float) -> NDArray[np.float64]:
