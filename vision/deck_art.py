@@ -324,8 +324,9 @@ def _series_face(sign: str) -> FacePainter:
 # Every coloured card has a full field in its colour and, in its upper part, one big
 # bold sign: the value (6 and 9 underlined) or an action icon (skip: a barred circle,
 # reverse: two opposite arrows, draw two: two stacked cards marked +2). Under it come
-# the title and a strip of six squares that codes the sign again, as the Tempus faces
-# have, so that a turned card (its strip on top) never looks like another card upright.
+# the title and a strip of six tall bars that codes the sign again (as the squares of
+# the Tempus faces do), so that a turned card, its strip on top, never looks like
+# another card upright.
 # The wilds are black with a four-colour wheel (the draw four smaller, over a big +4);
 # the blank spare is a plain grey field that says BLANK (a pale one would look like a
 # glare spot on the mat). The ink is white, dark on a light field (yellow), so the signs
@@ -338,7 +339,7 @@ UNO_SIGN_CENTRE_MM = 30.0  # from the card's top edge; the field spans 10.5 to 7
 UNO_SIGN_MM = 30.0  # height of a value, side of an action icon's box
 UNO_TITLE_MM = 57.0
 UNO_STRIP_TOP_MM = 63.5
-UNO_STRIP_SQUARE_MM = 6.2
+UNO_STRIP_BAR_MM = (6.2, 9.5)  # width, height: tall bars weigh more in a blurred view
 UNO_STRIP_PITCH_MM = 7.0
 UNO_SIGN_CODES = {"uno-skip": 10, "uno-reverse": 11, "uno-draw2": 12, "uno-wild": 13,
                   "uno-wild-draw4": 14, "uno-blank": 15}
@@ -346,7 +347,7 @@ LIGHT_FIELD = 150  # a field this bright (grey level) or brighter takes dark ink
 UNO_WORDS = (0b000101, 0b010111, 0b001001, 0b100001, 0b111001, 0b011101, 0b011000, 0b011110,
              0b110110, 0b001111, 0b110011, 0b111010, 0b100111, 0b101101, 0b110101, 0b101011)
 """The strip per sign (1 = a filled square, left to right): words of even weight, so any
-two differ in two squares at least, assigned by a search that gave the signs that look
+two differ in two bars at least, assigned by a search that gave the signs that look
 most alike when blurred (3 and 5, 1 and 2, 0 and 8...) the most different strips."""
 
 
@@ -358,7 +359,7 @@ def uno_sign(art: FaceArt) -> int:
 
 
 def uno_code(sign: int) -> tuple[bool, ...]:
-    """The six squares (left to right, True = filled) printed for a sign 0..15."""
+    """The six bars (left to right, True = filled) printed for a sign 0..15."""
     word = UNO_WORDS[sign]
     return tuple(bool(word >> (5 - i) & 1) for i in range(6))
 
@@ -369,13 +370,14 @@ def _ink_on(colour: Bgr) -> Bgr:
 
 
 def _uno_strip(img: Image8, sign: int, cx: float, s: float, ink: Bgr) -> None:
-    """The sign's code strip: six squares, the ones filled, the zeros outlined."""
-    side, pitch = UNO_STRIP_SQUARE_MM * s, UNO_STRIP_PITCH_MM * s
+    """The sign's code strip: six bars, the ones filled, the zeros outlined."""
+    side, tall = UNO_STRIP_BAR_MM[0] * s, UNO_STRIP_BAR_MM[1] * s
+    pitch = UNO_STRIP_PITCH_MM * s
     y0 = UNO_STRIP_TOP_MM * s
     line = max(1, round(0.45 * s))
     for i, bit in enumerate(uno_code(sign)):
         x0 = cx + (i - 2.5) * pitch - side / 2
-        p0, p1 = (round(x0), round(y0)), (round(x0 + side), round(y0 + side))
+        p0, p1 = (round(x0), round(y0)), (round(x0 + side), round(y0 + tall))
         cv2.rectangle(img, p0, p1, ink, -1 if bit else line, _AA)
 
 
