@@ -17,12 +17,15 @@ import cv2
 import numpy as np
 
 from firmware import commands
+from firmware.enrollment import EnrollmentError
 from firmware.session import SessionError
 from hardware.camera import CameraError
 from referee.core import RefereeError
 from vision.calibration import VisionError
 
-USER_ERRORS = (RefereeError, VisionError, CameraError, SessionError, OSError, ValueError)
+USER_ERRORS = (
+    RefereeError, VisionError, CameraError, SessionError, EnrollmentError, OSError, ValueError,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     identify.add_argument("image", type=Path)
     identify.add_argument("--game", required=True)
     identify.add_argument("--mat", type=Path, help="mat.json of the mat in use")
+    identify.add_argument("--deck-photos", type=Path, help="photos of your own deck's faces")
 
     replay = sub.add_parser("replay", help="run a recorded session through the pipeline")
     replay.add_argument("session", type=Path)
@@ -67,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--data", type=Path, default=Path("data"), help="folder of the SQLite log")
     run.add_argument("--port", type=int, default=8000)
     run.add_argument("--host", default="0.0.0.0")
+    run.add_argument("--deck-photos", type=Path, help="photos of your own deck's faces")
 
     demo = sub.add_parser("demo", help="replay a bundled Deserto session and serve the page")
     demo.add_argument("--port", type=int, default=8000)
@@ -111,7 +116,7 @@ def dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "vision":
         image = read_image(args.image)
-        cards = commands.identify(image, args.game, args.mat)
+        cards = commands.identify(image, args.game, args.mat, args.deck_photos)
         print(json.dumps(cards))
         return 0
     if args.command == "replay":
@@ -120,7 +125,8 @@ def dispatch(args: argparse.Namespace) -> int:
         return commands.record(args.out, table_header(args), args.camera, args.pins, args.seconds)
     if args.command == "run":
         return commands.run_table(
-            table_header(args), args.camera, args.pins, args.data, args.host, args.port
+            table_header(args), args.camera, args.pins, args.data, args.host, args.port,
+            args.deck_photos,
         )
     if args.command == "demo":
         return commands.demo(args.host, args.port, args.speed, args.once)

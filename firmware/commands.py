@@ -61,9 +61,11 @@ def export_mat(out_dir: Path) -> list[Path]:
     return write_mat(default_mat(), out_dir)
 
 
-def identify(image: np.ndarray, game_name: str, mat_file: Path | None) -> list[dict[str, Any]]:
+def identify(
+    image: np.ndarray, game_name: str, mat_file: Path | None, deck_photos: Path | None = None
+) -> list[dict[str, Any]]:
     mat = load_mat(mat_file)
-    reader = build_reader(get_game(game_name).deck, mat)
+    reader = build_reader(get_game(game_name).deck, mat, deck_photos)
     return [card.to_json() for card in reader.read(image).cards]
 
 
@@ -140,7 +142,8 @@ def seat_panel(seats: int, pins: str) -> SeatPanel:
 
 
 def run_table(
-    header: dict[str, Any], camera_name: str, pins: str, data: Path, host: str, port: int
+    header: dict[str, Any], camera_name: str, pins: str, data: Path, host: str, port: int,
+    deck_photos: Path | None = None,
 ) -> int:
     """Referee the table live; resumes the match in progress after a restart."""
     parsed = get_game(header["game"]).check_header(parse_header(header))
@@ -158,7 +161,9 @@ def run_table(
         else:
             match_id, moves = store.start_match(parsed.to_json()), []
         feed = InMemoryFeed()
-        pipeline = build_pipeline(parsed, default_mat(), panel, feed, store, match_id, moves)
+        pipeline = build_pipeline(
+            parsed, default_mat(), panel, feed, store, match_id, moves, deck_photos=deck_photos
+        )
         server = serve(create_app(feed), host, port)
         print(f"tableref page: {server.url}/ "
               f"(on this network: http://{lan_address()}:{server.port}/)", flush=True)

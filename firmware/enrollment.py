@@ -2,7 +2,9 @@
 
 By default the references are our own print-and-play art, painted from the deck data.
 A table that plays with its own commercial deck photographs each face once and puts
-the pictures, named `<code>.jpg` or `<code>.png`, in a folder; those replace the art.
+the pictures, named `<code>.jpg` or `<code>.png` (cropped to the card, upright), in a
+folder; those replace the art (`tableref vision identify --deck-photos DIR`, `tableref
+run --deck-photos DIR`).
 """
 
 from __future__ import annotations
@@ -32,15 +34,25 @@ def reference_images(deck: Deck, enrolled: Path | None = None) -> dict[str, np.n
     """One reference image per face (and the back): enrolled photos, else our art."""
     references = {art.code: paint_face(art, deck.card_mm) for art in deck_arts(deck)}
     references[BACK] = paint_back(str(deck.back.get("colour", "#6b3f1d")), deck.card_mm)
-    if enrolled is not None:
-        for code in list(references):
-            for suffix in (".jpg", ".jpeg", ".png"):
-                path = enrolled / f"{code}{suffix}"
-                image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
-                if image is not None:
-                    references[code] = np.asarray(image, dtype=np.uint8)
-                    break
+    if enrolled is None:
+        return references
+    if not enrolled.is_dir():
+        raise EnrollmentError(f"{enrolled}: no such folder of deck photos")
+    for code in list(references):
+        for suffix in (".jpg", ".jpeg", ".png"):
+            path = enrolled / f"{code}{suffix}"
+            if not path.is_file():
+                continue
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None or min(image.shape[:2]) < 32:
+                raise EnrollmentError(f"{path}: not a readable photo of a card")
+            references[code] = np.asarray(image, dtype=np.uint8)
+            break
     return references
+
+
+class EnrollmentError(Exception):
+    """A folder of deck photos that cannot be used; the message says which file."""
 
 
 def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None) -> TableReader:

@@ -58,13 +58,14 @@ def build_pipeline(
     match_id: int | None = None,
     moves: Iterable[dict[str, Any]] = (),
     tracker_settings: TrackerSettings | None = None,
+    deck_photos: Path | None = None,
 ) -> RefereePipeline:
     """The pipeline for one match; `moves` (from the store) are replayed first."""
     game = get_game(header.game)
     match = Match(game, header)
     for data in moves:
         match.play(parse_move(game, data, len(header.seats)))
-    reader = build_reader(game.deck, mat)
+    reader = build_reader(game.deck, mat, deck_photos)
     tracker = Tracker(mat.center_mm, tracker_settings)
     return RefereePipeline(match, reader, tracker, panel, VisionError, feed, store, match_id)
 
