@@ -396,24 +396,27 @@ class _Fit:
         card_area = card_mm[0] * card_mm[1]
         centres = quads_mm.mean(axis=1)
         ranked = np.argsort(-np.where(outline >= MIN_OUTLINE, strength, -1.0), kind="stable")
-        taken: list[Vec] = []  # centres of the accepted cards
+        taken: list[list[float]] = []  # centres of the accepted cards
         clear = np.ones(len(quads_mm), bool)  # not the same card as an accepted one
         # two cards whose centres lie further apart than this cannot overlap
         apart = math.hypot(*card_mm) + 1.0
+        at: list[list[float]] = centres.tolist()
+        score: list[float] = outline.tolist()
 
         def overlap(k: int, i: int) -> float:  # of candidate k and accepted card i
-            if abs(centres[k] - taken[i]).max() > apart:
+            (x, y), (tx, ty) = at[k], taken[i]
+            if max(abs(x - tx), abs(y - ty)) > apart:
                 return 0.0
             return _overlap_mm2(quads_mm[k], accepted[i])
 
-        for k in ranked:
-            if outline[k] < MIN_OUTLINE:
+        for k in ranked.tolist():
+            if score[k] < MIN_OUTLINE:
                 break
             if not clear[k]:
                 continue  # the same card again, from another pair of votes
             if all(overlap(k, i) < MAX_OVERLAP * card_area for i in range(len(accepted))):
                 accepted.append(quads_mm[k])
-                taken.append(centres[k])
+                taken.append(at[k])
                 clear &= np.hypot(*(centres - centres[k]).T) >= 0.5 * card_mm[0]
         # the next best outlines where an accepted card lies: if the reader cannot name a card,
         # one of these may be the true one (a phantom spanning two cards of a pile reads as none)
@@ -423,21 +426,21 @@ class _Fit:
         if taken:
             distance = np.hypot(*(centres[top][:, None, :] - np.array(taken)[None]).T).T
             near_taken = (distance <= 0.5 * card_mm[1]).any(axis=1)
-        for n_k, k in enumerate(top):
-            if outline[k] < ALTERNATIVE_OUTLINE:
+        rival_at = [[centre] for centre in taken]  # where each card and its rivals lie
+        for n_k, k in enumerate(top.tolist()):
+            if score[k] < ALTERNATIVE_OUTLINE:
                 break
             if not near_taken[n_k]:
                 continue
-            quad = quads_mm[k]
             shares = [overlap(k, i) / card_area for i in range(len(accepted))]
             mine = [i for i, share in enumerate(shares) if share > 0.5]
             if len(mine) != 1 or sum(share >= MAX_OVERLAP for share in shares) > 1:
                 continue
-            group = rivals[mine[0]]
-            seen = [accepted[mine[0]], *group]
-            if len(group) < 3 and all(
-                    np.linalg.norm(centres[k] - q.mean(axis=0)) > 3 for q in seen):
-                group.append(quad)
+            group, seen = rivals[mine[0]], rival_at[mine[0]]  # (seen: the card, its rivals)
+            x, y = at[k]
+            if len(group) < 3 and all(math.hypot(x - sx, y - sy) > 3 for sx, sy in seen):
+                group.append(quads_mm[k])
+                seen.append(at[k])
         cards = [_to_card(quad, card_mm, tuple(_to_card(r, card_mm) for r in group))
                  for quad, group in zip(accepted, rivals, strict=True)]
         # the best outlines elsewhere in the blob: cards the greedy choice pushed out (a
@@ -601,7 +604,8 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
                          math.sin(theta))
         use = active[ids]
         g, qx, qy = ids[use], px[use], py[use]
-        cx, cy, half_a, half_b, c, s = (params[g, i] for i in (0, 1, 2, 3, 5, 6))
+        columns = params.T.copy()
+        cx, cy, half_a, half_b, c, s = (columns[i][g] for i in (0, 1, 2, 3, 5, 6))
         rx, ry = qx - cx, qy - cy
         a = rx * c + ry * s
         b = -rx * s + ry * c
@@ -611,7 +615,7 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
         band = np.flatnonzero(band_a | band_b)  # by the outline: only these can count
         g, a, b, band_a, band_b, half_a, half_b = (
             v[band] for v in (g, a, b, band_a, band_b, half_a, half_b))
-        dev = (normal[use][band] - params[g, 4] + math.pi / 4) % (math.pi / 2) - math.pi / 4
+        dev = (normal[use][band] - columns[4][g] + math.pi / 4) % (math.pi / 2) - math.pi / 4
         square = np.abs(dev) < 0.2
         near_a, near_b = square & band_a, square & band_b
         near = near_a | near_b
@@ -625,7 +629,8 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
             low, high = sel & (coord < 0), sel & (coord > 0)
             groups += [g[low] + (len(groups)) * k_all, g[high] + (len(groups) + 1) * k_all]
             values += [coord[low] + half[low], coord[high] - half[high]]
-        medians, counts = _group_medians(np.concatenate(groups), np.concatenate(values),
+        medians, counts = _group_medians(np.concatenate(groups).astype(np.int16),
+                                         np.concatenate(values),
                                          5 * k_all)
         turn = medians[:k_all]
         sides = [((medians[i * k_all:], counts[i * k_all:]),
@@ -645,13 +650,14 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
     return quads
 
 
-def _group_medians(groups: NDArray[np.intp], values: Vec, n: int
+def _group_medians(groups: NDArray[np.int16], values: Vec, n: int
                    ) -> tuple[Vec, NDArray[np.intp]]:
     """Per group 0..n-1: the median of its values (0 if none), and how many it has."""
     counts = np.bincount(groups, minlength=n)
     medians = np.zeros(n)
     if len(values):
         by_value = np.argsort(values)  # (equal values may come in any order)
+        # (a stable sort of small integers is a radix sort)
         ordered = values[by_value[np.argsort(groups[by_value], kind="stable")]]
         start = np.cumsum(counts) - counts
         has = counts > 0
@@ -746,6 +752,7 @@ def _rotate(v: Vec, angle: float) -> Vec:
 
 _GRID_S, _GRID_T = (g.ravel()[None, :, None] for g in np.meshgrid(np.linspace(0, 1, 7),
                                                                    np.linspace(0, 1, 7)))
+_GRID_CORNERS = [0, 6, 42, 48]
 _SIDE_STEPS = np.linspace(0.1, 0.9, SIDE_SAMPLES)[None, None, :, None]
 _ACROSS_SHIFTS = np.array([-1.0, 0.0, 1.0])[:, None, None]
 
@@ -763,10 +770,14 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
     n = len(quads)
     centres = quads.mean(axis=1, keepdims=True)
     inner = centres + (quads - centres) * 0.9
-    grid = (inner[:, :1] + _GRID_S * (inner[:, 1:2] - inner[:, :1])
-            + _GRID_T * (inner[:, 3:4] - inner[:, :1]))
-    cover = _is_set(blob, grid.reshape(-1, 2), offset, px_per_mm).reshape(n, -1).mean(axis=1)
-    ok = cover >= MIN_COVER
+    a, ab, ad = inner[:, :1], inner[:, 1:2] - inner[:, :1], inner[:, 3:4] - inner[:, :1]
+    # the corners of the grid first: two of them off the blob already fail MIN_COVER
+    corners = a + _GRID_S[:, _GRID_CORNERS] * ab + _GRID_T[:, _GRID_CORNERS] * ad
+    ok = _is_set(blob, corners.reshape(-1, 2), offset, px_per_mm).reshape(n, 4).sum(axis=1) >= 3
+    if ok.any():
+        grid = a[ok] + _GRID_S * ab[ok] + _GRID_T * ad[ok]
+        cover = _is_set(blob, grid.reshape(-1, 2), offset, px_per_mm).reshape(len(grid), -1)
+        ok[ok] = cover.mean(axis=1) >= MIN_COVER
     if ok.all():
         return _outline_in_blob(quads, centres, blob, edges, offset, px_per_mm, grad, ref)
     # score only the quads inside the blob: the rest score 0
