@@ -22,15 +22,25 @@ that the seat held such a card at the time (a deferred verdict).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Verdict
+from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Ruling, Verdict
 from referee.decks import Deck, load_deck
 from referee.seats import TurnOrder
-from referee.table import TableInterpreter
+from referee.table import (
+    Action,
+    AskTable,
+    Play,
+    Press,
+    TableInterpreter,
+    TableView,
+    TakeBack,
+    ViewCard,
+)
 
 COLOURS = ("red", "green", "blue", "yellow")
 WILDS = ("wild", "wild-draw4")
@@ -313,9 +323,12 @@ class Uno(Game[UnoState]):
                 self._check_code(code, "each card")
         shown = fields.get("cards", [fields.get("card")])
         wild = kind in ("play", "turn-up") and any(code in WILDS for code in shown)
-        if "colour" in fields and fields["colour"] not in COLOURS:
+        if "colour" in fields and fields["colour"] not in COLOURS and not (
+            wild and fields["colour"] is None
+        ):
             raise RefereeError(
-                f"colour must be one of {', '.join(COLOURS)}, not {fields['colour']!r}"
+                f"colour must be one of {', '.join(COLOURS)} (or null on a wild: named, "
+                f"not known), not {fields['colour']!r}"
             )
         if kind == "play" and wild and "colour" not in fields:
             raise RefereeError('a wild needs "colour", the colour its player names')
@@ -416,8 +429,8 @@ class Uno(Game[UnoState]):
             "zones": [{"zone": "discard", "top": state.top, "cards": list(state.discard[-5:])}],
         }
 
-    def interpreter(self, header: Header) -> TableInterpreter[UnoState]:
-        raise RefereeError("UNO is refereed from logs only for now: the camera side comes next")
+    def interpreter(self, header: Header) -> UnoTable:
+        return UnoTable(self)
 
     # -- judging ------------------------------------------------------------------
 
@@ -447,6 +460,11 @@ class Uno(Game[UnoState]):
         if breaches:
             return Verdict.illegal(breaches)
         after = self.apply(state, move)
+        if move.kind == "play" and _unseen_colour_matters(state, self._cards[move.get("cards")[0]]):
+            return Verdict.unchecked(
+                message + f": the colour named for the {state.top} was not seen, so not "
+                "checked" + _round_news(state, after)
+            )
         if move.kind == "reveal" and len(move.get("cards")) != state.hands[move.seat]:
             return Verdict.unchecked(
                 f"seat {move.seat} holds {state.hands[move.seat]} cards by the referee's count, "
@@ -509,8 +527,10 @@ class Uno(Game[UnoState]):
         message = f"{' and '.join(codes)} on {state.top}"
         if jump:
             message = f"seat {seat} jumps in with {message}"
-        if "colour" in move.fields:
+        if move.get("colour") is not None:
             message += f", {move.get('colour')} named"
+        elif "colour" in move.fields:
+            message += ", a colour named (not seen)"
         return breaches, message
 
     def _debt_breaches(self, state: UnoState, seat: int) -> list[Breach]:
@@ -529,6 +549,9 @@ class Uno(Game[UnoState]):
     def _match_breaches(self, state: UnoState, card: UnoCard, move: Move) -> list[Breach]:
         """UNO-MATCH, UNO-SKIP, UNO-STACK and the wild restrictions, as far as known."""
         options = state.options
+        if _unseen_colour_matters(state, card):
+            # Named but not seen: the colour is not checked, nor what it would forbid.
+            return []
         if state.stack:
             return _defence_breaches(state, card)
         if card.code == "wild" and options["wild"] == "house":
@@ -783,6 +806,8 @@ class Uno(Game[UnoState]):
         if state.stack or code not in WILDS:
             return None
         rule = "UNO-WILD-RESTRICT" if code == "wild" else "UNO-WD4-RESTRICT"
+        if _colour_unknown(state):
+            return None
         if rule == "UNO-WILD-RESTRICT" and state.options["wild"] == "official":
             return None
         if self._known_breaches(state, move.seat, rule):
@@ -918,6 +943,19 @@ def _returned(state: UnoState, code: str) -> bool:
     if state.options["first_card"] == "house":
         return code in WILDS
     return code == "wild-draw4"
+
+
+def _colour_unknown(state: UnoState) -> bool:
+    """The top is a wild whose named colour was not seen ("colour": null)."""
+    return state.top in WILDS and state.colour is None
+
+
+def _unseen_colour_matters(state: UnoState, card: UnoCard) -> bool:
+    """Would judging `card` need the colour named for a wild that was not seen? Any card
+    on it, or on a pending +4 a +2 (of the named colour only)."""
+    if not _colour_unknown(state):
+        return False
+    return not state.stack or (state.top == "wild-draw4" and card.action == "draw2")
 
 
 def _in_turn(state: UnoState, seat: int) -> bool:
@@ -1110,3 +1148,165 @@ def _round_news(before: UnoState, after: UnoState) -> str:
     if after.phase == "reveal" and before.phase == "play":
         return f"; seat {after.out} goes out: round {before.round} ends, the others show"
     return ""
+
+
+#: The code vision gives a card lying face down (the draw pile): ignored.
+BACK = "back"
+
+
+class UnoTable(TableInterpreter[UnoState]):
+    """Reads an UNO table: the discard pile in the middle, the buttons for the rest.
+
+    The discard pile lies within `DISCARD_MM` of the mat centre, the draw pile face down
+    beside it (backs are ignored), the hands off the mat. The camera sees the top card:
+    in phase "deal" the first card there means the dealer dealt and turned it up; in
+    "turn-up" (the last one went back) a new card is the next turn-up; in "play" a new
+    top is a play by the seat to play (after a draw, the drawer keeps its card and the
+    next seat plays). A wild's named colour is not seen: it is recorded as null.
+
+    A card identical to the top cannot be seen going down, so the buttons say it: a press
+    is "I put down a card identical to the top" (a jump-in out of turn; a double by the
+    seat that just played it; else a plain play), a hold is "I draw" (the pending
+    penalty, a debt, else 1), a double press by the last mover takes its move back.
+
+    At the round end each other seat lays its hand face up before its place: seats sit
+    evenly on an ellipse inside the mat edge (`seat_place`). Anything the view does not
+    settle (two new cards at once, an unreadable top, a change the referee cannot
+    explain) is a question for the table, never a guess: a false "illegal" is worse
+    than a question.
+    """
+
+    #: Cards within this distance of the mat centre are the discard pile.
+    DISCARD_MM = 80.0
+    #: The seats' ellipse (semi-axes, mm): inside the A2 mat's 297 x 210 mm half-sizes.
+    SEAT_RX, SEAT_RY = 250.0, 170.0
+
+    def __init__(self, game: Uno) -> None:
+        self._game = game
+        #: Whether the discard pile was seen empty since the round's deal was due: the
+        #: last round's pile lies there until the table gathers it.
+        self._cleared = False
+
+    @classmethod
+    def seat_place(cls, seat: int, seats: int) -> tuple[float, float]:
+        """Where `seat` sits, mm from the mat centre: seat 0 at the bottom of the image,
+        then clockwise (90 + 360 * seat / seats degrees, image y down)."""
+        angle = math.radians(90.0 + 360.0 * seat / seats)
+        return (cls.SEAT_RX * math.cos(angle), cls.SEAT_RY * math.sin(angle))
+
+    def on_view(self, state: UnoState, view: TableView, last: Ruling | None) -> list[Action]:
+        cards = [card for card in view.cards if card.code != BACK]
+        pile = [card for card in cards if math.hypot(card.x_mm, card.y_mm) <= self.DISCARD_MM]
+        if state.phase != "deal":
+            self._cleared = False
+        elif not pile:
+            self._cleared = True
+        if state.phase == "reveal":
+            return self._reveals(state, [c for c in cards if c not in pile])
+        if state.phase == "over" or (state.phase == "deal" and not self._cleared):
+            return []
+        codes = {card.code for card in pile}
+        if not codes:
+            if state.phase == "play":
+                return [AskTable("the camera does not see the discard pile: is it covered?")]
+            return []
+        if None in codes:
+            return [AskTable("the camera cannot read the top of the discard pile: which is it?")]
+        if last is not None and self._taken_back(state, codes, last):
+            return [TakeBack(f"seat {last.move.seat} took the flagged card back")]
+        new = sorted(str(code) for code in codes if code != state.top)
+        if not new:
+            return []
+        if len(new) > 1:
+            return [AskTable(f"{len(new)} new cards on the discard pile ({', '.join(new)}): "
+                             "one at a time")]
+        return self._new_top(state, new[0], last)
+
+    def _new_top(self, state: UnoState, code: str, last: Ruling | None) -> list[Action]:
+        dealer = state.dealer
+        if state.phase == "deal":
+            return [Play(Move(dealer, "deal")), Play(Move(dealer, "turn-up", {"card": code}))]
+        if state.phase == "turn-up":
+            if last is not None and last.move.kind == "turn-up" and last.move.get("card") == code:
+                return []  # the card that goes back is still there
+            return [Play(Move(dealer, "turn-up", {"card": code}))]
+        copies = self._game.deck.face(code).copies
+        if state.discard.count(code) >= copies:
+            return [AskTable(f"{code} on the discard pile, but all {copies} are there already")]
+        if state.debts:
+            debt = state.debts[0]
+            return [AskTable(f"{code} on the discard pile, but seat {debt.seat} first draws "
+                             f"{debt.count}: who played it?")]
+        seat = state.turn.current
+        if state.drawer == seat:
+            seat = state.turn.after(seat)
+        fields: dict[str, Any] = {"cards": [code]}
+        if code in WILDS:
+            fields["colour"] = None
+        return [Play(Move(seat, "play", fields))]
+
+    @staticmethod
+    def _taken_back(state: UnoState, codes: set[str | None], last: Ruling) -> bool:
+        """Does the pile show its top from before the flagged play again?"""
+        if last.verdict.ok or last.move.kind != "play":
+            return False
+        played = len(last.move.get("cards"))
+        if len(state.discard) <= played:
+            return False
+        return state.discard[-1 - played] in codes and state.top not in codes
+
+    def _reveals(self, state: UnoState, cards: list[ViewCard]) -> list[Action]:
+        """The hands laid before unshown seats' places: one reveal each."""
+        near: dict[int, list[str | None]] = {}
+        for card in cards:
+            seat = min(
+                range(state.seats),
+                key=lambda s: math.dist((card.x_mm, card.y_mm), self.seat_place(s, state.seats)),
+            )
+            near.setdefault(seat, []).append(card.code)
+        actions: list[Action] = []
+        for seat in _seats_from(state, state.turn.current):
+            shown = near.get(seat)
+            if not shown or not _unshown(state, seat):
+                continue
+            debt = _debt_of(state, seat)
+            if debt is not None:
+                actions.append(AskTable(f"seat {seat} first draws the {debt.count} cards it "
+                                        "owes: hold its button"))
+            elif None in shown:
+                actions.append(AskTable(f"the camera cannot read every card of seat {seat}'s "
+                                        "hand: lay them apart"))
+            else:
+                codes = sorted(str(code) for code in shown)
+                actions.append(Play(Move(seat, "reveal", {"cards": codes})))
+        return actions
+
+    def on_press(self, state: UnoState, press: Press, last: Ruling | None) -> list[Action]:
+        seat = press.seat
+        if press.kind == "double":
+            if last is not None and last.move.seat == seat:
+                return [TakeBack(f"seat {seat} took back its move")]
+            return []
+        debt = _debt_of(state, seat)
+        if press.kind == "hold":
+            if debt is not None:
+                return [Play(Move(seat, "draw", {"count": debt.count}))]
+            if state.phase != "play":
+                return [AskTable(f"seat {seat} held its button: there is nothing to draw now")]
+            count = state.stack if state.stack and seat == state.turn.current else 1
+            return [Play(Move(seat, "draw", {"count": count}))]
+        top = state.top
+        if state.phase != "play" or top is None:
+            return [AskTable(f"seat {seat} pressed: there is no card to match yet")]
+        if (
+            last is not None
+            and last.move.kind == "play"
+            and last.move.seat == seat
+            and last.move.get("cards") == [top]
+        ):
+            double = Move(seat, "play", {**last.move.fields, "cards": [top, top]})
+            return [TakeBack(f"seat {seat} put down a second {top}: a double"), Play(double)]
+        fields: dict[str, Any] = {"cards": [top]}
+        if top in WILDS:
+            fields["colour"] = None
+        return [Play(Move(seat, "play", fields))]

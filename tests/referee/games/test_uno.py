@@ -20,7 +20,8 @@ import pytest
 from firmware.cli import main
 from referee.core import TURN_RULE, Header, Match, Move, RefereeError, Verdict
 from referee.games import get_game
-from referee.games.uno import WILDS, Uno, UnoState
+from referee.games.uno import WILDS, Uno, UnoState, UnoTable
+from referee.table import Play, Press, TableView, ViewCard
 
 GAME = Uno()
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "referee" / "uno"
@@ -199,9 +200,8 @@ def test_malformed_moves_are_named(kind: str, fields: dict[str, Any], problem: s
         GAME.parse_move(0, kind, fields)
 
 
-def test_the_camera_side_is_not_there_yet() -> None:
-    with pytest.raises(RefereeError, match="UNO is refereed from logs only for now"):
-        GAME.interpreter(new_match().header)
+def test_the_camera_side_is_the_uno_table() -> None:
+    assert isinstance(GAME.interpreter(new_match().header), UnoTable)
 
 
 # -- deal and UNO-FIRST-CARD ------------------------------------------------------------------
@@ -1041,3 +1041,215 @@ def test_the_documented_uno_log_and_check_lines_are_what_tableref_does(
     shown = [line for line in section.splitlines() if line.startswith(('{"index"', '{"final"'))]
     assert len(shown) >= 5
     assert set(shown) <= printed
+
+
+# -- a wild's colour named but not seen ("colour": null) -----------------------------------
+
+
+def unseen_wild(seat: int, code: str = "wild") -> Move:
+    return Move(seat, "play", {"cards": [code], "colour": None})
+
+
+def test_a_null_colour_is_read_on_a_wild_only() -> None:
+    assert GAME.parse_move(0, "play", {"cards": ["wild"], "colour": None}).get("colour") is None
+    assert GAME.parse_move(0, "turn-up", {"card": "wild", "colour": None}).get("colour") is None
+    with pytest.raises(RefereeError, match="colour must be one of"):
+        GAME.parse_move(0, "play", {"cards": ["red-3"], "colour": None})
+
+
+def test_after_a_wild_of_unseen_colour_the_next_card_is_not_checked_then_counts() -> None:
+    match = started("red-3", wild="official")
+    verdicts = run(match, unseen_wild(0), play(1, "blue-5"))
+    assert verdicts[0].ok and verdicts[0].severity == "ok"
+    assert verdicts[1].ok and verdicts[1].severity == "warning"
+    assert "not seen" in verdicts[1].message
+    assert match.state.colour == "blue"
+    assert rules(match, play(2, "green-7")) == ("UNO-MATCH",)
+
+
+def test_a_wild_on_a_wild_of_unseen_colour_raises_no_suspicion() -> None:
+    match = started("red-3", wild="official")
+    legal(match, unseen_wild(0))
+    verdict = match.play(unseen_wild(1, "wild-draw4")).verdict
+    assert verdict.ok and verdict.severity == "warning"
+    assert match.state.suspicions == ()
+
+
+def test_a_draw2_on_a_draw4_of_unseen_colour_is_not_checked_a_plain_card_still_is() -> None:
+    match = started("red-3", wild="official", wild_draw4="official")
+    legal(match, unseen_wild(0, "wild-draw4"))
+    assert rules(match, play(1, "green-5")) == ("UNO-STACK",)
+    match.undo()
+    verdict = match.play(play(1, "green-draw2")).verdict
+    assert verdict.ok and verdict.severity == "warning"
+    assert match.state.stack == 6
+
+
+def test_an_official_wild_turn_up_of_unseen_colour() -> None:
+    match = new_match(first_card="official")
+    legal(match, Move(2, "deal"), Move(2, "turn-up", {"card": "wild", "colour": None}))
+    verdict = match.play(play(0, "yellow-1")).verdict
+    assert verdict.ok and verdict.severity == "warning"
+
+
+# -- the camera side: UnoTable --------------------------------------------------------------
+
+TABLE = GAME.interpreter(new_match().header)
+
+
+def pile(*codes: str | None, x: float = 0.0) -> list[ViewCard]:
+    return [ViewCard(code, x + 3.0 * i, 2.0) for i, code in enumerate(codes)]
+
+
+def view(*cards: ViewCard) -> TableView:
+    return TableView((ViewCard("back", 110.0, 0.0), *cards))
+
+
+def last_of(match: Match[UnoState]) -> Any:
+    return match.rulings[-1] if match.rulings else None
+
+
+def moves(actions: list[Any]) -> list[Any]:
+    return [a.move.to_json() if isinstance(a, Play) else type(a).__name__ for a in actions]
+
+
+def on_view(match: Match[UnoState], *cards: ViewCard, table: UnoTable = TABLE) -> list[Any]:
+    return moves(table.on_view(match.state, view(*cards), last_of(match)))
+
+
+def on_press(match: Match[UnoState], seat: int, kind: str) -> list[Any]:
+    return moves(TABLE.on_press(match.state, Press(seat, kind), last_of(match)))  # type: ignore[arg-type]
+
+
+def test_table_the_first_card_on_the_pile_is_the_deal_and_turn_up() -> None:
+    match, table = new_match(), UnoTable(GAME)
+    assert on_view(match, table=table) == []
+    assert on_view(match, *pile("red-3"), table=table) == [
+        {"seat": 2, "move": "deal"}, {"seat": 2, "move": "turn-up", "card": "red-3"},
+    ]
+
+
+def test_table_last_rounds_pile_is_not_a_deal_until_it_is_cleared() -> None:
+    match, table = new_match(), UnoTable(GAME)
+    assert on_view(match, *pile("red-3"), table=table) == []
+    assert on_view(match, table=table) == []
+    assert on_view(match, *pile("blue-1"), table=table)[1]["card"] == "blue-1"
+
+
+def test_table_a_turned_up_wild_goes_back_and_the_next_card_is_turned_up() -> None:
+    match = new_match()
+    legal(match, Move(2, "deal"), Move(2, "turn-up", {"card": "wild"}))
+    assert on_view(match, *pile("wild")) == []
+    assert on_view(match, *pile("green-4")) == [
+        {"seat": 2, "move": "turn-up", "card": "green-4"}
+    ]
+
+
+def test_table_a_new_top_is_a_play_by_the_seat_to_play() -> None:
+    match = started("red-3")
+    assert on_view(match, *pile("red-3")) == []
+    assert on_view(match, *pile("red-9")) == [{"seat": 0, "move": "play", "cards": ["red-9"]}]
+    assert on_view(match, *pile("red-3", "red-9")) == [
+        {"seat": 0, "move": "play", "cards": ["red-9"]}
+    ]
+
+
+def test_table_a_wild_is_played_with_its_colour_unseen() -> None:
+    match = started("red-3")
+    assert on_view(match, *pile("wild-draw4")) == [
+        {"seat": 0, "move": "play", "cards": ["wild-draw4"], "colour": None}
+    ]
+
+
+def test_table_after_a_draw_the_next_seat_plays() -> None:
+    match = started("red-3")
+    legal(match, draw(0))
+    assert on_view(match, *pile("red-5"))[0]["seat"] == 1
+
+
+def test_table_two_new_cards_an_unreadable_top_or_an_empty_pile_are_asked() -> None:
+    match = started("red-3")
+    assert on_view(match, *pile("red-5", "red-6")) == ["AskTable"]
+    assert on_view(match, *pile(None)) == ["AskTable"]
+    assert on_view(match) == ["AskTable"]
+    assert match.state.index == 2
+
+
+def test_table_a_top_the_referee_cannot_explain_is_asked() -> None:
+    match = started("red-3")
+    legal(match, play(0, "red-3"), play(1, "blue-3"))
+    assert on_view(match, *pile("red-3")) == ["AskTable"]  # both red 3s are down already
+    set_hands(match, 1, 6, 6)
+    legal(match, play(2, "blue-5"), play(0, "blue-9"))
+    assert on_view(match, *pile("blue-6")) == []  # the round is over: hands, not the pile
+
+
+def test_table_a_flagged_play_taken_back_is_a_takeback() -> None:
+    match = started("red-3")
+    assert not match.play(play(0, "blue-7")).verdict.ok
+    assert on_view(match, *pile("blue-7")) == []
+    assert on_view(match, *pile("red-3")) == ["TakeBack"]
+
+
+def test_table_a_press_out_of_turn_is_a_jump_in() -> None:
+    match = started("red-3")
+    assert on_press(match, 2, "press") == [{"seat": 2, "move": "play", "cards": ["red-3"]}]
+    assert match.play(play(2, "red-3")).verdict.message.startswith("seat 2 jumps in")
+
+
+def test_table_a_press_by_the_last_player_is_a_double() -> None:
+    match = started("red-3")
+    legal(match, play(0, "red-9"))
+    actions = TABLE.on_press(match.state, Press(0, "press"), last_of(match))
+    assert moves(actions) == ["TakeBack", {"seat": 0, "move": "play", "cards": ["red-9", "red-9"]}]
+
+
+def test_table_a_press_by_the_seat_to_play_is_an_identical_card() -> None:
+    match = started("red-3")
+    legal(match, play(0, "red-9"))
+    assert on_press(match, 1, "press") == [{"seat": 1, "move": "play", "cards": ["red-9"]}]
+    assert match.play(play(1, "red-9")).verdict.message == "red-9 on red-9"
+
+
+def test_table_a_hold_draws_what_the_referee_says() -> None:
+    match = started("red-3")
+    assert on_press(match, 0, "hold") == [{"seat": 0, "move": "draw", "count": 1}]
+    legal(match, play(0, "red-draw2"), play(1, "blue-draw2"))
+    assert on_press(match, 2, "hold") == [{"seat": 2, "move": "draw", "count": 4}]
+
+
+def test_table_a_double_press_by_the_last_mover_takes_its_move_back() -> None:
+    match = started("red-3")
+    legal(match, play(0, "red-9"))
+    assert on_press(match, 0, "double") == ["TakeBack"]
+    assert on_press(match, 1, "double") == []
+
+
+def test_table_seats_sit_evenly_from_the_bottom_clockwise() -> None:
+    assert UnoTable.seat_place(0, 4) == pytest.approx((0.0, 170.0))
+    assert UnoTable.seat_place(1, 4) == pytest.approx((-250.0, 0.0))
+    assert UnoTable.seat_place(2, 4) == pytest.approx((0.0, -170.0))
+
+
+def round_end() -> Match[UnoState]:
+    match = started("red-3", seats=4, first=0)
+    set_hands(match, 1, 3, 2, 2)
+    legal(match, play(0, "red-5"))
+    assert match.state.phase == "reveal"
+    return match
+
+
+def test_table_hands_laid_at_the_round_end_are_revealed() -> None:
+    match = round_end()
+    hand = [ViewCard("blue-1", -250.0, -20.0), ViewCard("wild", -250.0, 40.0),
+            ViewCard("green-2", -220.0, 10.0)]
+    top = ViewCard("yellow-5", 0.0, -170.0)
+    assert on_view(match, *pile("red-5"), *hand, top) == [
+        {"seat": 1, "move": "reveal", "cards": ["blue-1", "green-2", "wild"]},
+        {"seat": 2, "move": "reveal", "cards": ["yellow-5"]},
+    ]
+
+
+def test_table_a_hand_with_an_unread_card_is_asked_not_revealed() -> None:
+    match = round_end()
+    assert on_view(match, *pile("red-5"), ViewCard(None, 250.0, 0.0)) == ["AskTable"]
