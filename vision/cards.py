@@ -446,12 +446,15 @@ class _Fit:
         # the best outlines elsewhere in the blob: cards the greedy choice pushed out (a
         # phantom taken first overlaps them); the reader keeps those that it can name
         extras: list[Vec] = []
-        for k in ranked[:RIVALS_CHECKED]:
-            if outline[k] < EXTRA_OUTLINE or len(extras) == EXTRAS:
+        extras_at: list[list[float]] = []
+        for k in top.tolist():
+            if score[k] < EXTRA_OUTLINE or len(extras) == EXTRAS:
                 break
-            if clear[k] and all(np.hypot(*(centres[k] - q.mean(axis=0))) > 0.3 * card_mm[0]
-                                for q in extras):
+            x, y = at[k]
+            if clear[k] and all(math.hypot(x - ex, y - ey) > 0.3 * card_mm[0]
+                                for ex, ey in extras_at):
                 extras.append(quads_mm[k])
+                extras_at.append(at[k])
         over = tuple(tuple(j for j, quad in enumerate(accepted)
                            if abs(extra.mean(axis=0) - taken[j]).max() <= apart
                            and _overlap_mm2(extra, quad) >= MAX_OVERLAP * card_area
@@ -572,7 +575,7 @@ def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray
             vb = np.array(_side_pairs(hv, sv, per_axis)) + vmin
             if len(ua) == 0 or len(vb) == 0:
                 continue
-            uu, vv = (g.ravel() for g in np.meshgrid(ua, vb, indexing="ij"))
+            uu, vv = np.repeat(ua, len(vb)), np.tile(vb, len(ua))  # every pair
             rect_u = np.stack([uu, uu + su, uu + su, uu], axis=1)
             rect_v = np.stack([vv, vv, vv + sv, vv + sv], axis=1)
             found.append(np.stack([rect_u * c - rect_v * s, rect_u * s + rect_v * c], axis=2))
@@ -594,9 +597,9 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
     active = np.ones(k_all, bool)
     for _ in range(rounds):
         params = np.zeros((k_all, 7))  # centre x, y, half a, half b, theta, cos, sin
-        for k in np.flatnonzero(active):
-            quad = quads[k]
-            centre = quad.mean(axis=0)
+        centres = quads.mean(axis=1)
+        for k in np.flatnonzero(active).tolist():
+            quad, centre = quads[k], centres[k]
             side = quad[1] - quad[0]
             theta = math.atan2(side[1], side[0])
             params[k] = (centre[0], centre[1], np.linalg.norm(side) / 2,
@@ -635,9 +638,8 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
         turn = medians[:k_all]
         sides = [((medians[i * k_all:], counts[i * k_all:]),
                   (medians[(i + 1) * k_all:], counts[(i + 1) * k_all:])) for i in (1, 3)]
-        for k in np.flatnonzero(active):
-            quad = quads[k]
-            centre = quad.mean(axis=0)
+        for k in np.flatnonzero(active).tolist():
+            quad, centre = quads[k], centres[k]
             c, s = params[k, 5], params[k, 6]
             shift = [0.0, 0.0]
             for axis, pair in enumerate(sides):
@@ -690,13 +692,14 @@ def _side_pairs(hist: Vec, side: float, k: int) -> list[float]:
     # both sides should show: the weaker side counts double
     pair += np.minimum(hist[: len(hist) - span], hist[span:])
     out: list[float] = []
-    taken = np.zeros(len(pair), bool)
-    for i in np.argsort(-pair, kind="stable"):
-        if pair[i] <= 0 or len(out) == k:
+    votes: list[float] = pair.tolist()
+    taken = [False] * len(votes)
+    for i in np.argsort(-pair, kind="stable").tolist():
+        if votes[i] <= 0 or len(out) == k:
             break
         if taken[i]:
             continue
-        taken[max(0, i - 3): i + 4] = True
+        taken[max(0, i - 3): i + 4] = [True] * (min(i + 4, len(taken)) - max(0, i - 3))
         out.append(float(i) + (side - span) / 2)
     return out
 
