@@ -218,8 +218,10 @@ class MatModel:
         """Signed BGR difference of the view from the model at the view's exposure."""
         g = self.gain(top_down)
         if self._expected is None or np.abs(g - self._expected_gain).max() > 0.01:
-            scaled = self.model * g
-            self._expected = np.asarray(np.clip(scaled + 0.5, 0, 255), np.uint8)
+            scaled = np.multiply(self.model, g)
+            scaled += np.float32(0.5)
+            np.clip(scaled, 0, 255, out=scaled)
+            self._expected = scaled.astype(np.uint8)
             self._expected_gain = g
         return np.asarray(cv2.subtract(top_down, self._expected, dtype=cv2.CV_16S), np.int16)
 
@@ -317,7 +319,7 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
     # edge thresholds follow the contrast, so a dim table still shows the seams between cards
     inside = roi[blob > 0]
-    low, high = np.percentile(inside, [5, 95]) if inside.size else (0.0, 255.0)
+    low, high = _percentiles_u8(inside, (5, 95)) if inside.size else (0.0, 255.0)
     strong = max(20.0, 0.4 * float(high - low))
     canny = np.asarray(cv2.Canny(roi, 0.4 * strong, strong), np.uint8)
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
@@ -667,6 +669,24 @@ def _group_medians(groups: NDArray[np.int16], values: Vec, n: int
         hi = start[has] + counts[has] // 2
         medians[has] = (ordered[lo] + ordered[hi]) / 2
     return medians, counts
+
+
+def _percentiles_u8(values: Mask, percents: tuple[float, ...]) -> list[float]:
+    """np.percentile (linear) of a non-empty uint8 array, from its histogram."""
+    ends = np.cumsum(np.bincount(values, minlength=256))  # ends[v]: how many are <= v
+    n = int(ends[-1])
+
+    def ranked(i: int) -> int:  # the i-th smallest value
+        return int(np.searchsorted(ends, i, side="right"))
+
+    out = []
+    for percent in percents:
+        at = (n - 1) * (percent / 100)
+        before = -1 if at >= n - 1 else math.floor(at)
+        a, b = ranked(n - 1 if before < 0 else before), ranked(n - 1 if before < 0 else before + 1)
+        t = at - before
+        out.append(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t))
+    return out
 
 
 def _median(values: Vec) -> float:

@@ -158,3 +158,29 @@ def test_colour_alone_marks_something_on_the_mat(scene: Any) -> None:
     mask = foreground_mask(top, 1.0, valid, model)
     assert mask[190:210, 290:310].mean() > 250
     assert np.count_nonzero(mask) < 1.3 * np.pi * 40 * 60
+
+
+def test_percentiles_from_the_histogram_are_numpys() -> None:
+    from vision.cards import _percentiles_u8
+
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 3, 7, 20, 21, 500, 4001):
+        for _ in range(20):
+            low, high = sorted(rng.integers(0, 256, 2))
+            values = rng.integers(low, high + 1, n).astype(np.uint8)
+            assert _percentiles_u8(values, (5, 95)) == list(np.percentile(values, [5, 95]))
+
+
+def test_the_foreground_threshold_is_the_channel_and_colour_rule() -> None:
+    from vision.cards import _threshold
+
+    rng = np.random.default_rng(4)
+    diff = rng.integers(-255, 256, (40, 50, 3)).astype(np.int16)
+    diff[::3] //= 8  # plenty of values near the limits too
+    b, g, r = (diff[:, :, i].astype(np.int32) for i in range(3))
+    total = b + g + r
+    grey = np.maximum(np.maximum(abs(b), abs(g)), abs(r)) > 32
+    chroma = np.maximum(np.maximum(abs(3 * b - total), abs(3 * g - total)),
+                        abs(3 * r - total)) > 3 * 24
+    expected = np.where(grey | chroma, 255, 0).astype(np.uint8)
+    assert np.array_equal(_threshold(diff, None, 32, 24), expected)
