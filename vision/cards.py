@@ -846,11 +846,16 @@ def _outline_in_blob(quads: Vec, centres: Vec, blob: Mask, edges: Mask, offset: 
 def _pixels(shape: tuple[int, ...], pts_mm: Vec, offset: Vec,
             px_per_mm: float) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
     """Flat indices of the nearest pixels of mm points (0 where outside), and which are in."""
-    px = np.rint(pts_mm * px_per_mm - offset).astype(np.intp)
+    scaled = pts_mm * px_per_mm if px_per_mm != 1.0 else pts_mm  # (x 1.0 changes nothing)
+    px = np.rint(scaled - offset, out=np.empty(scaled.shape)).astype(np.intp)
     h, w = shape[:2]
     x, y = px[:, 0], px[:, 1]
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    return np.where(inside, y * w + x, 0), inside
+    # (a negative coordinate is a huge unsigned one)
+    inside = (x.view(np.uintp) < w) & (y.view(np.uintp) < h)
+    index = y * w
+    index += x
+    index[~inside] = 0
+    return index, inside
 
 
 def _gradients(grad: tuple[NDArray[np.float32], NDArray[np.float32]], pts_mm: Vec,
