@@ -355,31 +355,11 @@ class Uno(Game[UnoState]):
 
     def setup(self, header: Header) -> UnoState:
         seats = len(header.seats)
-        dealer = (header.first - 1) % seats
         return UnoState(
             options=dict(header.options),
-            phase="deal",
             round=1,
-            dealer=dealer,
-            turn=TurnOrder(seats, header.first),
-            hands=(0,) * seats,
-            hand_of=tuple(range(seats)),
-            known=((),) * seats,
-            discard=(),
-            pile=self.playing_cards,
-            colour=None,
-            stack=0,
-            drawer=None,
-            drawn=None,
-            debts=(),
-            wd4=None,
-            challenge=None,
-            exposed=None,
-            called=frozenset(),
-            suspicions=(),
-            out=None,
-            revealed={},
             totals=(0,) * seats,
+            **_round_start(seats, (header.first - 1) % seats, self.playing_cards),
         )
 
     def to_play(self, state: UnoState) -> int | None:
@@ -896,29 +876,35 @@ class Uno(Game[UnoState]):
 def _fresh_round(state: UnoState, dealer: int, playing_cards: int) -> UnoState:
     """The next round before its deal: every card back in the pile, the totals kept."""
     return replace(
-        state,
-        phase="deal",
-        round=state.round + 1,
-        dealer=dealer,
-        turn=TurnOrder(state.seats, (dealer + 1) % state.seats),
-        hands=(0,) * state.seats,
-        hand_of=tuple(range(state.seats)),
-        known=((),) * state.seats,
-        discard=(),
-        pile=playing_cards,
-        colour=None,
-        stack=0,
-        drawer=None,
-        drawn=None,
-        debts=(),
-        wd4=None,
-        challenge=None,
-        exposed=None,
-        called=frozenset(),
-        suspicions=(),
-        out=None,
-        revealed={},
+        state, round=state.round + 1, **_round_start(state.seats, dealer, playing_cards)
     )
+
+
+def _round_start(seats: int, dealer: int, playing_cards: int) -> dict[str, Any]:
+    """The state's fields at a round's start, before the deal: all cards in the pile,
+    the seat after the dealer to play first."""
+    return {
+        "phase": "deal",
+        "dealer": dealer,
+        "turn": TurnOrder(seats, (dealer + 1) % seats),
+        "hands": (0,) * seats,
+        "hand_of": tuple(range(seats)),
+        "known": ((),) * seats,
+        "discard": (),
+        "pile": playing_cards,
+        "colour": None,
+        "stack": 0,
+        "drawer": None,
+        "drawn": None,
+        "debts": (),
+        "wd4": None,
+        "challenge": None,
+        "exposed": None,
+        "called": frozenset(),
+        "suspicions": (),
+        "out": None,
+        "revealed": {},
+    }
 
 
 # -- helpers ---------------------------------------------------------------------------
