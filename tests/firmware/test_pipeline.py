@@ -175,3 +175,27 @@ def test_the_snapshot_names_the_seats_and_the_seat_to_play(factory: MockFactory)
     assert snapshot["table"][0] == {"zone": "nw", "cards": ["oasis"], "top": "oasis"}
     assert snapshot["verdicts"][-1]["ok"] is True
     panel.close()
+
+
+def test_a_press_of_the_seat_to_play_is_a_move_over_the_mock_pins(factory: MockFactory) -> None:
+    """Tempus: a press says "I slid a card under the opponent's set"."""
+    clock = Clock()
+    panel = SeatPanel(SEAT_PINS, STATUS_LED, BUZZER, pin_factory=factory, clock=clock)
+    game = get_game("tempus")
+    match = Match(game, Header("tempus", ("Ana", "Bogdan")))
+    match.play(game.parse_move(0, "open", {"series": "plus", "card": "red-5"}))
+    pipeline = RefereePipeline(match, ScriptedReader(), Tracker(CENTRE), panel, UnreadableFrame)
+    assert led(factory, 1) and not led(factory, 0)
+    button = factory.pin(SEAT_PINS[1][0])
+    button.drive_low()
+    clock.now += 0.1
+    button.drive_high()
+    clock.now += 1.0  # past the double-press window: a single press
+    panel.poll()
+    for event in panel.events():
+        pipeline.on_press(event.seat, event.kind)
+    assert pipeline.match.rulings[-1].move.to_json() == {
+        "seat": 1, "move": "feed", "set": 1, "card": None
+    }
+    assert led(factory, 0) and not led(factory, 1)
+    panel.close()
