@@ -665,7 +665,7 @@ class TempusTable(TableInterpreter[TempusState]):
         if not new:
             if unseen:
                 return [AskTable(self._missing(unseen))]
-            return []
+            return self._misplaced(state, seen)
         card = new[0]
         seat = state.turn.current
         if not unseen:
@@ -673,6 +673,28 @@ class TempusTable(TableInterpreter[TempusState]):
         if len(unseen) == 1:
             return [Play(Move(seat, "capture", {"set": unseen[0].number, "card": card.top}))]
         return [AskTable(self._missing(unseen))]
+
+    @staticmethod
+    def seat_facing(x_mm: float, y_mm: float, seats: int) -> int:
+        """The seat a spot on the mat lies in front of: seats sit evenly around the
+        table, seat 0 at the mat's bottom edge as printed (tags 3 and 2), then clockwise."""
+        angle = math.degrees(math.atan2(y_mm, x_mm)) - 90.0
+        return round(angle / (360.0 / seats)) % seats
+
+    def _misplaced(self, state: TempusState, seen: list[SeenSet]) -> list[Action]:
+        """Ask the table to move a set that lies in front of a seat not holding it."""
+        seats = len(state.hands)
+        for held in state.sets:
+            spot = next((s for s in seen if s.top is not None and s.top == held.top), None)
+            if spot is None:
+                continue
+            facing = self.seat_facing(spot.x_mm, spot.y_mm, seats)
+            if facing != held.owner:
+                return [AskTable(
+                    f"set {held.number} lies in front of seat {facing}, but seat {held.owner} "
+                    "holds it: move it over"
+                )]
+        return []
 
     def on_press(self, state: TempusState, press: Press, last: Ruling | None) -> list[Action]:
         seat = press.seat

@@ -1143,3 +1143,17 @@ def test_count_before_any_round_end_is_a_warning_and_after_the_game_is_still_tak
     assert judge(table(), Move(0, "count", {"cards": 0})).severity == "warning"
     over = replace(table(), over=True, round_won=(3, 4))
     assert judge(over, Move(1, "count", {"cards": 4})).ok
+
+
+def test_table_says_in_front_of_which_seat_a_set_lies() -> None:
+    assert TempusTable.seat_facing(0.0, 150.0, 2) == 0
+    assert TempusTable.seat_facing(0.0, -150.0, 2) == 1
+    assert [TempusTable.seat_facing(x, y, 4) for x, y in
+            [(0.0, 150.0), (-200.0, 0.0), (0.0, -150.0), (200.0, 0.0)]] == [0, 1, 2, 3]
+
+
+def test_table_asks_to_move_a_set_left_in_front_of_the_wrong_seat() -> None:
+    state = table((1, "plus", ["red-5", "red-9"]), to_play=0)
+    actions = look(state, seen_set(0, "plus", "red-9"))
+    assert len(actions) == 1 and isinstance(actions[0], AskTable)
+    assert "lies in front of seat 0, but seat 1 holds it" in actions[0].message
