@@ -1262,6 +1262,10 @@ class UnoTable(TableInterpreter[UnoState]):
             elif None in shown:
                 actions.append(AskTable(f"the camera cannot read every card of seat {seat}'s "
                                         "hand: lay them apart"))
+            elif len(shown) < state.hands[seat]:
+                # A card the camera missed would score the hand short: wait for all of them.
+                actions.append(AskTable(f"the camera sees {len(shown)} of seat {seat}'s "
+                                        f"{state.hands[seat]} cards: lay them apart"))
             else:
                 codes = sorted(str(code) for code in shown)
                 actions.append(Play(Move(seat, "reveal", {"cards": codes})))

@@ -1243,11 +1243,17 @@ def test_table_hands_laid_at_the_round_end_are_revealed() -> None:
     match = round_end()
     hand = [ViewCard("blue-1", -250.0, -20.0), ViewCard("wild", -250.0, 40.0),
             ViewCard("green-2", -220.0, 10.0)]
-    top = ViewCard("yellow-5", 0.0, -170.0)
-    assert on_view(match, *pile("red-5"), *hand, top) == [
+    top = [ViewCard("yellow-5", 0.0, -170.0), ViewCard("red-9", 60.0, -170.0)]
+    assert on_view(match, *pile("red-5"), *hand, *top) == [
         {"seat": 1, "move": "reveal", "cards": ["blue-1", "green-2", "wild"]},
-        {"seat": 2, "move": "reveal", "cards": ["yellow-5"]},
+        {"seat": 2, "move": "reveal", "cards": ["red-9", "yellow-5"]},
     ]
+
+
+def test_table_a_hand_seen_short_is_asked_not_revealed() -> None:
+    match = round_end()
+    short = [ViewCard("blue-1", -250.0, -20.0), ViewCard("wild", -250.0, 40.0)]
+    assert on_view(match, *pile("red-5"), *short) == ["AskTable"]
 
 
 def test_table_a_hand_with_an_unread_card_is_asked_not_revealed() -> None:
