@@ -31,6 +31,8 @@ from gpiozero.pins import Factory
 ButtonKind = Literal["press", "hold", "double"]
 BUTTON_KINDS: tuple[ButtonKind, ...] = ("press", "hold", "double")
 MAX_SEATS = 6
+#: Seats a table may have: those beyond the panel's buttons press on the phone page.
+MAX_TABLE_SEATS = 10
 
 
 @dataclass(frozen=True)
@@ -273,9 +275,10 @@ class SeatPanel(Panel):
         return _drain(self._queue)
 
     def show_turn(self, seat: int | None) -> None:
-        last_seat = len(self._seat_leds) - 1
-        if seat is not None and not 0 <= seat <= last_seat:
-            raise ValueError(f"no seat {seat}: this panel has seats 0 to {last_seat}")
+        """Light `seat`'s LED only; a seat beyond the panel's buttons (it presses on the
+        phone page) lights none."""
+        if seat is not None and not 0 <= seat < MAX_TABLE_SEATS:
+            raise ValueError(f"no seat {seat}: a table has seats 0 to {MAX_TABLE_SEATS - 1}")
         for led_seat, led in enumerate(self._seat_leds):
             if led_seat == seat:
                 led.on()
@@ -309,8 +312,9 @@ class SimulatedPanel(Panel):
     """
 
     def __init__(self, seats: int = MAX_SEATS) -> None:
-        if not 1 <= seats <= MAX_SEATS:
-            raise ValueError(f"a seat panel has 1 to {MAX_SEATS} seats, got {seats}")
+        # It stands for the physical buttons and the page's seat buttons alike.
+        if not 1 <= seats <= MAX_TABLE_SEATS:
+            raise ValueError(f"a table has 1 to {MAX_TABLE_SEATS} seats, got {seats}")
         self.seats = seats
         self.turn_history: list[int | None] = []
         self.alarms = 0
