@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision import outline_kernels
 from vision.calibration import Calibration, Frame
 from vision.mat import tag_quiet_zone_mm
 
@@ -591,11 +592,8 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
     quads = np.array(quads, np.float64)
     k_all = len(quads)
     px, py = xs.astype(np.float64), ys.astype(np.float64)
-    lo, hi = quads.min(axis=1) - 6, quads.max(axis=1) + 6
-    inbox = ((px[None] >= lo[:, :1]) & (px[None] <= hi[:, :1])
-             & (py[None] >= lo[:, 1:]) & (py[None] <= hi[:, 1:]))
-    ids, at = np.nonzero(inbox)  # per candidate, the edge pixels near it
-    px, py, normal = px[at], py[at], normal[at]
+    lo, hi = quads.min(axis=1) - 6, quads.max(axis=1) + 6  # the edge pixels near a candidate
+    normal = np.ascontiguousarray(normal, np.float64)
     active = np.ones(k_all, bool)
     for _ in range(rounds):
         params = np.zeros((k_all, 7))  # centre x, y, half a, half b, theta, cos, sin
@@ -607,36 +605,14 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
             params[k] = (centre[0], centre[1], np.linalg.norm(side) / 2,
                          np.linalg.norm(quad[3] - quad[0]) / 2, theta, math.cos(theta),
                          math.sin(theta))
-        use = active[ids]
-        g, qx, qy = ids[use], px[use], py[use]
-        columns = params.T.copy()
-        cx, cy, half_a, half_b, c, s = (columns[i][g] for i in (0, 1, 2, 3, 5, 6))
-        rx, ry = qx - cx, qy - cy
-        a = rx * c + ry * s
-        b = -rx * s + ry * c
-        abs_a, abs_b = np.abs(a), np.abs(b)
-        band_a = (np.abs(abs_a - half_a) < 2.5) & (abs_b < half_b - 3)
-        band_b = (np.abs(abs_b - half_b) < 2.5) & (abs_a < half_a - 3)
-        band = np.flatnonzero(band_a | band_b)  # by the outline: only these can count
-        g, a, b, band_a, band_b, half_a, half_b = (
-            v[band] for v in (g, a, b, band_a, band_b, half_a, half_b))
-        dev = (normal[use][band] - columns[4][g] + math.pi / 4) % (math.pi / 2) - math.pi / 4
-        square = np.abs(dev) < 0.2
-        near_a, near_b = square & band_a, square & band_b
-        near = near_a | near_b
-        active &= np.bincount(g[near], minlength=k_all) >= 20
+        # per candidate, the edge pixels by its outline whose normal lies along its axes vote:
+        # the medians of the turn, and of the offsets of the near and the far side on each
+        # axis (groups 0, 1 to 4 times k_all on)
+        near, medians, counts = outline_kernels.refine_votes(params, active, px, py, normal,
+                                                             lo, hi)
+        active &= near >= 20
         if not active.any():
             break
-        # per candidate, the medians of: the turn, and the offsets of the near and the far
-        # side on each axis (groups 0, 1 to 4 times k_all on)
-        groups, values = [g[near]], [dev[near]]
-        for coord, sel, half in ((a, near_a, half_a), (b, near_b, half_b)):
-            low, high = sel & (coord < 0), sel & (coord > 0)
-            groups += [g[low] + (len(groups)) * k_all, g[high] + (len(groups) + 1) * k_all]
-            values += [coord[low] + half[low], coord[high] - half[high]]
-        medians, counts = _group_medians(np.concatenate(groups).astype(np.int16),
-                                         np.concatenate(values),
-                                         5 * k_all)
         turn = medians[:k_all]
         sides = [((medians[i * k_all:], counts[i * k_all:]),
                   (medians[(i + 1) * k_all:], counts[(i + 1) * k_all:])) for i in (1, 3)]
@@ -652,23 +628,6 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
             rot = np.array([[cr, -sr], [sr, cr]])
             quads[k] = (quad - centre) @ rot.T + centre + move
     return quads
-
-
-def _group_medians(groups: NDArray[np.int16], values: Vec, n: int
-                   ) -> tuple[Vec, NDArray[np.intp]]:
-    """Per group 0..n-1: the median of its values (0 if none), and how many it has."""
-    counts = np.bincount(groups, minlength=n)
-    medians = np.zeros(n)
-    if len(values):
-        by_value = np.argsort(values)  # (equal values may come in any order)
-        # (a stable sort of small integers is a radix sort)
-        ordered = values[by_value[np.argsort(groups[by_value], kind="stable")]]
-        start = np.cumsum(counts) - counts
-        has = counts > 0
-        lo = start[has] + (counts[has] - 1) // 2
-        hi = start[has] + counts[has] // 2
-        medians[has] = (ordered[lo] + ordered[hi]) / 2
-    return medians, counts
 
 
 def _percentiles_u8(values: Mask, percents: tuple[float, ...]) -> list[float]:
@@ -708,20 +667,9 @@ def _side_pairs(hist: Vec, side: float, k: int) -> list[float]:
     span = int(round(side))
     if len(hist) <= span:
         return []
-    pair = hist[: len(hist) - span] + hist[span:]
     # both sides should show: the weaker side counts double
-    pair += np.minimum(hist[: len(hist) - span], hist[span:])
-    out: list[float] = []
-    votes: list[float] = pair.tolist()
-    taken = [False] * len(votes)
-    for i in np.argsort(-pair, kind="stable").tolist():
-        if votes[i] <= 0 or len(out) == k:
-            break
-        if taken[i]:
-            continue
-        taken[max(0, i - 3): i + 4] = [True] * (min(i + 4, len(taken)) - max(0, i - 3))
-        out.append(float(i) + (side - span) / 2)
-    return out
+    return [float(i) + (side - span) / 2
+            for i in outline_kernels.side_pairs(hist, span, k).tolist()]
 
 
 def _anchors(contour: NDArray[np.int32], px_per_mm: float,
@@ -778,6 +726,13 @@ _GRID_S, _GRID_T = (g.ravel()[None, :, None] for g in np.meshgrid(np.linspace(0,
 _GRID_CORNERS = [0, 6, 42, 48]
 _SIDE_STEPS = np.linspace(0.1, 0.9, SIDE_SAMPLES)[None, None, :, None]
 _ACROSS_SHIFTS = np.array([-1.0, 0.0, 1.0])[:, None, None]
+# the same as plain arrays, for the compiled kernels
+_GRID_S_FLAT = np.ascontiguousarray(_GRID_S.ravel())
+_GRID_T_FLAT = np.ascontiguousarray(_GRID_T.ravel())
+_GRID_CORNER_INDEX = np.array(_GRID_CORNERS, np.intp)
+_SIDE_STEPS_FLAT = np.ascontiguousarray(_SIDE_STEPS.ravel())
+_ACROSS_SHIFTS_FLAT = np.ascontiguousarray(_ACROSS_SHIFTS.ravel())
+_NO_GRADIENT = np.zeros((1, 1), np.float32)
 
 
 def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm: float,
@@ -791,55 +746,35 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
     Both are 0 for a quad that does not lie (almost) wholly inside the blob.
     """
     n = len(quads)
-    centres = quads.mean(axis=1, keepdims=True)
-    inner = centres + (quads - centres) * 0.9
-    a, ab, ad = inner[:, :1], inner[:, 1:2] - inner[:, :1], inner[:, 3:4] - inner[:, :1]
-    # the corners of the grid first: two of them off the blob already fail MIN_COVER
-    corners = a + _GRID_S[:, _GRID_CORNERS] * ab + _GRID_T[:, _GRID_CORNERS] * ad
-    ok = _is_set(blob, corners.reshape(-1, 2), offset, px_per_mm).reshape(n, 4).sum(axis=1) >= 3
-    if ok.any():
-        grid = a[ok] + _GRID_S * ab[ok] + _GRID_T * ad[ok]
-        cover = _is_set(blob, grid.reshape(-1, 2), offset, px_per_mm).reshape(len(grid), -1)
-        ok[ok] = cover.mean(axis=1) >= MIN_COVER
+    quads = np.ascontiguousarray(quads, np.float64)
+    offset = np.ascontiguousarray(offset, np.float64)
+    ok = outline_kernels.cover_ok(quads, offset, px_per_mm, blob, _GRID_S_FLAT, _GRID_T_FLAT,
+                                  _GRID_CORNER_INDEX, MIN_COVER)
     if ok.all():
-        return _outline_in_blob(quads, centres, blob, edges, offset, px_per_mm, grad, ref)
+        return _outline_in_blob(quads, blob, edges, offset, px_per_mm, grad, ref)
     # score only the quads inside the blob: the rest score 0
     outline, strength = np.zeros(n), np.zeros(n)
     if ok.any():
-        outline[ok], strength[ok] = _outline_in_blob(quads[ok], centres[ok], blob, edges,
-                                                     offset, px_per_mm, grad, ref)
+        outline[ok], strength[ok] = _outline_in_blob(quads[ok], blob, edges, offset, px_per_mm,
+                                                     grad, ref)
     return outline, strength
 
 
-def _outline_in_blob(quads: Vec, centres: Vec, blob: Mask, edges: Mask, offset: Vec,
-                     px_per_mm: float,
+def _outline_in_blob(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm: float,
                      grad: tuple[NDArray[np.float32], NDArray[np.float32]] | None,
                      ref: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """_outline_scores of quads (with their centres, Nx1x2) that lie inside the blob."""
-    n = len(quads)
-    along = np.roll(quads, -1, axis=1) - quads  # N x 4 sides
-    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)
-    normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
-    middle = quads + along / 2
-    flip = np.sum((middle - centres) * normal, axis=-1, keepdims=True) < 0
-    normal = np.where(flip, -normal, normal)
-    pts = (quads[:, :, None, :] + _SIDE_STEPS * along[:, :, None, :]).reshape(-1, 2)
-    normals = np.repeat(normal.reshape(-1, 2), SIDE_SAMPLES, axis=0)
-    outside = ~_is_set(blob, pts + normals * 2.5, offset, px_per_mm)
-    on_edge = _is_set(edges, pts, offset, px_per_mm)
-    outline = (outside | on_edge).reshape(n, -1).mean(axis=1)
+    """_outline_scores of quads that lie inside the blob."""
+    gx, gy = grad if grad is not None else (_NO_GRADIENT, _NO_GRADIENT)
+    hit, outside, step = outline_kernels.outline_points(
+        quads, offset, px_per_mm, blob, edges, gx, gy, ref, _SIDE_STEPS_FLAT,
+        _ACROSS_SHIFTS_FLAT)
+    outline = hit.mean(axis=1)
     if grad is None:
         return outline, outline.copy()
-    # the steepest step across the side within a pixel of it
-    at = pts[None] + normals[None] * (_ACROSS_SHIFTS / px_per_mm)
-    index, inside = _pixels(grad[0].shape, at.reshape(-1, 2), offset, px_per_mm)
-    gx = np.where(inside, grad[0].ravel()[index], 0.0).reshape(3, -1)
-    gy = np.where(inside, grad[1].ravel()[index], 0.0).reshape(3, -1)
-    across = np.abs(gx * normals[None, :, 0] + gy * normals[None, :, 1]).max(axis=0)
-    strength = np.where(outside, 1.0, np.minimum(1.0, across / ref)).reshape(n, -1).mean(axis=1)
+    strength = step.mean(axis=1)
     # a free side (mat beyond it) is the surest outline: a phantom between two cards of a
     # pile square reaches into its neighbour and has fewer
-    strength = 0.75 * strength + 0.25 * outside.reshape(n, -1).mean(axis=1)
+    strength = 0.75 * strength + 0.25 * outside.mean(axis=1)
     return outline, strength
 
 

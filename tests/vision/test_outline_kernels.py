@@ -1,0 +1,113 @@
+"""The compiled kernels of the card fit give bit for bit what the numpy code they replace did."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision import outline_kernels
+from vision.cards import (
+    _ACROSS_SHIFTS,
+    _GRID_CORNERS,
+    _GRID_S,
+    _GRID_T,
+    _SIDE_STEPS,
+    MIN_COVER,
+    SIDE_SAMPLES,
+)
+
+
+def _is_set(img: NDArray[np.generic], pts: NDArray[np.float64], offset: NDArray[np.float64],
+            px_per_mm: float) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
+    scaled = pts * px_per_mm if px_per_mm != 1.0 else pts
+    px = np.rint(scaled - offset).astype(np.intp)
+    h, w = img.shape
+    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+    index = np.where(inside, px[:, 1] * w + px[:, 0], 0)
+    return inside, index
+
+
+def _quads(rng: np.random.Generator, n: int, w: int, h: int) -> NDArray[np.float64]:
+    base = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) / 2
+    out = np.empty((n, 4, 2))
+    for k in range(n):
+        angle = rng.uniform(0, np.pi)
+        rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        out[k] = (base * rng.uniform(20, 120, 2)) @ rot.T + rng.uniform(0, [w, h])
+    return out
+
+
+def test_outline_points_are_the_numpy_ones() -> None:
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        h, w = (int(v) for v in rng.integers(60, 240, 2))
+        blob = np.zeros((h, w), np.uint8)
+        blob[h // 6: 5 * h // 6, w // 5: 4 * w // 5] = 255
+        edges = ((rng.random((h, w)) < 0.3) * 255).astype(np.uint8)
+        gx, gy = (rng.normal(0, 50, (h, w)).astype(np.float32) for _ in range(2))
+        px_per_mm = float(rng.choice([1.0, 1.5, 1.37]))
+        offset = rng.integers(0, 40, 2).astype(np.float64)
+        quads = _quads(rng, 30, w, h)
+        if trial % 2:
+            quads = np.round(quads)  # pixel centres: rounding ties
+        quads = (quads + offset) / px_per_mm
+        # the grid inside each quad
+        n = len(quads)
+        centres = quads.mean(axis=1, keepdims=True)
+        inner = centres + (quads - centres) * 0.9
+        a, ab, ad = inner[:, :1], inner[:, 1:2] - inner[:, :1], inner[:, 3:4] - inner[:, :1]
+        corners = a + _GRID_S[:, _GRID_CORNERS] * ab + _GRID_T[:, _GRID_CORNERS] * ad
+        inside, index = _is_set(blob, corners.reshape(-1, 2), offset, px_per_mm)
+        ok = (inside & (blob.ravel()[index] > 0)).reshape(n, 4).sum(axis=1) >= 3
+        grid = a + _GRID_S * ab + _GRID_T * ad
+        inside, index = _is_set(blob, grid.reshape(-1, 2), offset, px_per_mm)
+        cover = (inside & (blob.ravel()[index] > 0)).reshape(n, -1).mean(axis=1)
+        ok &= cover >= MIN_COVER
+        got = outline_kernels.cover_ok(quads, offset, px_per_mm, blob, _GRID_S.ravel(),
+                                       _GRID_T.ravel(), np.array(_GRID_CORNERS, np.intp),
+                                       MIN_COVER)
+        assert np.array_equal(got, ok)
+        # the outline
+        along = np.roll(quads, -1, axis=1) - quads
+        normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)
+        normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
+        flip = np.sum((quads + along / 2 - centres) * normal, axis=-1, keepdims=True) < 0
+        normal = np.where(flip, -normal, normal)
+        pts = (quads[:, :, None, :] + _SIDE_STEPS * along[:, :, None, :]).reshape(-1, 2)
+        normals = np.repeat(normal.reshape(-1, 2), SIDE_SAMPLES, axis=0)
+        inside, index = _is_set(blob, pts + normals * 2.5, offset, px_per_mm)
+        outside = ~(inside & (blob.ravel()[index] > 0))
+        inside, index = _is_set(edges, pts, offset, px_per_mm)
+        on_edge = inside & (edges.ravel()[index] > 0)
+        at = pts[None] + normals[None] * (_ACROSS_SHIFTS / px_per_mm)
+        inside, index = _is_set(gx, at.reshape(-1, 2), offset, px_per_mm)
+        sx = np.where(inside, gx.ravel()[index], 0.0).reshape(3, -1)
+        sy = np.where(inside, gy.ravel()[index], 0.0).reshape(3, -1)
+        across = np.abs(sx * normals[None, :, 0] + sy * normals[None, :, 1]).max(axis=0)
+        step = np.where(outside, 1.0, np.minimum(1.0, across / 40.0))
+        hit, out, got_step = outline_kernels.outline_points(
+            quads, offset, px_per_mm, blob, edges, gx, gy, 40.0, _SIDE_STEPS.ravel(),
+            _ACROSS_SHIFTS.ravel())
+        assert np.array_equal(hit.ravel(), outside | on_edge)
+        assert np.array_equal(out.ravel(), outside)
+        assert got_step.ravel().tobytes() == step.tobytes()
+
+
+def test_side_pairs_are_the_strongest_pairs_apart() -> None:
+    rng = np.random.default_rng(6)
+    for _ in range(300):
+        n = int(rng.integers(5, 200))
+        hist = np.convolve(rng.integers(0, 4, n) * (rng.random(n) < 0.3), [0.5, 1.0, 0.5],
+                           "same").astype(np.float64)
+        span, k = int(rng.integers(1, n)), int(rng.integers(0, 7))
+        pair = hist[: n - span] + hist[span:]
+        pair += np.minimum(hist[: n - span], hist[span:])
+        expected: list[int] = []
+        taken = np.zeros(len(pair), bool)
+        for i in np.argsort(-pair, kind="stable").tolist():
+            if pair[i] <= 0 or len(expected) == k:
+                break
+            if not taken[i]:
+                taken[max(0, i - 3): i + 4] = True
+                expected.append(i)
+        assert outline_kernels.side_pairs(hist, span, k).tolist() == expected
