@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from referee.decks import Deck
+from referee.text import Text
 
 if TYPE_CHECKING:
     from referee.table import TableInterpreter
@@ -79,7 +80,7 @@ class Verdict:
         return Verdict(
             ok=False,
             rules=tuple(rule for rule, _ in breaches),
-            message="; ".join(text for _, text in breaches),
+            message=Text.joined("; ", (text for _, text in breaches)),
             severity="illegal",
         )
 
@@ -114,6 +115,48 @@ class Header:
             "seats": list(self.seats),
             "first": self.first,
             "options": dict(self.options),
+        }
+
+
+@dataclass(frozen=True)
+class PageField:
+    """One field of a `PageMove`: a choice among JSON values, or a whole number."""
+
+    name: str
+    label: str
+    choices: tuple[Any, ...] = ()  # empty: a whole number from `minimum` to `maximum`
+    minimum: int = 0
+    maximum: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        if self.choices:
+            return {"name": self.name, "label": self.label, "choices": list(self.choices)}
+        return {"name": self.name, "label": self.label,
+                "minimum": self.minimum, "maximum": self.maximum}
+
+
+@dataclass(frozen=True)
+class PageMove:
+    """A move the table enters on the page because the camera cannot see it.
+
+    A wild's named colour, a seat's round-end count. The page shows `title` and the
+    `fields`; the move it sends is `{"seat": s, "move": kind, **fixed, **answers}` for
+    one of `seats`, and goes through `Game.parse_move` and `judge` like any other.
+    """
+
+    kind: str
+    title: str
+    seats: tuple[int, ...]
+    fields: tuple[PageField, ...] = ()
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "move": self.kind,
+            "title": self.title,
+            "seats": list(self.seats),
+            "fields": [item.to_json() for item in self.fields],
+            "fixed": dict(self.fixed),
         }
 
 
@@ -176,6 +219,10 @@ class Game(abc.ABC, Generic[StateT]):
     def deferred(self, before: StateT, move: Move, after: StateT) -> list[Verdict]:
         """Verdicts on earlier moves that `move` proves illegal by showing hidden cards,
         each with `concerns` set. Only games with hidden information have any."""
+        return []
+
+    def page_moves(self, state: StateT) -> list[PageMove]:
+        """Moves the page may enter now, for what the camera cannot see (none by default)."""
         return []
 
     @abc.abstractmethod

@@ -1,0 +1,118 @@
+"""Sentences the referee says, in English, that the page can say in another language.
+
+A verdict's message is a `Text`: a plain `str` (the English sentence, exactly as the
+CLI and the logs print it) that also remembers its template and parameters. The page
+renders it again from a catalogue (`referee/locales/<language>/*.json`).
+
+    >>> message = t("{card} may not go on {card}", card=t("a {name}", name="vizier"))
+    >>> str(message)
+    'a vizier may not go on a vizier'
+    >>> romanian = Catalogue({"{card} may not go on {card}": "{card} nu poate sta pe {card}",
+    ...                       "a {name}": "un {name}"}, {"vizier": "vizir"})
+    >>> translate(message, romanian)
+    'un vizir nu poate sta pe un vizir'
+
+A catalogue file holds {"templates": {english: translated}, "words": {english: translated}};
+"words" translates parameters that are plain strings (card codes, cell names, colours).
+A template or word the catalogue does not know stays in English: the page never fails
+for a missing translation, and a test lists what is missing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+#: The languages the page offers; English is the referee's own.
+LANGUAGES = ("en", "ro")
+LOCALES = Path(__file__).with_name("locales")
+
+
+class Text(str):
+    """An English sentence that remembers its template and parameters.
+
+    Build one with :func:`t`; join several with :meth:`Text.joined`.
+    """
+
+    template: str
+    params: Mapping[str, Any]
+    parts: tuple[str, ...]
+    separator: str
+
+    def __new__(cls, template: str, params: Mapping[str, Any]) -> Text:
+        self = super().__new__(cls, template.format(**params))
+        self.template = template
+        self.params = dict(params)
+        self.parts = ()
+        self.separator = ""
+        return self
+
+    @classmethod
+    def joined(cls, separator: str, parts: Iterable[str]) -> Text:
+        """Several sentences as one ("; " between breaches), each translated on its own."""
+        items = tuple(parts)
+        self = super().__new__(cls, separator.join(items))
+        self.template = ""
+        self.params = {}
+        self.parts = items
+        self.separator = separator
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.parts:
+            return (Text.joined, (self.separator, self.parts))
+        return (Text, (self.template, self.params))
+
+
+def t(template: str, **params: Any) -> Text:
+    """A sentence from a `str.format` template; parameters may be Texts themselves."""
+    return Text(template, params)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """One language: translated templates and translated words (parameter values)."""
+
+    templates: Mapping[str, str] = field(default_factory=dict)
+    words: Mapping[str, str] = field(default_factory=dict)
+
+
+def translate(message: str, catalogue: Catalogue) -> str:
+    """`message` in the catalogue's language; what it does not know stays English."""
+    if not isinstance(message, Text):
+        return catalogue.words.get(message, message)
+    if message.parts or not message.template:
+        return message.separator.join(translate(part, catalogue) for part in message.parts)
+    params = {name: _translate_param(value, catalogue) for name, value in message.params.items()}
+    template = catalogue.templates.get(message.template, message.template)
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return str(message)  # a broken translation must not hide the verdict
+
+
+def _translate_param(value: Any, catalogue: Catalogue) -> Any:
+    return translate(value, catalogue) if isinstance(value, str) else value
+
+
+@cache
+def catalogue(language: str) -> Catalogue:
+    """The catalogue of `language`, merged from every file in its folder; English is empty."""
+    templates: dict[str, str] = {}
+    words: dict[str, str] = {}
+    folder = LOCALES / language
+    if language in LANGUAGES and folder.is_dir():
+        for path in sorted(folder.glob("*.json")):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            templates.update(data.get("templates", {}))
+            words.update(data.get("words", {}))
+    return Catalogue(templates, words)
+
+
+def in_every_language(message: str) -> dict[str, str]:
+    """{"en": ..., "ro": ...}: what the live page needs to show `message` in any language."""
+    return {language: translate(message, catalogue(language)) for language in LANGUAGES}

@@ -1,0 +1,120 @@
+"""What the page may ask of the table: the live snapshot, setup, corrections, history.
+
+`firmware.service.TableService` implements this; the web app only calls it, so the
+page stays a thin layer over what firmware stores and publishes. Every method that
+changes something raises `ControlError` with a one-line message for the page when the
+request cannot be carried out, and then changes nothing.
+
+The snapshot (`LiveFeed.snapshot`) is a JSON object:
+
+    version       int, bumped on every change
+    status        "waiting" (no match) | "playing" | "finished"
+    match_id      int | None
+    game, title   the game's name and title ("" while waiting)
+    seats         [{seat, name, score, to_play, cards_in_hand, button}]  button: the seat
+                  has a physical button (else the page offers one)
+    table         [{zone, cards: [code], top: code | None, ...}] as the referee sees it
+    verdicts      the latest rulings, oldest first: {index, seat, ok, rules, message,
+                  severity?, concerns?, texts: {language: message}, accepted: bool,
+                  photo: key | None}
+    flagged       the latest illegal verdict not yet accepted or taken back, or None
+    message       a question for the table or a problem ("" if none); message_texts
+                  the same per language
+    unknown       [{card: n, x_mm, y_mm, photo: key | None}] cards in view that the
+                  camera could not name; `correct_card(n, code)` names one
+    codes         the deck's card codes (for corrections and the card art)
+    page_moves    [PageMove.to_json() + {"title_texts": {language: title}}]
+    winners       [seat]
+    languages     ["en", "ro", ...]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from webui.feed import LiveFeed
+
+
+class ControlError(Exception):
+    """A request the table cannot carry out; the message says why, in one line."""
+
+
+class TableControl(LiveFeed, Protocol):
+    """The table behind the page (see the module docstring for the snapshot)."""
+
+    # -- setup and corrections (the page asks for the admin PIN first) -------------
+
+    def games(self) -> list[dict[str, Any]]:
+        """Games a match can start with: [{name, title, min_seats, max_seats,
+        options: [{name, default, choices, doc}]}]."""
+        ...
+
+    def start_match(self, header: dict[str, Any]) -> None:
+        """Start {game, seats: [names], first, options}; ends the match in progress."""
+        ...
+
+    def end_match(self) -> None:
+        """End the match in progress now; it goes to the history with its scores."""
+        ...
+
+    def undo(self) -> None:
+        """Take back the last move."""
+        ...
+
+    def accept(self, index: int) -> None:
+        """The table accepts the flagged move `index` (an override, logged)."""
+        ...
+
+    def correct_card(self, card: int, code: str) -> None:
+        """Card `card` of the snapshot's "unknown" list is `code`."""
+        ...
+
+    def page_move(self, seat: int, kind: str, fields: dict[str, Any]) -> None:
+        """Enter one of the snapshot's "page_moves" for `seat` with the answers `fields`."""
+        ...
+
+    # -- seat buttons on the phone (no PIN: like the physical button) ---------------
+
+    def press(self, seat: int, kind: str) -> None:
+        """A seat's button on the page: kind is "press", "hold" or "double"."""
+        ...
+
+    # -- history ------------------------------------------------------------------------
+
+    def history(self) -> list[dict[str, Any]]:
+        """Ended matches, newest first: [{id, game, title, seats, scores, winners,
+        started, ended, moves}] (times as ISO 8601 strings)."""
+        ...
+
+    def match_record(self, match_id: int) -> dict[str, Any]:
+        """One match move by move: {id, game, title, seats, result, events, moves:
+        [{index, seat, move, ok, rules, message, texts, accepted, photo, scores}]}."""
+        ...
+
+    def tally(self) -> list[dict[str, Any]]:
+        """Per player name across ended matches: [{name, matches, wins, points}]."""
+        ...
+
+    # -- pictures -----------------------------------------------------------------------
+
+    def card_image(self, game: str, code: str) -> bytes | None:
+        """The face of `code` from `game`'s deck art, as PNG, or None."""
+        ...
+
+    def photo(self, key: str) -> bytes | None:
+        """The JPEG crop a snapshot or record names by `key`, or None."""
+        ...
+
+    # -- the admin PIN ------------------------------------------------------------------
+
+    def pin_is_set(self) -> bool: ...
+
+    def set_pin(self, pin: str) -> None:
+        """Set the PIN (first run, or a change after the old one was checked)."""
+        ...
+
+    def check_pin(self, pin: str) -> bool: ...
+
+    def secret_key(self) -> bytes:
+        """A random key kept with the data, to sign the page's cookies across restarts."""
+        ...
