@@ -67,23 +67,28 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--seconds", type=float, default=None, help="stop after this long")
 
     run = sub.add_parser("run", help="referee the table live: camera, panel, page")
-    add_table_options(run)
+    add_table_options(run, required=False)
     run.add_argument("--data", type=Path, default=Path("data"), help="folder of the SQLite log")
     run.add_argument("--port", type=int, default=8000)
     run.add_argument("--host", default="0.0.0.0")
     run.add_argument("--deck-photos", type=Path, help="photos of your own deck's faces")
+    run.add_argument("--admin-pin", help="set the page's admin PIN (4-8 digits) on start")
 
     demo = sub.add_parser("demo", help="replay a bundled Deserto session and serve the page")
     demo.add_argument("--port", type=int, default=8000)
     demo.add_argument("--host", default="127.0.0.1")
     demo.add_argument("--speed", type=float, default=4.0, help="replay speed (x real time)")
     demo.add_argument("--once", action="store_true", help="stop when the replay ends")
+    demo.add_argument("--data", type=Path, default=Path("data"),
+                      help="folder of the SQLite log (the demo resumes from it)")
     return parser
 
 
-def add_table_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--seats", required=True, help="player names, comma separated")
+def add_table_options(parser: argparse.ArgumentParser, required: bool = True) -> None:
+    """The match (game, seats, options) and the devices; `run` may leave the match to
+    the page."""
+    parser.add_argument("--game", required=required)
+    parser.add_argument("--seats", required=required, help="player names, comma separated")
     parser.add_argument("--first", type=int, default=0, help="seat that starts")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
     parser.add_argument(
@@ -124,12 +129,15 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "record":
         return commands.record(args.out, table_header(args), args.camera, args.pins, args.seconds)
     if args.command == "run":
+        if (args.game is None) != (args.seats is None):
+            raise ValueError("give --game and --seats together, or neither (start on the page)")
+        header = table_header(args) if args.game is not None else None
         return commands.run_table(
-            table_header(args), args.camera, args.pins, args.data, args.host, args.port,
-            args.deck_photos,
+            header, args.camera, args.pins, args.data, args.host, args.port,
+            args.deck_photos, args.admin_pin,
         )
     if args.command == "demo":
-        return commands.demo(args.host, args.port, args.speed, args.once)
+        return commands.demo(args.host, args.port, args.speed, args.once, args.data)
     raise AssertionError(args.command)
 
 

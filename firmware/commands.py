@@ -14,10 +14,23 @@ import numpy as np
 
 from firmware.enrollment import build_reader, deck_arts
 from firmware.loop import drive
-from firmware.session import SessionError, build_pipeline, replay_session
+from firmware.service import TableService
+from firmware.session import (
+    SessionError,
+    play_session,
+    replay_session,
+    session_header,
+    session_mat,
+)
 from firmware.store import MatchStore
-from hardware.camera import Camera, OpenCVCamera, PiCamera, SessionRecorder
-from hardware.panel import DEFAULT_PIN_MAP, SeatPanel, make_pin_factory
+from hardware.camera import (
+    Camera,
+    OpenCVCamera,
+    PiCamera,
+    SessionRecorder,
+    read_session_metadata,
+)
+from hardware.panel import DEFAULT_PIN_MAP, MAX_SEATS, SeatPanel, SimulatedPanel, make_pin_factory
 from referee.core import RefereeError
 from referee.games import get_game
 from referee.notation import NotationError, parse_header, read_log
@@ -25,7 +38,7 @@ from referee.notation import replay as replay_log
 from vision.deck_art import export_deck as write_deck
 from vision.mat import MatSpec, default_mat
 from vision.mat import export_mat as write_mat
-from webui import InMemoryFeed, create_app, serve
+from webui import create_app, serve
 
 DEMO_SESSION = Path(__file__).resolve().parents[1] / "tests/fixtures/deserto/two-players-daylight"
 
@@ -142,29 +155,26 @@ def seat_panel(seats: int, pins: str) -> SeatPanel:
 
 
 def run_table(
-    header: dict[str, Any], camera_name: str, pins: str, data: Path, host: str, port: int,
-    deck_photos: Path | None = None,
+    header: dict[str, Any] | None, camera_name: str, pins: str, data: Path, host: str,
+    port: int, deck_photos: Path | None = None, admin_pin: str | None = None,
 ) -> int:
-    """Referee the table live; resumes the match in progress after a restart."""
-    parsed = get_game(header["game"]).check_header(parse_header(header))
+    """Referee the table live. With a header, resume that match after a restart or start
+    it; without, resume the match in progress, else wait for the page to start one."""
+    parsed = None
+    if header is not None:
+        parsed = get_game(header["game"]).check_header(parse_header(header)).to_json()
     # A video file ends; a camera is retried when it stops delivering.
     live = camera_name == "picamera" or camera_name.isdigit()
     with (
         open_camera(camera_name) as camera,
-        seat_panel(len(parsed.seats), pins) as panel,
+        seat_panel(MAX_SEATS, pins) as panel,
         closing(MatchStore.open(data / "tableref.sqlite")) as store,
     ):
-        resumed = store.unfinished_match()
-        if resumed is not None and resumed.header == parsed.to_json():
-            match_id, moves = resumed.id, store.moves(resumed.id)
-            print(f"resuming match {match_id} after {len(moves)} moves")
-        else:
-            match_id, moves = store.start_match(parsed.to_json()), []
-        feed = InMemoryFeed()
-        pipeline = build_pipeline(
-            parsed, default_mat(), panel, feed, store, match_id, moves, deck_photos=deck_photos
-        )
-        server = serve(create_app(feed), host, port)
+        service = TableService(store, panel, default_mat(), panel.seats, deck_photos)
+        if admin_pin is not None:
+            service.set_pin(admin_pin)
+        start_or_resume(service, parsed)
+        server = serve(create_app(service), host, port)
         print(f"tableref page: {server.url}/ "
               f"(on this network: http://{lan_address()}:{server.port}/)", flush=True)
 
@@ -173,10 +183,22 @@ def run_table(
             return panel.events()
 
         try:
-            drive(pipeline, camera, presses, live=live)
+            drive(service, camera, presses, live=live)
         finally:
             server.stop()
     return 0
+
+
+def start_or_resume(service: TableService, header: dict[str, Any] | None) -> None:
+    """Resume the match in progress (if it is `header`'s), else start `header`'s."""
+    resumed = service.resume(header)
+    if resumed is not None:
+        print(f"resuming match {resumed.id} after {len(service.pipeline.match.rulings)} moves"
+              if service.pipeline else f"resuming match {resumed.id}", flush=True)
+    elif header is not None:
+        service.start_match(header)
+    else:
+        print("no match in progress: start one on the page", flush=True)
 
 
 def lan_address() -> str:
@@ -189,28 +211,35 @@ def lan_address() -> str:
     return next((a for a in addresses if not a.startswith("127.")), "127.0.0.1")
 
 
-def demo(host: str, port: int, speed: float, once: bool) -> int:
-    """Replay the bundled session at `speed` x real time while serving the page."""
+def demo(host: str, port: int, speed: float, once: bool, data: Path) -> int:
+    """Replay the bundled session at `speed` x real time while serving the page; after
+    a crash, the demo match resumes after its last logged move."""
     if not DEMO_SESSION.is_dir():
         raise SessionError(f"the demo session is missing: {DEMO_SESSION}")
-    feed = InMemoryFeed()
-    server = serve(create_app(feed), host, port)
-    print(f"tableref demo: open {server.url}/ (Ctrl-C stops)", flush=True)
-    clock: dict[str, float] = {}
+    metadata = read_session_metadata(DEMO_SESSION)
+    header = session_header(metadata, DEMO_SESSION).to_json()
+    panel = SimulatedPanel(len(header["seats"]))
+    with closing(MatchStore.open(data / "tableref.sqlite")) as store:
+        service = TableService(store, panel, session_mat(metadata, DEMO_SESSION), panel.seats)
+        start_or_resume(service, header)
+        server = serve(create_app(service), host, port)
+        print(f"tableref demo: open {server.url}/ (Ctrl-C stops)", flush=True)
+        clock: dict[str, float] = {}
+        start_after = service.last_move_time()
 
-    def pace(t: float) -> None:
-        start = clock.setdefault("wall", time.monotonic() - t / speed)
-        delay = start + t / speed - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
+        def pace(t: float) -> None:
+            start = clock.setdefault("wall", time.monotonic() - t / speed)
+            delay = start + t / speed - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
 
-    try:
-        pipeline = replay_session(DEMO_SESSION, feed=feed, pace=pace)
-        result = pipeline.result()
-        print(f"replay finished: scores {result['scores']}, winners {result['winners']}",
-              flush=True)
-        if not once:
-            threading.Event().wait()
-    finally:
-        server.stop()
+        try:
+            play_session(service, DEMO_SESSION, panel, pace, start_after)
+            result = service.pipeline.result() if service.pipeline else {}
+            print(f"replay finished: scores {result.get('scores')}, "
+                  f"winners {result.get('winners')}", flush=True)
+            if not once:
+                threading.Event().wait()
+        finally:
+            server.stop()
     return 0

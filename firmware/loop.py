@@ -21,8 +21,10 @@ from referee.table import PressKind
 class Pipeline(Protocol):
     """What the loop feeds: `firmware.pipeline.RefereePipeline`."""
 
-    def on_frame(self, frame: np.ndarray | None, label: str = "") -> None: ...
-    def on_press(self, seat: int, kind: PressKind) -> None: ...
+    def on_frame(
+        self, frame: np.ndarray | None, label: str = "", t: float | None = None
+    ) -> None: ...
+    def on_press(self, seat: int, kind: PressKind, t: float | None = None) -> None: ...
     def note_problem(self, message: str) -> None: ...
 
 
@@ -65,7 +67,7 @@ def drive(
             pace(frame.t)
         last_t = frame.t
         for event in presses(frame.t):
-            pipeline.on_press(event.seat, event.kind)
-        pipeline.on_frame(frame.image, label=f"frame {frame.index}")
+            pipeline.on_press(event.seat, event.kind, t=event.t)
+        pipeline.on_frame(frame.image, label=f"frame {frame.index}", t=frame.t)
     for event in presses(float("inf") if not live else last_t):
-        pipeline.on_press(event.seat, event.kind)
+        pipeline.on_press(event.seat, event.kind, t=event.t)

@@ -3,20 +3,36 @@
 Frames go through vision (a reading of the table), the tracker (a stable view) and the
 game's table interpreter (moves); moves go to the referee (verdicts), the store (the
 log), the panel (turn LED, buzzer) and the live page. Bad frames are noted and skipped:
-the loop never stops for them.
+the loop never stops for them. The page adds what the camera cannot know: a name for
+a card it could not read, a move it cannot see, an override, a take-back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
+from firmware.photos import crop_jpeg
 from firmware.store import MatchStore
 from firmware.tracker import ReadingLike, Tracker
-from referee.core import Match, Ruling
-from referee.table import Action, AskTable, Play, Press, PressKind, TableInterpreter, TakeBack
+from referee.core import Match, RefereeError, Ruling
+from referee.table import (
+    Action,
+    AskTable,
+    Play,
+    Press,
+    PressKind,
+    TableInterpreter,
+    TableView,
+    TakeBack,
+    ViewCard,
+)
+from referee.text import LANGUAGES, in_every_language
+
+#: How far (mm) a card may lie from where the page named it and still be that card.
+CORRECTION_REACH_MM = 15.0
 
 
 class TableReaderLike(Protocol):
@@ -37,6 +53,10 @@ class FeedLike(Protocol):
 FrameProblem = type[Exception]
 
 
+class PipelineError(Exception):
+    """A request from the page that does not fit the table now; the message says why."""
+
+
 class RefereePipeline:
     """Turns frames and button presses into a refereed match.
 
@@ -54,6 +74,8 @@ class RefereePipeline:
         feed: FeedLike | None = None,
         store: MatchStore | None = None,
         match_id: int | None = None,
+        buttons: int | None = None,
+        accepted: Iterable[int] = (),
     ) -> None:
         self.match = match
         self.interpreter: TableInterpreter[Any] = match.game.interpreter(match.header)
@@ -63,17 +85,29 @@ class RefereePipeline:
         self._frame_problem = frame_problem
         self._feed = feed
         self._store = store
-        self._match_id = match_id
+        self.match_id = match_id
+        self._buttons = len(match.header.seats) if buttons is None else buttons
+        self.accepted: set[int] = set(accepted)
+        self._photos = store.photo_positions(match_id) if store and match_id else set()
         self.transcript: list[dict[str, Any]] = []
         self._last_problem: str | None = None
         self._frame_trouble: str | None = None
         self._last_question: str | None = None
+        self._now: float | None = None
+        # The last stable view, the frame and reading it settled on, and the cards
+        # the page named in it; the moves that view led to (undone if a name changes them).
+        self._view: TableView | None = None
+        self._seen: tuple[np.ndarray, ReadingLike] | None = None
+        self._named: list[ViewCard] = []
+        self._view_moves: list[int] = []
+        self._evidence: list[Sequence[Sequence[float]]] = []
         self._show()
 
     # -- inputs -------------------------------------------------------------------
 
-    def on_frame(self, frame: np.ndarray | None, label: str = "") -> None:
-        """One camera frame; a frame that cannot be read is noted once and skipped."""
+    def on_frame(self, frame: np.ndarray | None, label: str = "", t: float | None = None) -> None:
+        """One camera frame (`t`: seconds on the camera's clock); a frame that cannot be
+        read is noted once and skipped."""
         try:
             if frame is None or frame.size == 0:
                 raise self._frame_problem("the frame is empty")
@@ -84,21 +118,85 @@ class RefereePipeline:
                 self._frame_trouble = str(problem)
                 self.note_problem(f"{label or 'frame'}: {problem}")
             return
+        self._now = t if t is not None else self._now
         if self._frame_trouble is not None:
             self._frame_trouble = self._last_problem = None
         view = self._tracker.update(reading)
-        if view is not None:
-            self._act(self.interpreter.on_view(self.match.state, view, self._last_ruling()))
+        if view is None:
+            return
+        previous, self._view, self._seen = self._view, view, (frame, reading)
+        self._named = [card for card in self._named if _near(card, self._unread(view))]
+        self._evidence = self._outlines(_new_cards(previous, view), reading)
+        self._interpret()
 
-    def on_press(self, seat: int, kind: PressKind) -> None:
+    def on_press(self, seat: int, kind: PressKind, t: float | None = None) -> None:
         """A seat's button; presses for seats the match does not have are ignored."""
         if not 0 <= seat < len(self.match.header.seats):
             self.note_problem(f"button of seat {seat}, but the match has no such seat")
             return
+        self._now = t if t is not None else self._now
+        self._evidence = []
         press = Press(seat, kind)
         self._act(self.interpreter.on_press(self.match.state, press, self._last_ruling()))
 
+    # -- the page -----------------------------------------------------------------
+
+    def unknown_cards(self) -> list[ViewCard]:
+        """Cards in the last stable view that the camera could not name (nor the page)."""
+        return [] if self._view is None else self._unread(self._named_view(self._view))
+
+    def name_card(self, number: int, code: str) -> None:
+        """The page names unknown card `number`: the view is read again with that name,
+        and moves made from it without the name are taken back and made again."""
+        unknown = self.unknown_cards()
+        if not 0 <= number < len(unknown):
+            raise PipelineError(f"there is no unknown card {number} on the table now")
+        if code not in self.match.game.deck.codes:
+            raise PipelineError(f"{code!r} is not a card of the {self.match.game.title} deck")
+        card = unknown[number]
+        self._named.append(ViewCard(code, card.x_mm, card.y_mm))
+        if self._view_moves and self._view_moves[-1] == len(self.match.rulings) - 1:
+            for _ in self._view_moves:
+                self.take_back("the page named a card the camera could not read")
+        self._evidence = []
+        self._interpret()
+
+    def enter_move(self, seat: int, kind: str, fields: Mapping[str, Any]) -> Ruling:
+        """A move the page enters (one of the game's page moves) for `seat`."""
+        try:
+            move = self.match.game.parse_move(seat, kind, dict(fields))
+        except RefereeError as error:
+            raise PipelineError(str(error)) from None
+        self._evidence = []
+        self._act([Play(move)])
+        return self.match.rulings[-1]
+
+    def accept(self, index: int) -> None:
+        """The table accepts flagged move `index`: it stays, and is no longer shown big."""
+        if not 0 <= index < len(self.match.rulings):
+            raise PipelineError(f"there is no move #{index}")
+        ruling = self.match.rulings[index]
+        if ruling.verdict.ok and not ruling.deferred:
+            raise PipelineError(f"move #{index} was not flagged")
+        if self._store is not None and self.match_id is not None:
+            self._store.accept_move(self.match_id, index)
+        self.accepted.add(index)
+        self._show()
+
+    def take_back(self, reason: str) -> None:
+        """Drop the last move (the table took it back)."""
+        self._act([TakeBack(reason)])
+
     # -- effects ------------------------------------------------------------------
+
+    def _interpret(self) -> None:
+        if self._view is None:
+            return
+        before = len(self.match.rulings)
+        self._act(self.interpreter.on_view(
+            self.match.state, self._named_view(self._view), self._last_ruling()
+        ))
+        self._view_moves = list(range(before, len(self.match.rulings)))
 
     def _act(self, actions: list[Action]) -> None:
         for action in actions:
@@ -114,21 +212,32 @@ class RefereePipeline:
     def _play(self, action: Play) -> None:
         ruling = self.match.play(action.move)
         self._last_question = None
-        if self._store is not None and self._match_id is not None:
-            self._store.append_move(self._match_id, action.move.to_json())
+        self._view_moves = []
+        flagged = not ruling.verdict.ok or bool(ruling.deferred)
+        if self._store is not None and self.match_id is not None:
+            self._store.append_move(self.match_id, action.move.to_json(), self._now)
+            photo = crop_jpeg(self._seen[0], self._evidence) if flagged and self._seen else None
+            if photo is not None:
+                self._store.save_photo(self.match_id, ruling.index, photo)
+                self._photos.add(ruling.index)
             if self.match.game.is_over(self.match.state):
-                self._store.finish_match(self._match_id, self.match.result())
+                self._store.finish_match(self.match_id, self.match.result())
         self.transcript.append({**ruling.to_json(), "move": action.move.to_json()})
         self.transcript += [proof.to_json() for proof in ruling.deferred]
-        if not ruling.verdict.ok or ruling.deferred:
+        if flagged:
             self._panel.alarm()
 
     def _take_back(self, action: TakeBack) -> None:
         if not self.match.rulings:
             return
+        was_over = self.match.game.is_over(self.match.state)
         dropped = self.match.undo()
-        if self._store is not None and self._match_id is not None:
-            self._store.drop_last_move(self._match_id)
+        self.accepted.discard(dropped.index)
+        self._photos.discard(dropped.index)
+        if self._store is not None and self.match_id is not None:
+            self._store.drop_last_move(self.match_id)
+            if was_over:
+                self._store.reopen_match(self.match_id)
         self.transcript.append({"takeback": dropped.index, "message": action.reason})
 
     def _ask(self, message: str) -> None:
@@ -151,17 +260,63 @@ class RefereePipeline:
         if self._feed is not None:
             self._feed.publish(self.snapshot())
 
+    # -- what the camera saw ------------------------------------------------------
+
+    def _named_view(self, view: TableView) -> TableView:
+        """`view` with the names the page gave to cards the camera could not read."""
+        return TableView(tuple(
+            next((named for named in self._named if _close(named, card)), card)
+            if card.code is None else card
+            for card in view.cards
+        ))
+
+    @staticmethod
+    def _unread(view: TableView) -> list[ViewCard]:
+        return [card for card in view.cards if card.code is None]
+
+    def _outlines(
+        self, cards: Iterable[ViewCard], reading: ReadingLike
+    ) -> list[Sequence[Sequence[float]]]:
+        """The image outlines of `cards` (for a photo crop), where the reading has them."""
+        centre = self._tracker.centre_mm
+        outlines = []
+        for card in cards:
+            for seen in reading.cards:
+                corners = getattr(seen, "corners_px", None)
+                if seen.table_mm is None or corners is None or seen.code != card.code:
+                    continue
+                shifted = ViewCard(card.code, seen.table_mm[0] - centre[0],
+                                   seen.table_mm[1] - centre[1])
+                if _close(shifted, card):
+                    outlines.append(corners)
+                    break
+        return outlines
+
+    def photo_of_unknown(self, number: int) -> bytes | None:
+        """A crop of unknown card `number` from the frame the view settled on."""
+        unknown = self.unknown_cards()
+        if self._seen is None or not 0 <= number < len(unknown):
+            return None
+        frame, reading = self._seen
+        outlines = self._outlines([unknown[number]], reading)
+        return crop_jpeg(frame, outlines) if outlines else None
+
     # -- outputs ------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
-        """What the live page shows: seats, scores, the table, the latest verdicts."""
+        """What the live page shows (the shape is documented in webui/control.py)."""
         game, state, header = self.match.game, self.match.state, self.match.header
         scores = game.scores(state)
         to_play = game.to_play(state)
         public = game.public_view(state)
         hands = public.get("hands", [])
         over = game.is_over(state)
+        verdicts = [self._verdict(ruling) for ruling in self.match.rulings[-8:]]
+        last = verdicts[-1] if verdicts else None
+        flagged = last if last and last["flagged"] and not last["accepted"] else None
+        message = self._last_question or self._last_problem or ""
         return {
+            "match_id": self.match_id,
             "game": game.name,
             "title": game.title,
             "seats": [
@@ -171,15 +326,73 @@ class RefereePipeline:
                     "score": scores.get(seat, 0),
                     "to_play": seat == to_play,
                     "cards_in_hand": hands[seat] if seat < len(hands) else None,
+                    "button": seat < self._buttons,
                 }
                 for seat, name in enumerate(header.seats)
             ],
             "table": public.get("zones", []),
-            "verdicts": [ruling.to_json() for ruling in self.match.rulings[-8:]],
+            "verdicts": verdicts,
+            "flagged": flagged,
             "status": "finished" if over else "playing",
-            "message": self._last_question or self._last_problem or "",
+            "message": message,
+            "message_texts": in_every_language(message),
+            "unknown": [
+                {"card": number, "x_mm": round(card.x_mm, 1), "y_mm": round(card.y_mm, 1),
+                 "photo": f"unknown-{number}" if self._seen is not None else None}
+                for number, card in enumerate(self.unknown_cards())
+            ],
+            "codes": list(game.deck.codes),
+            "page_moves": [
+                {
+                    **offered.to_json(),
+                    "title_texts": in_every_language(offered.title),
+                    "fields": [
+                        {**item.to_json(), "label_texts": in_every_language(item.label)}
+                        for item in offered.fields
+                    ],
+                }
+                for offered in ([] if over else game.page_moves(state))
+            ],
             "winners": game.winners(state),
+            "languages": list(LANGUAGES),
+        }
+
+    def _verdict(self, ruling: Ruling) -> dict[str, Any]:
+        """A ruling for the page: its verdict, in every language, with the deferred ones."""
+        photo = f"m{self.match_id}-{ruling.index}" if ruling.index in self._photos else None
+        return {
+            **ruling.to_json(),
+            "move": ruling.move.to_json(),
+            "texts": in_every_language(ruling.verdict.message),
+            "flagged": not ruling.verdict.ok or bool(ruling.deferred),
+            "accepted": ruling.index in self.accepted,
+            "photo": photo,
+            "deferred": [
+                {**proof.to_json(), "texts": in_every_language(proof.verdict.message)}
+                for proof in ruling.deferred
+            ],
         }
 
     def result(self) -> dict[str, Any]:
         return self.match.result()
+
+
+def _close(a: ViewCard, b: ViewCard) -> bool:
+    return (a.x_mm - b.x_mm) ** 2 + (a.y_mm - b.y_mm) ** 2 <= CORRECTION_REACH_MM**2
+
+
+def _near(card: ViewCard, others: Iterable[ViewCard]) -> bool:
+    return any(_close(card, other) for other in others)
+
+
+def _new_cards(before: TableView | None, after: TableView) -> list[ViewCard]:
+    """Cards of `after` that were not in `before` (by code and place): what changed."""
+    old = list(before.cards) if before is not None else []
+    new = []
+    for card in after.cards:
+        same = next((o for o in old if o.code == card.code and _close(o, card)), None)
+        if same is None:
+            new.append(card)
+        else:
+            old.remove(same)
+    return new

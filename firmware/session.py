@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.enrollment import build_reader
-from firmware.loop import drive
+from firmware.loop import Pipeline, drive
 from firmware.pipeline import FeedLike, RefereePipeline
 from firmware.store import MatchStore
 from firmware.tracker import Tracker, TrackerSettings
@@ -82,7 +82,24 @@ def replay_session(
     mat = session_mat(metadata, session_dir)
     panel = panel or SimulatedPanel(len(header.seats))
     pipeline = build_pipeline(header, mat, panel, feed)
-    recorded = [e for e in read_session_events(session_dir) if isinstance(e, ButtonEvent)]
+    play_session(pipeline, session_dir, panel, pace)
+    return pipeline
+
+
+def play_session(
+    target: Pipeline,
+    session_dir: Path,
+    panel: SimulatedPanel,
+    pace: Callable[[float], None] | None = None,
+    start_after: float | None = None,
+) -> None:
+    """Feed a session's frames and button presses to `target` (a pipeline, or the table
+    service), through the same loop as live play. `start_after` skips what happened up
+    to that time (s), to resume after the last move the store logged."""
+    recorded = [
+        e for e in read_session_events(session_dir)
+        if isinstance(e, ButtonEvent) and (start_after is None or e.t > start_after)
+    ]
 
     def presses(t: float) -> list[ButtonEvent]:
         while recorded and recorded[0].t <= t:
@@ -90,12 +107,11 @@ def replay_session(
             if event.seat < panel.seats:
                 panel.inject(event)
             else:
-                pipeline.note_problem(f"t={event.t}: button of seat {event.seat}, no such seat")
+                target.note_problem(f"t={event.t}: button of seat {event.seat}, no such seat")
         panel.poll()
         return panel.events()
 
-    camera = ReplayCamera(session_dir)
-    drive(pipeline, camera, presses, pace=pace)
+    camera = ReplayCamera(session_dir, start_after)
+    drive(target, camera, presses, pace=pace)
     for problem in camera.problems:
-        pipeline.note_problem(problem)
-    return pipeline
+        target.note_problem(problem)

@@ -51,7 +51,7 @@ class Tracker:
 
     def __init__(self, centre_mm: tuple[float, float], settings: TrackerSettings | None = None):
         self.settings = settings or TrackerSettings()
-        self._centre = centre_mm
+        self.centre_mm = centre_mm
         self._previous_thumbnail: np.ndarray | None = None
         self._run: list[TableView] = []
         self.stable: TableView | None = None
@@ -83,7 +83,7 @@ class Tracker:
         return change > self.settings.motion_threshold
 
     def _view_of(self, reading: ReadingLike) -> TableView:
-        cx, cy = self._centre
+        cx, cy = self.centre_mm
         cards = tuple(
             ViewCard(card.code, card.table_mm[0] - cx, card.table_mm[1] - cy)
             for card in reading.cards

@@ -258,12 +258,17 @@ class ReplayCamera(Camera):
             print(camera.problems)
     """
 
-    def __init__(self, session_dir: Path) -> None:
+    def __init__(self, session_dir: Path, start_after: float | None = None) -> None:
+        """`start_after`: skip the frames up to that time (s), e.g. to resume a replay."""
         self._session_dir = Path(session_dir)
-        self._frames: Iterator[tuple[int, FrameEvent]] = enumerate(
-            event
-            for event in read_session_events(self._session_dir)
-            if isinstance(event, FrameEvent)
+        self._frames: Iterator[tuple[int, FrameEvent]] = (
+            (index, event)
+            for index, event in enumerate(
+                event
+                for event in read_session_events(self._session_dir)
+                if isinstance(event, FrameEvent)
+            )
+            if start_after is None or event.t > start_after
         )
         self.problems: list[str] = []
 

@@ -231,6 +231,7 @@ class SeatPanel(Panel):
         reused = sorted({pin for pin in all_pins if all_pins.count(pin) > 1})
         if reused:
             raise ValueError(f"GPIO {', '.join(map(str, reused))} used more than once in the pins")
+        self.seats = len(seat_pins)
         self._clock = clock
         self._classifier = PressClassifier(len(seat_pins), hold_time, double_press_window)
         self._lock = threading.Lock()

@@ -35,8 +35,9 @@ def test_mat_export_writes_png_pdf_and_its_size(tmp_path: Path) -> None:
     assert (tmp_path / "mat.png").stat().st_size > 0 and (tmp_path / "mat.pdf").is_file()
 
 
-def test_the_demo_serves_the_page_while_it_replays() -> None:
-    command = [sys.executable, "-m", "firmware.cli", "demo", "--port", "0", "--speed", "20"]
+def test_the_demo_serves_the_page_while_it_replays(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "firmware.cli", "demo", "--port", "0", "--speed", "20",
+               "--data", str(tmp_path)]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           text=True) as demo:
         try:

@@ -42,10 +42,10 @@ class RecordingPipeline:
     def __init__(self) -> None:
         self.seen: list[Any] = []
 
-    def on_frame(self, frame: np.ndarray | None, label: str = "") -> None:
+    def on_frame(self, frame: np.ndarray | None, label: str = "", t: float | None = None) -> None:
         self.seen.append(label)
 
-    def on_press(self, seat: int, kind: PressKind) -> None:
+    def on_press(self, seat: int, kind: PressKind, t: float | None = None) -> None:
         self.seen.append((seat, kind))
 
     def note_problem(self, message: str) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from firmware.pipeline import RefereePipeline
+from firmware.pipeline import PipelineError, RefereePipeline
 from firmware.store import MatchStore
 from firmware.tracker import Tracker, TrackerSettings
 from hardware.panel import SeatPanel
@@ -198,4 +198,43 @@ def test_a_press_of_the_seat_to_play_is_a_move_over_the_mock_pins(factory: MockF
         "seat": 1, "move": "feed", "set": 1, "card": None
     }
     assert led(factory, 0) and not led(factory, 1)
+    panel.close()
+
+
+def test_a_card_named_on_the_page_replaces_the_unchecked_move_it_led_to(
+    factory: MockFactory,
+) -> None:
+    store = MatchStore.open(":memory:")
+    pipeline, panel = make(factory, Clock(), store)
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), (None, "ne"))  # type: ignore[arg-type]
+    assert pipeline.match.rulings[-1].verdict.severity == "warning"
+    [unknown] = pipeline.snapshot()["unknown"]
+    assert unknown["card"] == 0
+
+    pipeline.name_card(0, "brigand")
+    moves = [r.move.to_json() for r in pipeline.match.rulings]
+    assert moves[-1] == {"seat": 1, "move": "place", "cell": "ne", "card": "brigand"}
+    assert pipeline.match.rulings[-1].verdict.rules == ("DES-NO-BRIGAND-BY-VIZIER",)
+    stored = store.unfinished_match()
+    assert stored is not None and [m["card"] for m in store.moves(stored.id)] == [
+        "vizier", "brigand"
+    ]
+    assert pipeline.snapshot()["unknown"] == []
+    # The name sticks while the card lies there: the same view again changes nothing.
+    show(pipeline, ("vizier", "nw"), (None, "ne"))  # type: ignore[arg-type]
+    assert len(pipeline.match.rulings) == 2
+    panel.close()
+
+
+def test_naming_a_card_that_is_not_there_or_not_in_the_deck_is_refused(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, (None, "nw"))  # type: ignore[arg-type]
+    with pytest.raises(PipelineError, match="no unknown card 1"):
+        pipeline.name_card(1, "oasis")
+    with pytest.raises(PipelineError, match="not a card of the Deserto deck"):
+        pipeline.name_card(0, "red-5")
+    assert len(pipeline.match.rulings) == 1
     panel.close()

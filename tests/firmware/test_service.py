@@ -1,0 +1,176 @@
+"""The table service: a match started as the page starts it, fed recorded frames, with
+the page's requests (accept, undo, end, PIN) and the history they leave in SQLite."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware.service import TableService
+from firmware.session import play_session
+from firmware.store import MatchStore
+from hardware.camera import ReplayCamera, read_session_metadata
+from hardware.panel import SimulatedPanel
+from vision.mat import MatSpec
+from webui.control import ControlError
+
+SESSION = Path(__file__).resolve().parents[1] / "fixtures/deserto/two-players-daylight"
+HEADER = {"game": "deserto", "seats": ["Ana", "Bogdan"], "first": 0, "options": {}}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[MatchStore]:
+    store = MatchStore.open(tmp_path / "tableref.sqlite")
+    yield store
+    store.close()
+
+
+def make_service(store: MatchStore) -> TableService:
+    mat = MatSpec.from_json(read_session_metadata(SESSION)["mat"])
+    return TableService(store, SimulatedPanel(2), mat, buttons=1)
+
+
+def play_until_flagged(service: TableService) -> None:
+    """Feed the session's frames until the referee flags a play (the brigand, #7)."""
+    camera = ReplayCamera(SESSION)
+    while (frame := camera.read()) is not None:
+        service.on_frame(frame.image, f"frame {frame.index}", frame.t)
+        if service.snapshot()["flagged"] is not None:
+            return
+    raise AssertionError("the session never flagged a play")
+
+
+def test_a_flagged_play_is_shown_with_its_texts_and_photo_and_can_be_accepted(
+    store: MatchStore,
+) -> None:
+    service = make_service(store)
+    assert service.snapshot()["status"] == "waiting"
+    service.start_match(HEADER)
+    play_until_flagged(service)
+    flagged = service.snapshot()["flagged"]
+    assert flagged["index"] == 7 and flagged["rules"] == ["DES-NO-BRIGAND-BY-VIZIER"]
+    assert flagged["texts"]["en"] == "a brigand may not go next to a vizier"
+    assert set(flagged["texts"]) == {"en", "ro"}
+    photo = service.photo(flagged["photo"])
+    assert photo is not None and photo.startswith(b"\xff\xd8")  # a JPEG
+    assert [seat["button"] for seat in service.snapshot()["seats"]] == [True, False]
+
+    service.accept(7)
+    snapshot = service.snapshot()
+    assert snapshot["flagged"] is None and snapshot["verdicts"][-1]["accepted"] is True
+    match_id = snapshot["match_id"]
+    assert [m.accepted for m in store.logged_moves(match_id)][-1] is True
+    assert store.events(match_id)[-1]["action"] == "accept"
+    with pytest.raises(ControlError, match="was not flagged"):
+        service.accept(0)
+
+
+def test_undo_on_the_page_drops_the_last_move_and_its_photo(store: MatchStore) -> None:
+    service = make_service(store)
+    service.start_match(HEADER)
+    play_until_flagged(service)
+    match_id = service.snapshot()["match_id"]
+    service.undo()
+    assert len(store.moves(match_id)) == 7 and store.photo(match_id, 7) is None
+    assert service.snapshot()["flagged"] is None
+    assert store.events(match_id)[-1] == {**store.events(match_id)[-1], "action": "undo",
+                                          "index": 7}
+
+
+def test_a_restarted_service_resumes_the_match_with_its_overrides(store: MatchStore) -> None:
+    service = make_service(store)
+    service.start_match(HEADER)
+    play_until_flagged(service)
+    service.accept(7)
+    before = service.snapshot()
+
+    again = make_service(store)
+    resumed = again.resume(HEADER)
+    assert resumed is not None and resumed.id == before["match_id"]
+    after = again.snapshot()
+    assert after["verdicts"] == before["verdicts"]
+    assert [s["score"] for s in after["seats"]] == [s["score"] for s in before["seats"]]
+    assert again.resume({**HEADER, "seats": ["Ana", "Carmen"]}) is None
+
+
+def test_a_whole_session_ends_in_the_history_and_the_tally(store: MatchStore) -> None:
+    service = make_service(store)
+    service.start_match(HEADER)
+    play_session(service, SESSION, SimulatedPanel(2))
+    assert service.snapshot()["status"] == "finished"
+    [ended] = service.history()
+    assert ended["seats"] == ["Ana", "Bogdan"] and ended["final"] is True
+    record = service.match_record(ended["id"])
+    assert len(record["moves"]) == ended["moves"] > 30
+    assert record["moves"][-1]["scores"] == record["result"]["scores"]
+    tally = {row["name"]: row for row in service.tally()}
+    winners = [["Ana", "Bogdan"][seat] for seat in ended["winners"]]
+    assert all(tally[name]["wins"] == 1 for name in winners)
+    assert sum(row["matches"] for row in tally.values()) == 2
+
+
+def test_ending_a_match_early_keeps_it_with_its_scores_so_far(store: MatchStore) -> None:
+    service = make_service(store)
+    service.start_match(HEADER)
+    play_until_flagged(service)
+    service.end_match()
+    assert service.snapshot()["status"] == "waiting"
+    [ended] = service.history()
+    assert ended["final"] is False and ended["moves"] == 8
+    with pytest.raises(ControlError, match="no match"):
+        service.undo()
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ({"game": "chess", "seats": ["A", "B"]}, "unknown game"),
+        ({"game": "deserto", "seats": ["Ana"]}, "2 to 4 players"),
+        ({"game": "deserto", "seats": ["Ana", "Ana"]}, "same name"),
+        ({"game": "deserto", "seats": ["A", "B"], "options": {"nope": 1}}, "unknown option"),
+        ({"game": "deserto", "seats": "Ana,Bogdan"}, "seats"),
+    ],
+)
+def test_a_bad_match_setup_is_refused_and_changes_nothing(
+    store: MatchStore, header: dict[str, object], message: str
+) -> None:
+    service = make_service(store)
+    with pytest.raises(ControlError, match=message):
+        service.start_match(header)  # type: ignore[arg-type]
+    assert store.matches() == [] and service.snapshot()["status"] == "waiting"
+
+
+def test_the_pin_is_kept_as_a_salted_hash_and_checked(store: MatchStore) -> None:
+    service = make_service(store)
+    assert not service.pin_is_set() and not service.check_pin("1234")
+    with pytest.raises(ControlError, match="4 to 8 digits"):
+        service.set_pin("12a4")
+    service.set_pin("2468")
+    assert service.pin_is_set() and service.check_pin("2468")
+    assert not service.check_pin("2469") and not service.check_pin("")
+    assert "2468" not in (store.setting("admin_pin") or "")
+    assert service.secret_key() == make_service(store).secret_key()
+
+
+def test_card_images_come_from_the_deck_art(store: MatchStore) -> None:
+    service = make_service(store)
+    png = service.card_image("deserto", "vizier")
+    assert png is not None and png.startswith(b"\x89PNG")
+    assert service.card_image("deserto", "king") is None
+    assert service.card_image("chess", "king") is None
+    assert service.photo("m99-1") is None and service.photo("../etc") is None
+
+
+def test_presses_from_the_page_need_a_match_and_a_real_seat(store: MatchStore) -> None:
+    service = make_service(store)
+    with pytest.raises(ControlError, match="no match"):
+        service.press(0, "hold")
+    service.start_match(HEADER)
+    with pytest.raises(ControlError, match="no seat 5"):
+        service.press(5, "hold")
+    with pytest.raises(ControlError, match="pressed, held or double-pressed"):
+        service.press(0, "smash")
+    service.press(0, "hold")  # Ana claims to be stuck on an empty square: flagged
+    assert service.snapshot()["flagged"]["rules"] == ["DES-STUCK"]
