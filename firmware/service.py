@@ -15,6 +15,7 @@ import hmac
 import re
 import secrets
 import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -86,8 +87,11 @@ class TableService:
         return self._feed.wait_for_change(version, timeout)
 
     def publish(self, snapshot: Mapping[str, Any]) -> object:
-        """Where the pipeline publishes its snapshots (it sees the service as its feed)."""
-        return self._feed.publish(snapshot)
+        """Where the pipeline publishes its snapshots (it sees the service as its feed).
+
+        `published_at` (Unix time) lets a page, or the load benchmark, tell how long
+        an update took to arrive."""
+        return self._feed.publish({**snapshot, "published_at": time.time()})
 
     # -- the live loop ------------------------------------------------------------
 
@@ -374,7 +378,7 @@ class TableService:
         self._store.log_event(match_id, what)
 
     def _show_waiting(self) -> None:
-        self._feed.publish({
+        self.publish({
             **WAITING_SNAPSHOT,
             "match_id": None,
             "message": self._waiting_message or WAITING_SNAPSHOT["message"],
