@@ -20,6 +20,7 @@ from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Ru
 from referee.decks import Deck, load_deck
 from referee.seats import DIRECTIONS, TurnOrder, direction_option
 from referee.table import Action, AskTable, Play, Press, TableInterpreter, TableView, TakeBack
+from referee.text import Text, t
 
 CELLS = ("nw", "ne", "sw", "se")
 OFF = "off"
@@ -27,6 +28,13 @@ NEIGHBOURS = {"nw": ("ne", "sw"), "ne": ("nw", "se"), "sw": ("nw", "se"), "se": 
 HAND_SIZE = 3
 #: What each capturing card takes when placed next to it.
 PREY = {"vizier": "brigand", "brigand": "treasure"}
+#: Each card with its article, as a sentence names it (a language may give them genders).
+A_CARD = {
+    "vizier": t("a vizier"),
+    "brigand": t("a brigand"),
+    "treasure": t("a treasure"),
+    "oasis": t("an oasis"),
+}
 
 Stack = tuple[str | None, ...]
 
@@ -136,15 +144,24 @@ class Deserto(Game[DesertoState]):
     def judge(self, state: DesertoState, move: Move) -> Verdict:
         if self.is_over(state):
             return Verdict.illegal(
-                [("DES-END", "the game is over: the pile and every hand are empty")]
+                [("DES-END", t("the game is over: the pile and every hand are empty"))]
             )
         breaches: list[tuple[str, str]] = []
         if move.seat != state.turn.current:
             breaches.append(
-                (TURN_RULE, f"it is seat {state.turn.current}'s turn, not {move.seat}'s")
+                (
+                    TURN_RULE,
+                    t(
+                        "it is seat {current}'s turn, not {seat}'s",
+                        current=state.turn.current,
+                        seat=move.seat,
+                    ),
+                )
             )
         if state.hands[move.seat] == 0:
-            breaches.append(("DES-ONE-CARD", f"seat {move.seat} has no card left to play"))
+            breaches.append(
+                ("DES-ONE-CARD", t("seat {seat} has no card left to play", seat=move.seat))
+            )
         if move.kind == "place":
             breaches += self._placement_breaches(state, move.get("cell"), move.get("card"))
         else:
@@ -152,22 +169,24 @@ class Deserto(Game[DesertoState]):
         if breaches:
             return Verdict.illegal(breaches)
         if move.kind == "place" and move.get("card") is None:
-            return Verdict.unchecked("card not recognised: confirm it on the page; not checked")
+            return Verdict.unchecked(t("card not recognised: confirm it on the page; not checked"))
         return Verdict.legal(self._describe(state, move))
 
     def _placement_breaches(
         self, state: DesertoState, cell: str, card: str | None
     ) -> list[tuple[str, str]]:
         if cell == OFF:
-            return [("DES-FORM", "the card lies outside the 2x2 square")]
+            return [("DES-FORM", t("the card lies outside the 2x2 square"))]
         breaches: list[tuple[str, str]] = []
         occupied = state.occupied
         if len(occupied) < 4 and state.stacks[cell]:
             breaches.append(
                 (
                     "DES-STACK-FULL",
-                    "no stacking until the square is complete: "
-                    f"{4 - len(occupied)} cell(s) still empty",
+                    t(
+                        "no stacking until the square is complete: {empty} cell(s) still empty",
+                        empty=4 - len(occupied),
+                    ),
                 )
             )
         if (
@@ -175,15 +194,19 @@ class Deserto(Game[DesertoState]):
             and not state.stacks[cell]
             and not any(state.stacks[n] for n in NEIGHBOURS[cell])
         ):
-            breaches.append(("DES-FORM", f"{cell} touches the square only diagonally"))
+            breaches.append(("DES-FORM", t("{cell} touches the square only diagonally", cell=cell)))
         if card is not None and state.stacks[cell] and state.top(cell) == card:
-            breaches.append(("DES-NO-SAME-ON-SAME", f"{_a(card)} may not go on {_a(card)}"))
+            breaches.append(
+                ("DES-NO-SAME-ON-SAME", t("{card} may not go on {card}", card=A_CARD[card]))
+            )
         neighbour_tops = {state.top(n) for n in NEIGHBOURS[cell]}
         if card == "brigand" and "vizier" in neighbour_tops:
-            breaches.append(("DES-NO-BRIGAND-BY-VIZIER", "a brigand may not go next to a vizier"))
+            breaches.append(
+                ("DES-NO-BRIGAND-BY-VIZIER", t("a brigand may not go next to a vizier"))
+            )
         if card == "treasure" and "brigand" in neighbour_tops:
             breaches.append(
-                ("DES-NO-TREASURE-BY-BRIGAND", "a treasure may not go next to a brigand")
+                ("DES-NO-TREASURE-BY-BRIGAND", t("a treasure may not go next to a brigand"))
             )
         return breaches
 
@@ -191,9 +214,9 @@ class Deserto(Game[DesertoState]):
         # Hands are hidden, so a claim to be stuck can be disproved only when every
         # card could be placed: on an empty square anything goes.
         if not state.occupied:
-            return [("DES-STUCK", "the square is empty, so any card can be placed")]
+            return [("DES-STUCK", t("the square is empty, so any card can be placed"))]
         if all(any(self._surely_fits(state, c, code) for c in CELLS) for code in self.deck.codes):
-            return [("DES-STUCK", "every kind of card has a legal place on the square")]
+            return [("DES-STUCK", t("every kind of card has a legal place on the square"))]
         return []
 
     def _surely_fits(self, state: DesertoState, cell: str, card: str) -> bool:
@@ -202,23 +225,30 @@ class Deserto(Game[DesertoState]):
             return False
         return not self._placement_breaches(state, cell, card)
 
-    def _describe(self, state: DesertoState, move: Move) -> str:
+    def _describe(self, state: DesertoState, move: Move) -> Text:
         if move.kind == "stuck":
-            return (
-                f"seat {move.seat} is stuck and gives a card to seat "
-                f"{_previous_player(state, move.seat)}"
+            return t(
+                "seat {seat} is stuck and gives a card to seat {previous}",
+                seat=move.seat,
+                previous=_previous_player(state, move.seat),
             )
         after = self.apply(state, move)
         gained = after.won[move.seat] - state.won[move.seat]
         cell, card = move.get("cell"), move.get("card")
         square_full = all(state.stacks[c] or c == cell for c in CELLS)
         if gained and not any(after.stacks.values()) and square_full:
-            return (
-                f"{card} on {cell}: four viziers, seat {move.seat} wins the square ({gained} cards)"
+            return t(
+                "{card} on {cell}: four viziers, seat {seat} wins the square ({gained} cards)",
+                card=card,
+                cell=cell,
+                seat=move.seat,
+                gained=gained,
             )
         if gained:
-            return f"{card} on {cell}: captures {gained} card(s)"
-        return f"{card} on {cell}"
+            return t(
+                "{card} on {cell}: captures {gained} card(s)", card=card, cell=cell, gained=gained
+            )
+        return t("{card} on {cell}", card=card, cell=cell)
 
     def apply(self, state: DesertoState, move: Move) -> DesertoState:
         seat = move.seat
@@ -311,11 +341,6 @@ class Deserto(Game[DesertoState]):
         return DesertoTable(self.deck.card_mm)
 
 
-def _a(card: str) -> str:
-    """'a vizier', 'an oasis'."""
-    return f"{'an' if card[0] in 'aeiou' else 'a'} {card}"
-
-
 def _previous_player(state: DesertoState, seat: int) -> int:
     """Who took the turn just before `seat`'s (DES-STUCK): that is not always the seat
     before it, as seats with no cards left are passed over at the end."""
@@ -364,7 +389,7 @@ class DesertoTable(TableInterpreter[DesertoState]):
             and not last.verdict.ok
             and self._taken_back(state, seen, off_square, last)
         ):
-            return [TakeBack(f"seat {last.move.seat} took the flagged card back")]
+            return [TakeBack(t("seat {seat} took the flagged card back", seat=last.move.seat))]
         changes: list[tuple[str, str | None]] = []
         missing: list[str] = []
         for cell in CELLS:
@@ -395,19 +420,32 @@ class DesertoTable(TableInterpreter[DesertoState]):
             # cards that are not where they should be could flag a play wrongly.
             return [
                 AskTable(
-                    f"the referee has cards on {', '.join(missing)} but sees none there: "
-                    "put them back, or double press to take a move back"
+                    t(
+                        "the referee has cards on {cells} but sees none there: "
+                        "put them back, or double press to take a move back",
+                        cells=Text.joined(", ", missing),
+                    )
                 )
             ]
         if len(changes) > 1:
-            where = ", ".join(cell for cell, _ in changes)
-            return [AskTable(f"{len(changes)} cards changed at once ({where}): play one at a time")]
+            where = Text.joined(", ", (cell for cell, _ in changes))
+            return [
+                AskTable(
+                    t(
+                        "{count} cards changed at once ({cells}): play one at a time",
+                        count=len(changes),
+                        cells=where,
+                    )
+                )
+            ]
         if changes:
             cell, card = changes[0]
             move = Move(state.turn.current, "place", {"cell": cell, "card": card})
             actions: list[Action] = [Play(move)]
             if card is None:
-                actions.append(AskTable(f"which card went on {cell}? The camera is not sure"))
+                actions.append(
+                    AskTable(t("which card went on {cell}? The camera is not sure", cell=cell))
+                )
             return actions
         return []
 
@@ -416,13 +454,16 @@ class DesertoTable(TableInterpreter[DesertoState]):
             if press.seat != state.turn.current:
                 return [
                     AskTable(
-                        f"seat {press.seat} held its button, "
-                        f"but it is seat {state.turn.current}'s turn"
+                        t(
+                            "seat {seat} held its button, but it is seat {current}'s turn",
+                            seat=press.seat,
+                            current=state.turn.current,
+                        )
                     )
                 ]
             return [Play(Move(press.seat, "stuck", {}))]
         if press.kind == "double" and last is not None and last.move.seat == press.seat:
-            return [TakeBack(f"seat {press.seat} took back its move")]
+            return [TakeBack(t("seat {seat} took back its move", seat=press.seat))]
         return []
 
     def _read_square(self, view: TableView) -> tuple[dict[str, str | None], list[str | None]]:
