@@ -21,7 +21,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Ruling, Verdict
+from referee.core import (
+    TURN_RULE,
+    Game,
+    Header,
+    Move,
+    Option,
+    RefereeError,
+    Ruling,
+    Verdict,
+)
 from referee.decks import Deck, load_deck
 from referee.seats import DIRECTIONS, TurnOrder, direction_option
 from referee.table import (
@@ -34,6 +43,7 @@ from referee.table import (
     TakeBack,
     ViewCard,
 )
+from referee.text import Text, t
 
 HOLDERS = 3
 SERIES = ("plus", "minus")
@@ -266,28 +276,36 @@ class Tempus(Game[TempusState]):
         if move.kind == "count":
             return self._judge_count(state, move)
         if state.over:
-            return Verdict.illegal([(TURN_RULE, "the game is over: no more moves")])
+            return Verdict.illegal([(TURN_RULE, t("the game is over: no more moves"))])
         seat = move.seat
         breaches: list[Breach] = []
         if seat != state.turn.current:
-            breaches.append((TURN_RULE, f"it is seat {state.turn.current}'s turn, not {seat}'s"))
+            breaches.append(
+                (
+                    TURN_RULE,
+                    t("it is seat {current}'s turn, not {seat}'s",
+                      current=state.turn.current, seat=seat),
+                )
+            )
             if seat == state.last_mover:
-                breaches.append(("TEMPUS-ONE-CARD", f"one card a turn: seat {seat} just played"))
+                breaches.append(
+                    ("TEMPUS-ONE-CARD", t("one card a turn: seat {seat} just played", seat=seat))
+                )
         if state.hands[seat] <= state.round_end_hand:
             breaches.append(
                 (
                     "TEMPUS-ONE-CARD",
-                    f"seat {seat} keeps its last {state.round_end_hand} cards until the round ends",
+                    t("seat {seat} keeps its last {cards} cards until the round ends",
+                      seat=seat, cards=state.round_end_hand),
                 )
             )
         breaches += self._action_breaches(state, move)
         if breaches:
             return Verdict.illegal(breaches)
         doubt = self._doubt(state, move)
-        action, ending = self._describe(state, move), self._round_ending(state, move)
-        if doubt:
-            return Verdict.unchecked(f"{action}; {doubt}{ending}")
-        return Verdict.legal(action + ending)
+        parts = (self._describe(state, move), doubt, self._round_ending(state, move))
+        message = Text.joined("; ", (part for part in parts if part is not None))
+        return Verdict.unchecked(message) if doubt else Verdict.legal(message)
 
     def _judge_count(self, state: TempusState, move: Move) -> Verdict:
         """A seat's won cards counted at the last round end, against the log.
@@ -296,37 +314,55 @@ class Tempus(Game[TempusState]):
         it is a warning for the table to look, never an illegal play.
         """
         if not state.round_won:
-            return Verdict.unchecked("no round has ended yet: nothing to count")
+            return Verdict.unchecked(t("no round has ended yet: nothing to count"))
         seat, counted = move.seat, move.get("cards")
         logged, unplaced = state.round_won[seat], state.round_unplaced
         if logged <= counted <= logged + unplaced:
-            return Verdict.legal(f"seat {seat} won {counted} cards last round, as the log says")
-        expected = f"{logged}" if not unplaced else f"{logged} to {logged + unplaced}"
+            return Verdict.legal(
+                t("seat {seat} won {cards} cards last round, as the log says",
+                  seat=seat, cards=counted)
+            )
+        expected: int | Text = logged
+        if unplaced:
+            expected = t("{low} to {high}", low=logged, high=logged + unplaced)
         return Verdict.unchecked(
-            f"seat {seat} counts {counted} cards won last round, the log says {expected}: "
-            "look for a card the camera missed"
+            t(
+                "seat {seat} counts {counted} cards won last round, the log says {expected}: "
+                "look for a card the camera missed",
+                seat=seat, counted=counted, expected=expected,
+            )
         )
 
     def _action_breaches(self, state: TempusState, move: Move) -> list[Breach]:
         seat, kind = move.seat, move.kind
         if not state.sets and kind != "open":
-            return [("TEMPUS-FIRST-OPENS", "no set is on the table: the round starts with an open")]
+            return [
+                ("TEMPUS-FIRST-OPENS", t("no set is on the table: the round starts with an open"))
+            ]
         breaches: list[Breach] = []
         deadlocked = _deadlocked(state, seat)
         if kind == "open" and len(state.sets) >= HOLDERS:
-            breaches.append(("TEMPUS-HOLDER-FREE", "all three holders are taken: no set to open"))
+            breaches.append(
+                ("TEMPUS-HOLDER-FREE", t("all three holders are taken: no set to open"))
+            )
         if kind == "feed" and move.get("set") is None:
             if not any(held.owner != seat for held in state.sets):
-                breaches.append(("TEMPUS-UNDER-ANY", "no opponent has a set to slide a card under"))
+                breaches.append(
+                    ("TEMPUS-UNDER-ANY", t("no opponent has a set to slide a card under"))
+                )
         elif kind in ("capture", "feed"):
             number = move.get("set")
             target = state.find(number)
             if target is None:
                 rule = "TEMPUS-ONE-CARD" if kind == "capture" else "TEMPUS-UNDER-ANY"
-                breaches.append((rule, f"there is no set {number} on the table"))
+                breaches.append((rule, t("there is no set {number} on the table", number=number)))
             elif target.owner == seat:
                 breaches.append(
-                    ("TEMPUS-NOT-OWN", f"set {number} is already yours: play on an opponent's set")
+                    (
+                        "TEMPUS-NOT-OWN",
+                        t("set {number} is already yours: play on an opponent's set",
+                          number=number),
+                    )
                 )
             if kind == "capture" and target is not None:
                 breaches += self._capture_breaches(state, target, move)
@@ -334,14 +370,16 @@ class Tempus(Game[TempusState]):
             breaches.append(
                 (
                     "TEMPUS-DEADLOCK",
-                    f"a card goes {_pile_name(state)} only when all three sets are in front of you",
+                    t("a card goes {pile} only when all three sets are in front of you",
+                      pile=_pile_name(state)),
                 )
             )
         if kind != "bury" and deadlocked:
             breaches.append(
                 (
                     "TEMPUS-DEADLOCK",
-                    f"all three sets are in front of you: put a card {_pile_name(state)}",
+                    t("all three sets are in front of you: put a card {pile}",
+                      pile=_pile_name(state)),
                 )
             )
         return breaches
@@ -353,8 +391,11 @@ class Tempus(Game[TempusState]):
             breaches.append(
                 (
                     "TEMPUS-SERIES-CHOICE",
-                    f"set {target.number} shows '{SIGN[target.series]}' for the whole round: "
-                    "its series card may not be turned",
+                    t(
+                        "set {number} shows '{sign}' for the whole round: "
+                        "its series card may not be turned",
+                        number=target.number, sign=SIGN[target.series],
+                    ),
                 )
             )
         card = self._believed(state, move.get("card"))
@@ -366,20 +407,33 @@ class Tempus(Game[TempusState]):
             return breaches
         if jokers == 0 and played.colour != top.colour:
             breaches.append(
-                ("TEMPUS-COLOUR", f"{card} may not go on {target.top}: the set is {top.colour}")
+                (
+                    "TEMPUS-COLOUR",
+                    t("{card} may not go on {top}: the set is {colour}",
+                      card=card, top=target.top, colour=top.colour),
+                )
             )
         strict = state.options["strict_order"]
         if target.series == "plus":
             fits = played.value > top.value or (not strict and played.value == top.value)
-            wanted = "higher than" if strict else "at least"
+            wanted = (
+                t("higher than {value}", value=top.value)
+                if strict
+                else t("at least {value}", value=top.value)
+            )
         else:
             fits = played.value < top.value or (not strict and played.value == top.value)
-            wanted = "lower than" if strict else "at most"
+            wanted = (
+                t("lower than {value}", value=top.value)
+                if strict
+                else t("at most {value}", value=top.value)
+            )
         if not fits:
             breaches.append(
                 (
                     "TEMPUS-ORDER",
-                    f"under '{SIGN[target.series]}' the card must be {wanted} {top.value}",
+                    t("under '{sign}' the card must be {wanted}",
+                      sign=SIGN[target.series], wanted=wanted),
                 )
             )
         return breaches
@@ -389,48 +443,58 @@ class Tempus(Game[TempusState]):
         cannot be played again (one copy each), so the camera misread it."""
         return None if card is not None and _where(state, card) else card
 
-    def _doubt(self, state: TempusState, move: Move) -> str:
-        """Why a legal-looking move could not be fully checked; empty when it could."""
+    def _doubt(self, state: TempusState, move: Move) -> Text | None:
+        """Why a legal-looking move could not be fully checked; None when it could."""
         card = move.get("card")
-        where = "" if card is None else _where(state, card)
+        where = None if card is None else _where(state, card)
         if where:
-            return f"{card} is already {where}: the camera misread it; confirm the card"
+            return t("{card} is already {where}: the camera misread it; confirm the card",
+                     card=card, where=where)
         if move.kind == "open" and card is None:
-            return "card not recognised; confirm it on the page, or the next capture goes unchecked"
+            return t(
+                "card not recognised; confirm it on the page, or the next capture goes unchecked"
+            )
         if move.kind != "capture":
-            return ""
+            return None
         target = state.find(move.get("set"))
         if card is None:
-            return "card not recognised: colour and order not checked"
+            return t("card not recognised: colour and order not checked")
         if target is not None and target.top is None:
-            return f"the top of set {target.number} is not known: colour and order not checked"
-        return ""
+            return t("the top of set {number} is not known: colour and order not checked",
+                     number=target.number)
+        return None
 
-    def _describe(self, state: TempusState, move: Move) -> str:
+    def _describe(self, state: TempusState, move: Move) -> Text:
         """What a legal move did, in the words of the table."""
         seat, kind = move.seat, move.kind
-        card = move.get("card") or "a card"
+        card = move.get("card") or t("a card")
         if kind == "open":
-            number = _free_number(state)
-            return f"seat {seat} opens set {number} ('{SIGN[move.get('series')]}') with {card}"
+            return t("seat {seat} opens set {number} ('{sign}') with {card}",
+                     seat=seat, number=_free_number(state), sign=SIGN[move.get("series")],
+                     card=card)
         if kind == "capture":
             target = state.find(move.get("set"))
             assert target is not None, "judge flags a capture of a set that is not there"
-            return f"{card} on set {target.number}: seat {seat} takes it from seat {target.owner}"
+            return t("{card} on set {number}: seat {seat} takes it from seat {owner}",
+                     card=card, number=target.number, seat=seat, owner=target.owner)
         if kind == "feed" and move.get("set") is None:
-            return f"{card} slid under an opponent's set (which one the page may say)"
+            return t("{card} slid under an opponent's set (which one the page may say)",
+                     card=card)
         if kind == "feed":
-            return f"{card} slid under set {move.get('set')}"
-        return f"all three sets are seat {seat}'s: {card} goes {_pile_name(state)}"
+            return t("{card} slid under set {number}", card=card, number=move.get("set"))
+        return t("all three sets are seat {seat}'s: {card} goes {pile}",
+                 seat=seat, card=card, pile=_pile_name(state))
 
-    def _round_ending(self, state: TempusState, move: Move) -> str:
-        """'; round 1 ends, ...' when `move` is the last of its round, else ''."""
+    def _round_ending(self, state: TempusState, move: Move) -> Text | None:
+        """'round 1 ends, ...' when `move` is the last of its round, else None."""
         after = self.apply(state, move)
         if after.over:
-            return f"; round {state.round} ends and the pile cannot refill every hand: game over"
+            return t("round {round} ends and the pile cannot refill every hand: game over",
+                     round=state.round)
         if after.round > state.round:
-            return f"; round {state.round} ends, seat {after.starter} starts round {after.round}"
-        return ""
+            return t("round {round} ends, seat {starter} starts round {next}",
+                     round=state.round, starter=after.starter, next=after.round)
+        return None
 
     def apply(self, state: TempusState, move: Move) -> TempusState:
         if move.kind == "count":
@@ -542,7 +606,8 @@ class Tempus(Game[TempusState]):
             ],
             "zones": [
                 {
-                    "zone": f"set {held.number} ({SIGN[held.series]}), seat {held.owner}",
+                    "zone": t("set {number} ({sign}), seat {seat}",
+                              number=held.number, sign=SIGN[held.series], seat=held.owner),
                     "top": held.top,
                     "cards": [card or "?" for card in held.cards],
                 }
@@ -574,12 +639,12 @@ def _free_number(state: TempusState) -> int:
     return next(n for n in range(1, len(taken) + 2) if n not in taken)
 
 
-def _pile_name(state: TempusState) -> str:
+def _pile_name(state: TempusState) -> Text:
     """Where TEMPUS-DEADLOCK puts the card, as the house plays it."""
     return (
-        "under the draw pile"
+        t("under the draw pile")
         if state.options["deadlock_pile"] == "draw_pile"
-        else "onto the table pile"
+        else t("onto the table pile")
     )
 
 
@@ -588,15 +653,15 @@ def _deadlocked(state: TempusState, seat: int) -> bool:
     return len(state.sets) >= HOLDERS and all(held.owner == seat for held in state.sets)
 
 
-def _where(state: TempusState, card: str) -> str:
-    """Where a card already played lies ('in set 2', "in seat 1's scoring pile"), or ''."""
+def _where(state: TempusState, card: str) -> Text | None:
+    """Where a card already played lies ('in set 2', "in seat 1's scoring pile"), or None."""
     for held in state.sets:
         if card in held.cards:
-            return f"in set {held.number}"
+            return t("in set {number}", number=held.number)
     for seat, pile in enumerate(state.won):
         if card in pile:
-            return f"in seat {seat}'s scoring pile"
-    return ""
+            return t("in seat {seat}'s scoring pile", seat=seat)
+    return None
 
 
 def _skip_waiting(turn: TurnOrder, hands: list[int], round_end_hand: int) -> TurnOrder:
@@ -644,7 +709,7 @@ class TempusTable(TableInterpreter[TempusState]):
     ) -> list[Action]:
         seen = self._sets_in(view)
         if last is not None and not last.verdict.ok and self._taken_back(state, seen, last):
-            return [TakeBack(f"seat {last.move.seat} took the flagged card back")]
+            return [TakeBack(t("seat {seat} took the flagged card back", seat=last.move.seat))]
         tops = {held.top for held in seen}
         unseen = [held for held in state.sets if held.top is not None and held.top not in tops]
         new = [
@@ -655,13 +720,18 @@ class TempusTable(TableInterpreter[TempusState]):
             and not _where(state, held.top)
         ]
         if any(held.top is None for held in seen) and not new:
-            return [AskTable("the camera cannot read the top card of a set: which is it?")]
+            return [AskTable(t("the camera cannot read the top card of a set: which is it?"))]
         if new and any(held.top is None for held in state.sets):
             # A set whose top nobody saw cannot be told apart from a new set.
-            return [AskTable(f"{new[0].top} went on a set: which one, or a new set?")]
+            return [AskTable(t("{card} went on a set: which one, or a new set?", card=new[0].top))]
         if len(new) > 1:
-            cards = ", ".join(str(held.top) for held in new)
-            return [AskTable(f"{len(new)} new cards on sets at once ({cards}): one at a time")]
+            cards = Text.joined(", ", (str(held.top) for held in new))
+            return [
+                AskTable(
+                    t("{count} new cards on sets at once ({cards}): one at a time",
+                      count=len(new), cards=cards)
+                )
+            ]
         if not new:
             if unseen:
                 return [AskTable(self._missing(unseen))]
@@ -691,30 +761,39 @@ class TempusTable(TableInterpreter[TempusState]):
             facing = self.seat_facing(spot.x_mm, spot.y_mm, seats)
             if facing != held.owner:
                 return [AskTable(
-                    f"set {held.number} lies in front of seat {facing}, but seat {held.owner} "
-                    "holds it: move it over"
+                    t("set {number} lies in front of seat {facing}, but seat {owner} holds it: "
+                      "move it over", number=held.number, facing=facing, owner=held.owner)
                 )]
         return []
 
     def on_press(self, state: TempusState, press: Press, last: Ruling | None) -> list[Action]:
         seat = press.seat
         if press.kind == "double" and last is not None and last.move.seat == seat:
-            return [TakeBack(f"seat {seat} took back its move")]
+            return [TakeBack(t("seat {seat} took back its move", seat=seat))]
         if press.kind != "press":
             return []
         if seat != state.turn.current:
-            return [AskTable(f"seat {seat} pressed, but it is seat {state.turn.current}'s turn")]
+            return [
+                AskTable(
+                    t("seat {seat} pressed, but it is seat {current}'s turn",
+                      seat=seat, current=state.turn.current)
+                )
+            ]
         if _deadlocked(state, seat):
             return [Play(Move(seat, "bury", {"card": None}))]
         targets = [held for held in state.sets if held.owner != seat]
         if len(targets) == 1:
             return [Play(Move(seat, "feed", {"set": targets[0].number, "card": None}))]
         if not targets:
-            return [AskTable(f"seat {seat} pressed to feed a set, but no opponent has one")]
+            return [
+                AskTable(t("seat {seat} pressed to feed a set, but no opponent has one", seat=seat))
+            ]
         numbers = ", ".join(str(held.number) for held in targets)
         return [
             Play(Move(seat, "feed", {"set": None, "card": None})),
-            AskTable(f"seat {seat} fed a set: which one ({numbers})?"),
+            AskTable(
+                t("seat {seat} fed a set: which one ({numbers})?", seat=seat, numbers=numbers)
+            ),
         ]
 
     def _sets_in(self, view: TableView) -> list[SeenSet]:
@@ -758,6 +837,9 @@ class TempusTable(TableInterpreter[TempusState]):
         )
 
     @staticmethod
-    def _missing(unseen: list[TempusSet]) -> str:
-        names = ", ".join(f"set {held.number} (top {held.top})" for held in unseen)
-        return f"the camera does not see {names}: is a set covered or moved?"
+    def _missing(unseen: list[TempusSet]) -> Text:
+        names = Text.joined(
+            ", ",
+            (t("set {number} (top {top})", number=held.number, top=held.top) for held in unseen),
+        )
+        return t("the camera does not see {sets}: is a set covered or moved?", sets=names)
