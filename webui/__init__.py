@@ -1,7 +1,16 @@
-"""The Flask app that shows the table live on the players' phones."""
+"""The Flask app that the players' phones open: the live table, admin, history."""
 
 from webui.app import create_app
+from webui.control import ControlError, TableControl
 from webui.feed import InMemoryFeed, LiveFeed
 from webui.server import RunningServer, serve
 
-__all__ = ["InMemoryFeed", "LiveFeed", "RunningServer", "create_app", "serve"]
+__all__ = [
+    "ControlError",
+    "InMemoryFeed",
+    "LiveFeed",
+    "RunningServer",
+    "TableControl",
+    "create_app",
+    "serve",
+]

@@ -1,119 +1,98 @@
-"""The live page, its JSON state and its event stream, through Flask's test client."""
+"""The app factory: its routes, its refusal of debug modes, its error pages and headers."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from webui import InMemoryFeed, create_app
-
-PLAYING: dict[str, Any] = {
-    "game": "deserto",
-    "title": "Deserto at the kitchen table",
-    "seats": [
-        {"seat": 0, "name": "Ana", "score": 3, "to_play": False, "cards_in_hand": 3},
-        {"seat": 1, "name": "Bogdan", "score": 17, "to_play": True, "cards_in_hand": 2},
-    ],
-    "table": [{"zone": "nw", "cards": ["vizier"], "top": "vizier"}],
-    "verdicts": [
-        {"index": 3, "seat": 0, "ok": True, "rules": [], "message": "fine"},
-        {
-            "index": 4,
-            "seat": 1,
-            "ok": False,
-            "rules": ["DES-NO-BRIGAND-BY-VIZIER"],
-            "message": "A brigand may not go next to a vizier",
-        },
-    ],
-    "status": "playing",
-    "message": "Bogdan to play",
-    "winners": [],
+ROUTES = {
+    ("/", "GET"), ("/live", "GET"), ("/api/state", "GET"), ("/events", "GET"),
+    ("/healthz", "GET"), ("/cards/<game>/<code>.png", "GET"), ("/photos/<key>.jpg", "GET"),
+    ("/seat", "POST"), ("/qr.svg", "GET"), ("/lang/<code>", "GET"),
+    ("/admin", "GET"), ("/admin/pin", "POST"), ("/admin/login", "POST"),
+    ("/admin/logout", "POST"), ("/admin/new", "GET"), ("/admin/start", "POST"),
+    ("/admin/end", "POST"), ("/admin/undo", "POST"), ("/admin/accept", "POST"),
+    ("/admin/card", "POST"), ("/admin/move", "POST"),
+    ("/history", "GET"), ("/history/<int:match_id>", "GET"),
+    ("/static/<path:filename>", "GET"),
 }
 
 
-@pytest.fixture
-def feed() -> InMemoryFeed:
-    feed = InMemoryFeed()
-    feed.publish(PLAYING)
-    return feed
+def test_the_app_has_exactly_the_documented_routes(app: Flask) -> None:
+    found = {
+        (rule.rule, method)
+        for rule in app.url_map.iter_rules()
+        for method in rule.methods or ()
+        if method not in ("HEAD", "OPTIONS")
+    }
+    assert found == ROUTES
 
 
-@pytest.fixture
-def app(feed: InMemoryFeed) -> Flask:
-    return create_app(feed, {"SSE_KEEPALIVE_SECONDS": 0.05, "SSE_LIFETIME_SECONDS": 5.0})
+@pytest.mark.parametrize("flag", ["DEBUG", "TESTING", "PROPAGATE_EXCEPTIONS"])
+def test_no_debug_mode_can_be_configured(
+    table: Any, make_app: Callable[..., Flask], flag: str
+) -> None:
+    with pytest.raises(ValueError, match=flag):
+        make_app(table, **{flag: True})
 
 
-def test_the_page_shows_seats_scores_table_and_the_flagged_play(app: Flask) -> None:
-    response = app.test_client().get("/")
-    assert response.status_code == 200
-    page = response.get_data(as_text=True)
-    for text in ("Ana", "Bogdan", ">3<", ">17<", "vizier", "Bogdan to play"):
-        assert text in page
-    assert 'class="seat to-play"' in page
-    flag = page[page.index('id="flag"') : page.index("</section>", page.index('id="flag"'))]
-    assert "hidden" not in flag.split(">")[0]
-    assert "DES-NO-BRIGAND-BY-VIZIER" in flag and "may not go next to a vizier" in flag
+def test_an_error_is_a_plain_500_page_without_a_traceback(
+    table: Any, make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FLASK_DEBUG", "1")
+    app = make_app(table)
+    assert app.debug is False
+    table.crash = True
+    for path in ("/", "/live", "/api/state"):
+        response = app.test_client().get(path)
+        page = response.get_data(as_text=True)
+        assert response.status_code == 500
+        assert "Something went wrong in the referee." in page
+        for leak in ("Traceback", "hunter2", "RuntimeError", "werkzeug", "debugger"):
+            assert leak not in page
 
 
-def test_the_winners_are_named(feed: InMemoryFeed, app: Flask) -> None:
-    feed.publish({**PLAYING, "status": "finished", "winners": [1]})
-    page = app.test_client().get("/").get_data(as_text=True)
-    winners = page[page.index('id="winners"') : page.index("</p>", page.index('id="winners"'))]
-    assert "Winner: Bogdan" in winners and "hidden" not in winners
+def test_a_page_that_is_not_there_is_a_plain_404(phone: Any, refused: Callable[..., str]) -> None:
+    response = phone.get("/nowhere")
+    assert response.status_code == 404
+    assert refused(response) == "There is nothing here."
+    response = phone.get("/nowhere", headers={"Accept": "application/json"})
+    assert response.get_json() == {"ok": False, "error": "There is nothing here."}
 
 
-def test_the_page_escapes_what_players_typed(feed: InMemoryFeed, app: Flask) -> None:
-    feed.publish({**PLAYING, "seats": [{"seat": 0, "name": "<b>Ana</b>", "score": 0}]})
-    page = app.test_client().get("/").get_data(as_text=True)
-    assert "<b>Ana</b>" not in page and "&lt;b&gt;Ana&lt;/b&gt;" in page
+def test_a_get_on_an_action_is_a_405(phone: Any, refused: Callable[..., str]) -> None:
+    response = phone.get("/seat")
+    assert response.status_code == 405
+    assert refused(response) == "That address does not take this kind of request."
 
 
-def test_the_page_renders_before_the_first_snapshot() -> None:
-    app = create_app(InMemoryFeed())
-    page = app.test_client().get("/").get_data(as_text=True)
-    assert "Waiting for the table" in page
+def test_a_huge_form_is_refused(table: Any, admin: Any) -> None:
+    response = admin.post("/admin/start", {"seat": "x" * 100_000})
+    assert response.status_code == 413
+    assert table.calls == []
 
 
-def test_api_state_returns_the_snapshot(app: Flask) -> None:
-    response = app.test_client().get("/api/state")
-    assert response.status_code == 200
-    assert response.get_json() == {**PLAYING, "version": 1}
+def test_every_response_forbids_framing_and_foreign_scripts(phone: Any) -> None:
+    for path in ("/", "/admin", "/history", "/nowhere"):
+        headers = phone.get(path).headers
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+        assert "default-src 'self'" in headers["Content-Security-Policy"]
+        assert headers["X-Frame-Options"] == "DENY"
+        assert headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_healthz(app: Flask) -> None:
-    assert app.test_client().get("/healthz").get_json() == {"ok": True}
-
-
-def data_of(chunk: str) -> dict[str, Any]:
-    data_lines = [line for line in chunk.splitlines() if line.startswith("data: ")]
-    assert len(data_lines) == 1, chunk
-    snapshot: dict[str, Any] = json.loads(data_lines[0].removeprefix("data: "))
-    return snapshot
-
-
-def test_events_stream_the_snapshot_and_each_new_one(feed: InMemoryFeed, app: Flask) -> None:
-    response = app.test_client().get("/events", buffered=False)
-    try:
-        assert response.mimetype == "text/event-stream"
-        chunks = (chunk.decode() for chunk in response.iter_encoded())
-        first = next(chunks)
-        assert first.startswith("retry: ")
-        assert data_of(first)["seats"][1]["name"] == "Bogdan"
-        assert next(chunks) == ": keep-alive\n\n"
-        feed.publish({**PLAYING, "message": "Ana to play"})
-        second = next(chunks)
-        assert data_of(second) == {**PLAYING, "message": "Ana to play", "version": 2}
-    finally:
+def test_the_static_files_are_served(phone: Any) -> None:
+    for name in ("style.css", "live.js", "admin.js"):
+        response = phone.get(f"/static/{name}")
+        assert response.status_code == 200 and response.data
         response.close()
 
 
-def test_an_event_stream_ends_after_its_lifetime(feed: InMemoryFeed) -> None:
-    app = create_app(feed, {"SSE_KEEPALIVE_SECONDS": 0.05, "SSE_LIFETIME_SECONDS": 0.2})
-    response = app.test_client().get("/events", buffered=False)
-    chunks = [chunk.decode() for chunk in response.iter_encoded()]
-    response.close()
-    assert "data: " in chunks[0]
-    assert set(chunks[1:]) == {": keep-alive\n\n"}
+def test_pages_have_a_phone_viewport_and_no_inline_script(phone: Any, admin: Any) -> None:
+    for path in ("/", "/admin", "/admin/new?game=deserto", "/history", "/history/1"):
+        page = admin.page(path)
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+        assert "<script>" not in page and " onclick=" not in page

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from flask import Flask
 
-from webui import InMemoryFeed, create_app, serve
+from webui import serve
 
 
-def test_the_server_serves_healthz_and_stops() -> None:
-    server = serve(create_app(InMemoryFeed()), host="127.0.0.1", port=0, threads=40)
+def test_the_server_serves_healthz_and_stops(app: Flask) -> None:
+    server = serve(app, host="127.0.0.1", port=0, threads=40)
     try:
         assert server.port > 0
         with urllib.request.urlopen(f"{server.url}/healthz", timeout=5) as response:
@@ -22,21 +26,35 @@ def test_the_server_serves_healthz_and_stops() -> None:
         urllib.request.urlopen(f"{server.url}/healthz", timeout=2)
 
 
-def test_the_event_stream_is_not_buffered_by_the_server() -> None:
-    feed = InMemoryFeed()
-    app = create_app(feed, {"SSE_KEEPALIVE_SECONDS": 0.2, "SSE_LIFETIME_SECONDS": 5.0})
+def test_the_event_stream_is_not_buffered_by_the_server(
+    table: Any, make_app: Callable[..., Flask], data: dict[str, Any]
+) -> None:
+    app = make_app(table, SSE_KEEPALIVE_SECONDS=0.2, SSE_LIFETIME_SECONDS=5.0)
     server = serve(app, host="127.0.0.1", port=0)
     try:
         with urllib.request.urlopen(f"{server.url}/events", timeout=5) as stream:
             lines = (line.decode().rstrip("\n") for line in stream)
             assert next(line for line in lines if line.startswith("data: "))
-            feed.publish({"status": "playing", "message": "Ana to play"})
+            published = time.monotonic()
+            table.publish({**data["playing"], "message": "Ana to play"})
             update = next(line for line in lines if line.startswith("data: "))
             assert json.loads(update.removeprefix("data: "))["message"] == "Ana to play"
+            assert time.monotonic() - published < 1.0  # the page hears of a move within 1 s
     finally:
         server.stop()
 
 
-def test_too_few_threads_for_a_table_of_phones_is_refused() -> None:
+def test_the_live_fragment_is_served_in_the_phones_language(app: Flask) -> None:
+    server = serve(app, host="127.0.0.1", port=0, threads=40)
+    try:
+        request = urllib.request.Request(f"{server.url}/live",
+                                         headers={"Accept-Language": "ro-RO,ro;q=0.9"})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            assert "Jucători" in response.read().decode()
+    finally:
+        server.stop()
+
+
+def test_too_few_threads_for_a_table_of_phones_is_refused(app: Flask) -> None:
     with pytest.raises(ValueError, match="at least 40"):
-        serve(create_app(InMemoryFeed()), host="127.0.0.1", port=0, threads=4)
+        serve(app, host="127.0.0.1", port=0, threads=4)

@@ -1,98 +1,93 @@
-// Keeps the page in step with the table: each server-sent snapshot redraws it.
+// Keeps the live page in step with the table: each server-sent snapshot with a new
+// version makes the page fetch its changing part again (rendered by the server, in the
+// reader's language) and swap it in. Seat buttons post without leaving the page.
 "use strict";
 
 (function () {
   const body = document.body;
-  const verdictsShown = Number(body.dataset.verdictsShown);
-
-  function element(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = String(text);
-    return node;
-  }
-
-  function seatNames(snapshot) {
-    const names = new Map();
-    for (const seat of snapshot.seats || []) {
-      names.set(seat.seat, seat.name || "Seat " + (seat.seat + 1));
-    }
-    return names;
-  }
-
-  function drawSeats(snapshot, names) {
-    const list = document.getElementById("seats");
-    list.replaceChildren(...(snapshot.seats || []).map(function (seat) {
-      const item = element("li", seat.to_play ? "seat to-play" : "seat");
-      item.append(element("span", "name", names.get(seat.seat)), element("span", "score", seat.score || 0));
-      if (seat.cards_in_hand !== undefined && seat.cards_in_hand !== null) {
-        item.append(element("span", "hand", seat.cards_in_hand + " in hand"));
-      }
-      return item;
-    }));
-    const winners = document.getElementById("winners");
-    winners.hidden = !(snapshot.winners && snapshot.winners.length);
-    winners.textContent = "Winner: " + (snapshot.winners || []).map(function (seat) {
-      return names.get(seat);
-    }).join(", ");
-  }
-
-  function drawTable(snapshot) {
-    document.getElementById("table").replaceChildren(...(snapshot.table || []).map(function (zone) {
-      const item = element("li", "zone");
-      item.append(
-        element("span", "zone-name", zone.zone || ""),
-        element("span", "top", zone.top || "empty"),
-        element("span", "cards", (zone.cards || []).join(", "))
-      );
-      return item;
-    }));
-  }
-
-  function drawVerdicts(snapshot, names) {
-    const latest = verdictsShown > 0 ? (snapshot.verdicts || []).slice(-verdictsShown).reverse() : [];
-    document.getElementById("verdicts").replaceChildren(...latest.map(function (verdict) {
-      const ok = verdict.ok !== false;
-      const item = element("li", ok ? "verdict ok" : "verdict flagged");
-      item.append(
-        element("span", "index", "#" + (verdict.index ?? "")),
-        element("span", "who", names.get(verdict.seat) || ""),
-        element("span", "message", verdict.message || ""),
-        element("span", "rules", (verdict.rules || []).join(" "))
-      );
-      return item;
-    }));
-    const flagged = latest.length && latest[0].ok === false ? latest[0] : null;
-    document.getElementById("flag").hidden = !flagged;
-    if (flagged) {
-      document.getElementById("flag-seat").textContent = names.get(flagged.seat) || "";
-      document.getElementById("flag-message").textContent = flagged.message || "";
-      document.getElementById("flag-rules").textContent = (flagged.rules || []).join(" ");
-    }
-  }
-
-  function draw(snapshot) {
-    const names = seatNames(snapshot);
-    document.title = snapshot.title || "tableref";
-    document.getElementById("title").textContent = snapshot.title || "tableref";
-    const status = document.getElementById("status");
-    status.className = "status status-" + (snapshot.status || "waiting");
-    status.textContent = snapshot.message || "";
-    drawSeats(snapshot, names);
-    drawTable(snapshot);
-    drawVerdicts(snapshot, names);
-  }
-
   const connection = document.getElementById("connection");
+  const result = document.getElementById("press-result");
+  let fetching = false;
+  let again = false;
+  let resultTimer = 0;
+
+  function setConnection(live) {
+    connection.dataset.state = live ? "live" : "offline";
+    connection.textContent = live ? body.dataset.textLive : body.dataset.textOffline;
+    connection.classList.toggle("offline", !live);
+  }
+
+  function shown() {
+    return document.getElementById("live");
+  }
+
+  async function refresh() {
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = true;
+    try {
+      do {
+        again = false;
+        const response = await fetch(body.dataset.liveUrl, { cache: "no-store", credentials: "same-origin" });
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        const holder = document.createElement("template");
+        holder.innerHTML = (await response.text()).trim();
+        const fresh = holder.content.getElementById("live");
+        const old = shown();
+        if (!fresh || !old) continue;
+        const oldFlag = old.querySelector("#flag:not([hidden])");
+        const newFlag = fresh.querySelector("#flag:not([hidden])");
+        old.replaceWith(fresh);
+        if (newFlag && (!oldFlag || oldFlag.dataset.index !== newFlag.dataset.index) && navigator.vibrate) {
+          navigator.vibrate([200, 100, 200]);
+        }
+      } while (again);
+    } finally {
+      fetching = false;
+    }
+  }
+
+  function showResult(text, ok) {
+    result.textContent = text || "";
+    result.hidden = !text;
+    result.classList.toggle("refused", !ok);
+    clearTimeout(resultTimer);
+    resultTimer = setTimeout(function () { result.hidden = true; }, 4000);
+  }
+
   const source = new EventSource(body.dataset.eventsUrl);
   source.onmessage = function (event) {
-    draw(JSON.parse(event.data));
-    connection.textContent = "live";
-    connection.classList.remove("offline");
+    setConnection(true);
+    let version;
+    try {
+      version = String(JSON.parse(event.data).version);
+    } catch (error) {
+      return;
+    }
+    const live = shown();
+    if (!live || live.dataset.version !== version) {
+      refresh().catch(function () { setConnection(false); });
+    }
   };
   // EventSource reconnects by itself; say so while it does.
-  source.onerror = function () {
-    connection.textContent = "reconnecting\u2026";
-    connection.classList.add("offline");
-  };
+  source.onerror = function () { setConnection(false); };
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.matches("form[data-seat-buttons]")) return;
+    event.preventDefault();
+    const data = new FormData(form);
+    if (event.submitter && event.submitter.name) data.append(event.submitter.name, event.submitter.value);
+    fetch(form.action, {
+      method: "POST",
+      body: data,
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    })
+      .then(function (response) { return response.json(); })
+      .then(function (answer) { showResult(answer.ok ? answer.message : answer.error, answer.ok); })
+      .catch(function () { showResult(body.dataset.textOffline, false); });
+  });
 })();

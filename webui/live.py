@@ -1,0 +1,157 @@
+"""The live page: seats, scores, the seat to play, the table in deck art, the latest
+verdicts, a flagged play shown big, and seat buttons for seats without a physical one.
+
+The page and its fragment (`/live`) are rendered here from the snapshot; the browser
+listens to `/events` (server-sent events, the whole snapshot on each change) and then
+fetches the fragment again, so the markup is written once, in `templates/_live.html`.
+`/api/state` and `/events` give the snapshot as JSON for scripts and load checks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from werkzeug.wrappers import Response as BaseResponse
+
+from webui.context import control, site
+from webui.feed import LiveFeed
+from webui.forms import seat_press
+from webui.i18n import current
+from webui.responses import done
+from webui.security import Refused, client
+
+bp = Blueprint("live", __name__)
+
+#: Card codes, game names and photo keys as the page accepts them in a URL.
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]{0,63}")
+CARD_MAX_AGE = 24 * 3600
+PHOTO_MAX_AGE = 3600
+
+
+@bp.get("/")
+def page() -> str:
+    return render_template("index.html", **live_context())
+
+
+@bp.get("/live")
+def fragment() -> Response:
+    """The part of the page that changes, for the browser to swap in after an event."""
+    response = Response(render_template("_live.html", **live_context()))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/api/state")
+def state() -> Response:
+    response = jsonify(control().snapshot())
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/events")
+def events() -> Response:
+    config = current_app.config
+    stream = snapshot_stream(
+        control(),
+        keepalive=float(config["SSE_KEEPALIVE_SECONDS"]),
+        lifetime=float(config["SSE_LIFETIME_SECONDS"]),
+        retry_ms=int(config["SSE_RETRY_MILLISECONDS"]),
+    )
+    return Response(
+        stream,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    return jsonify({"ok": True})
+
+
+@bp.get("/cards/<game>/<code>.png")
+def card(game: str, code: str) -> Response:
+    """A face of the game's deck art: the table is drawn from these, not from photos."""
+    if not NAME.fullmatch(game) or not NAME.fullmatch(code):
+        abort(404)
+    image = control().card_image(game, code)
+    if image is None:
+        abort(404)
+    response = Response(image, mimetype="image/png")
+    response.headers["Cache-Control"] = f"public, max-age={CARD_MAX_AGE}"
+    return response
+
+
+@bp.get("/photos/<key>.jpg")
+def photo(key: str) -> Response:
+    """The crop of the moment a play was seen (a flagged play, an unknown card)."""
+    if not NAME.fullmatch(key):
+        abort(404)
+    image = control().photo(key)
+    if image is None:
+        abort(404)
+    response = Response(image, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = f"private, max-age={PHOTO_MAX_AGE}"
+    return response
+
+
+@bp.post("/seat")
+def press() -> BaseResponse:
+    """A seat's button on the phone: no PIN, like the physical one, but rate limited."""
+    wait = site().presses.take(client())
+    if wait > 0:
+        raise Refused(429, "error.press_rate", seconds=max(1, round(wait)))
+    seat, kind = seat_press(request.form, control().snapshot().get("seats") or [])
+    control().press(seat, kind)
+    return done("done.press", "live.page")
+
+
+def live_context() -> dict[str, Any]:
+    """What `index.html` and `_live.html` draw: the snapshot and a few derived names."""
+    snapshot = control().snapshot()
+    shown = int(current_app.config["VERDICTS_SHOWN"])
+    names = seat_names(snapshot)
+    return {
+        "snapshot": snapshot,
+        "names": names,
+        "winner_names": [names.get(int(seat), str(seat)) for seat in snapshot.get("winners") or []],
+        "verdicts": latest_verdicts(snapshot, shown),
+    }
+
+
+def snapshot_stream(
+    feed: LiveFeed, keepalive: float, lifetime: float, retry_ms: int
+) -> Iterator[str]:
+    """Server-sent events: the snapshot now, then again on each change, for ``lifetime`` s."""
+    ends_at = time.monotonic() + lifetime
+    snapshot = feed.snapshot()
+    version = int(snapshot["version"])
+    yield f"retry: {retry_ms}\nid: {version}\ndata: {json.dumps(snapshot)}\n\n"
+    while (remaining := ends_at - time.monotonic()) > 0:
+        if feed.wait_for_change(version, min(keepalive, remaining)) == version:
+            yield ": keep-alive\n\n"
+            continue
+        snapshot = feed.snapshot()
+        version = int(snapshot["version"])
+        yield f"id: {version}\ndata: {json.dumps(snapshot)}\n\n"
+
+
+def latest_verdicts(snapshot: Mapping[str, Any], shown: int) -> list[dict[str, Any]]:
+    """The last ``shown`` verdicts, newest first."""
+    verdicts: list[dict[str, Any]] = snapshot.get("verdicts") or []
+    return list(reversed(verdicts[-shown:])) if shown > 0 else []
+
+
+def seat_names(snapshot: Mapping[str, Any]) -> dict[int, str]:
+    """Seat number to player name ("Seat 2" in the page's language for a seat with none)."""
+    catalogue = current()
+    return {
+        int(seat["seat"]): seat.get("name")
+        or catalogue.say("seat.unnamed", number=int(seat["seat"]) + 1)
+        for seat in snapshot.get("seats") or []
+    }
