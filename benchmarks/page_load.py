@@ -98,12 +98,13 @@ def main() -> int:
                    "--speed", str(args.speed), "--data", data]
         demo = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         assert demo.stdout is not None
-        line = demo.stdout.readline()
-        if "open http" not in line:
-            print(f"the demo did not start: {line!r}", file=sys.stderr)
+        line = next((line for line in iter(demo.stdout.readline, "")
+                     if line.startswith("tableref page: ")), "")
+        if not line:
+            print("the demo did not start", file=sys.stderr)
             demo.kill()
             return 1
-        address = urlsplit(line.split("open ", 1)[1].split()[0])
+        address = urlsplit(line.split()[2])
         host, port = address.hostname or "127.0.0.1", address.port or 80
         stop = threading.Event()
         phones = [Phone(n) for n in range(args.phones)]

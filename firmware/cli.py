@@ -17,14 +17,17 @@ import cv2
 import numpy as np
 
 from firmware import commands
+from firmware.config import ConfigError, TableConfig, load_config
 from firmware.enrollment import EnrollmentError
 from firmware.session import SessionError
 from hardware.camera import CameraError
 from referee.core import RefereeError
 from vision.calibration import VisionError
+from webui.control import ControlError
 
 USER_ERRORS = (
-    RefereeError, VisionError, CameraError, SessionError, EnrollmentError, OSError, ValueError,
+    RefereeError, VisionError, CameraError, SessionError, EnrollmentError, ConfigError,
+    ControlError, OSError, ValueError,
 )
 
 
@@ -66,22 +69,28 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_options(record)
     record.add_argument("--seconds", type=float, default=None, help="stop after this long")
 
-    run = sub.add_parser("run", help="referee the table live: camera, panel, page")
+    run = sub.add_parser(
+        "run", help="referee the table live: camera, panel, page (no --game: start on the page)"
+    )
     add_table_options(run, required=False)
-    run.add_argument("--data", type=Path, default=Path("data"), help="folder of the SQLite log")
-    run.add_argument("--port", type=int, default=8000)
-    run.add_argument("--host", default="0.0.0.0")
+    add_page_options(run)
     run.add_argument("--deck-photos", type=Path, help="photos of your own deck's faces")
-    run.add_argument("--admin-pin", help="set the page's admin PIN (4-8 digits) on start")
 
     demo = sub.add_parser("demo", help="replay a bundled Deserto session and serve the page")
-    demo.add_argument("--port", type=int, default=8000)
-    demo.add_argument("--host", default="127.0.0.1")
+    add_page_options(demo)
     demo.add_argument("--speed", type=float, default=4.0, help="replay speed (x real time)")
     demo.add_argument("--once", action="store_true", help="stop when the replay ends")
-    demo.add_argument("--data", type=Path, default=Path("data"),
-                      help="folder of the SQLite log (the demo resumes from it)")
     return parser
+
+
+def add_page_options(parser: argparse.ArgumentParser) -> None:
+    """Where the log and the page live; each overrides the config file's key."""
+    parser.add_argument("--config", type=Path, help="TOML config (default: ./tableref.toml)")
+    parser.add_argument("--data", type=Path, help="folder of the SQLite log (default: data)")
+    parser.add_argument("--port", type=int, help="port of the page (default: 8000)")
+    parser.add_argument("--host", help="address the page listens on")
+    parser.add_argument("--public-url", help="the page's address for phones (QR code)")
+    parser.add_argument("--admin-pin", help="set the page's admin PIN (4-8 digits) on start")
 
 
 def add_table_options(parser: argparse.ArgumentParser, required: bool = True) -> None:
@@ -91,10 +100,8 @@ def add_table_options(parser: argparse.ArgumentParser, required: bool = True) ->
     parser.add_argument("--seats", required=required, help="player names, comma separated")
     parser.add_argument("--first", type=int, default=0, help="seat that starts")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
-    parser.add_argument(
-        "--camera", default="picamera", help="picamera, a webcam number, or a video file"
-    )
-    parser.add_argument("--pins", default="mock", help="mock, lgpio or rpigpio")
+    parser.add_argument("--camera", help="picamera (default), a webcam number, or a video file")
+    parser.add_argument("--pins", help="GPIO backend: mock (default), lgpio or rpigpio")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -127,18 +134,30 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "replay":
         return commands.replay(args.session, args.json, sys.stdout)
     if args.command == "record":
-        return commands.record(args.out, table_header(args), args.camera, args.pins, args.seconds)
+        return commands.record(
+            args.out, table_header(args), args.camera or "picamera", args.pins or "mock",
+            args.seconds,
+        )
     if args.command == "run":
         if (args.game is None) != (args.seats is None):
             raise ValueError("give --game and --seats together, or neither (start on the page)")
         header = table_header(args) if args.game is not None else None
-        return commands.run_table(
-            header, args.camera, args.pins, args.data, args.host, args.port,
-            args.deck_photos, args.admin_pin,
+        config = page_config(args).but(
+            camera=args.camera, pins=args.pins, deck_photos=args.deck_photos
         )
+        return commands.run_table(header, config)
     if args.command == "demo":
-        return commands.demo(args.host, args.port, args.speed, args.once, args.data)
+        # The demo listens on this machine only unless --host says otherwise.
+        config = page_config(args).but(host=args.host or "127.0.0.1")
+        return commands.demo(config, args.speed, args.once)
     raise AssertionError(args.command)
+
+
+def page_config(args: argparse.Namespace) -> TableConfig:
+    return load_config(args.config).but(
+        data=args.data, port=args.port, host=args.host, public_url=args.public_url,
+        admin_pin=args.admin_pin,
+    )
 
 
 def table_header(args: argparse.Namespace) -> dict[str, Any]:

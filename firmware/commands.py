@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from firmware.config import TableConfig
 from firmware.enrollment import build_reader, deck_arts
 from firmware.loop import drive
 from firmware.service import TableService
@@ -39,6 +40,7 @@ from vision.deck_art import export_deck as write_deck
 from vision.mat import MatSpec, default_mat
 from vision.mat import export_mat as write_mat
 from webui import create_app, serve
+from webui.server import RunningServer
 
 DEMO_SESSION = Path(__file__).resolve().parents[1] / "tests/fixtures/deserto/two-players-daylight"
 
@@ -154,29 +156,24 @@ def seat_panel(seats: int, pins: str) -> SeatPanel:
     )
 
 
-def run_table(
-    header: dict[str, Any] | None, camera_name: str, pins: str, data: Path, host: str,
-    port: int, deck_photos: Path | None = None, admin_pin: str | None = None,
-) -> int:
+def run_table(header: dict[str, Any] | None, config: TableConfig) -> int:
     """Referee the table live. With a header, resume that match after a restart or start
     it; without, resume the match in progress, else wait for the page to start one."""
     parsed = None
     if header is not None:
         parsed = get_game(header["game"]).check_header(parse_header(header)).to_json()
     # A video file ends; a camera is retried when it stops delivering.
-    live = camera_name == "picamera" or camera_name.isdigit()
+    live = config.camera == "picamera" or config.camera.isdigit()
     with (
-        open_camera(camera_name) as camera,
-        seat_panel(MAX_SEATS, pins) as panel,
-        closing(MatchStore.open(data / "tableref.sqlite")) as store,
+        open_camera(config.camera) as camera,
+        seat_panel(MAX_SEATS, config.pins) as panel,
+        closing(MatchStore.open(config.data / "tableref.sqlite")) as store,
     ):
-        service = TableService(store, panel, default_mat(), panel.seats, deck_photos)
-        if admin_pin is not None:
-            service.set_pin(admin_pin)
+        service = TableService(store, panel, default_mat(), panel.seats, config.deck_photos)
+        if config.admin_pin is not None:
+            service.set_pin(config.admin_pin)
         start_or_resume(service, parsed)
-        server = serve(create_app(service), host, port)
-        print(f"tableref page: {server.url}/ "
-              f"(on this network: http://{lan_address()}:{server.port}/)", flush=True)
+        server = serve_page(service, config)
 
         def presses(_t: float) -> list[Any]:
             panel.poll()
@@ -187,6 +184,20 @@ def run_table(
         finally:
             server.stop()
     return 0
+
+
+def serve_page(service: TableService, config: TableConfig) -> RunningServer:
+    """Serve the page and print where phones find it (the QR code on the page says it too)."""
+    app = create_app(service)
+    server = serve(app, config.host, config.port)
+    local = config.host in ("127.0.0.1", "localhost", "::1")
+    public = config.public_url or (
+        f"{server.url}/" if local else f"http://{lan_address()}:{server.port}/"
+    )
+    app.config["PUBLIC_URL"] = public
+    print(f"tableref page: {public}" + ("" if public == f"{server.url}/" else
+                                        f" (serving on {server.url}/)"), flush=True)
+    return server
 
 
 def start_or_resume(service: TableService, header: dict[str, Any] | None) -> None:
@@ -211,7 +222,7 @@ def lan_address() -> str:
     return next((a for a in addresses if not a.startswith("127.")), "127.0.0.1")
 
 
-def demo(host: str, port: int, speed: float, once: bool, data: Path) -> int:
+def demo(config: TableConfig, speed: float, once: bool) -> int:
     """Replay the bundled session at `speed` x real time while serving the page; after
     a crash, the demo match resumes after its last logged move."""
     if not DEMO_SESSION.is_dir():
@@ -219,11 +230,13 @@ def demo(host: str, port: int, speed: float, once: bool, data: Path) -> int:
     metadata = read_session_metadata(DEMO_SESSION)
     header = session_header(metadata, DEMO_SESSION).to_json()
     panel = SimulatedPanel(len(header["seats"]))
-    with closing(MatchStore.open(data / "tableref.sqlite")) as store:
+    with closing(MatchStore.open(config.data / "tableref.sqlite")) as store:
         service = TableService(store, panel, session_mat(metadata, DEMO_SESSION), panel.seats)
+        if config.admin_pin is not None:
+            service.set_pin(config.admin_pin)
         start_or_resume(service, header)
-        server = serve(create_app(service), host, port)
-        print(f"tableref demo: open {server.url}/ (Ctrl-C stops)", flush=True)
+        print("tableref demo (Ctrl-C stops)", flush=True)
+        server = serve_page(service, config)
         clock: dict[str, float] = {}
         start_after = service.last_move_time()
 

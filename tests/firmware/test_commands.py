@@ -42,9 +42,10 @@ def test_the_demo_serves_the_page_while_it_replays(tmp_path: Path) -> None:
                           text=True) as demo:
         try:
             assert demo.stdout is not None
-            line = demo.stdout.readline()
-            assert "open http://127.0.0.1:" in line
-            url = line.split("open ", 1)[1].split()[0]
+            lines = iter(demo.stdout.readline, "")
+            line = next(line for line in lines if line.startswith("tableref page: "))
+            url = line.split()[2]
+            assert url.startswith("http://127.0.0.1:")
             deadline = time.monotonic() + 120
             moves = 0
             while time.monotonic() < deadline and moves == 0:

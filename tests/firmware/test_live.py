@@ -10,6 +10,7 @@ import cv2
 import pytest
 
 from firmware.commands import run_table
+from firmware.config import TableConfig
 from firmware.store import MatchStore
 
 SESSION = Path(__file__).resolve().parents[1] / "fixtures/deserto/four-players-dim"
@@ -45,14 +46,15 @@ def test_a_live_run_logs_every_move_and_resumes_after_a_restart(
     header = json.loads((SESSION / "session.json").read_text())["match"]
     data = tmp_path / "data"
 
-    assert run_table(header, str(first), "mock", data, "127.0.0.1", 0) == 0
+    config = TableConfig(data=data, host="127.0.0.1", port=0, pins="mock")
+    assert run_table(header, config.but(camera=str(first))) == 0
     store = MatchStore.open(data / "tableref.sqlite")
     match = store.unfinished_match()
     assert match is not None
     logged_first = store.moves(match.id)
     store.close()
 
-    assert run_table(header, str(second), "mock", data, "127.0.0.1", 0) == 0
+    assert run_table(header, config.but(camera=str(second))) == 0
     assert f"resuming match {match.id} after {len(logged_first)} moves" in capsys.readouterr().out
     store = MatchStore.open(data / "tableref.sqlite")
     logged = store.moves(match.id)
