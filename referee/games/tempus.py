@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from referee.core import (
@@ -27,6 +27,8 @@ from referee.core import (
     Header,
     Move,
     Option,
+    PageField,
+    PageMove,
     RefereeError,
     Ruling,
     Verdict,
@@ -111,6 +113,10 @@ class TempusState:
     #: against these.
     round_won: tuple[int, ...] = ()
     round_unplaced: int = 0
+    #: Seats whose count the page still offers: every seat at a round end, until it has
+    #: counted or play goes on. A count checks the log and changes nothing in the game, so
+    #: states that differ only here are the same position.
+    uncounted: tuple[int, ...] = field(default=(), compare=False)
     last_mover: int | None = None
     over: bool = False
 
@@ -498,7 +504,9 @@ class Tempus(Game[TempusState]):
 
     def apply(self, state: TempusState, move: Move) -> TempusState:
         if move.kind == "count":
-            return state
+            return replace(
+                state, uncounted=tuple(s for s in state.uncounted if s != move.seat)
+            )
         seat = move.seat
         hands = list(state.hands)
         hands[seat] = max(0, hands[seat] - 1)
@@ -537,6 +545,7 @@ class Tempus(Game[TempusState]):
             buried=buried,
             strays=strays,
             fed_unknown=fed_unknown,
+            uncounted=(),
             last_mover=seat,
             turn=state.turn.at(seat).advance(),
         )
@@ -557,6 +566,7 @@ class Tempus(Game[TempusState]):
             round_won=tuple(len(won[s]) - len(state.won[s]) for s in range(seats)),
             round_unplaced=state.fed_unknown - state.fed_unknown_before_round,
             fed_unknown_before_round=state.fed_unknown,
+            uncounted=tuple(range(seats)),
         )
         if state.pile < state.refill * seats:
             return replace(ended, over=True)
@@ -627,6 +637,30 @@ class Tempus(Game[TempusState]):
             "buried": state.buried,
             "fed_unknown": state.fed_unknown,
         }
+
+    def page_moves(self, state: TempusState) -> list[PageMove]:
+        """The round-end count (`count`), for each seat that has not counted yet.
+
+        At a round end every player gathers the sets in front of them into their scoring
+        pile: that is when a table counts what each seat took. So the page offers the count
+        from the round end until the seat has counted or the next round's first card is
+        played (by then the sets are mixed into the scoring piles). After the last round the
+        game is over and the counts stay offered: they are the last check of the log. Every
+        seat is offered, also one the log says took nothing: a set the camera gave to the
+        wrong seat shows on both seats' counts.
+        """
+        if not state.uncounted:
+            return []
+        ended = state.round if state.over else state.round - 1
+        return [
+            PageMove(
+                "count",
+                t("count the cards won in round {round}", round=ended),
+                state.uncounted,
+                # No seat can have won more cards than the deck has.
+                (PageField("cards", t("cards won"), maximum=self.playing_cards),),
+            )
+        ]
 
     def interpreter(self, header: Header) -> TempusTable:
         return TempusTable(self.deck.card_mm)
