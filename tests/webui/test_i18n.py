@@ -1,0 +1,158 @@
+"""Languages: the chrome from webui/locales, verdicts from the snapshot, the choice of
+language from the browser and the switch."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+from webui.i18n import LOCALES, Catalogue, load_catalogues, localized, negotiate, safe_next
+from webui.security import Label
+
+WEBUI = Path(__file__).parents[2] / "webui"
+
+
+def test_romanian_from_the_browser_language(phone: Any) -> None:
+    page = phone.page("/", headers={"Accept-Language": "ro-RO,ro;q=0.9,en;q=0.8"})
+    assert '<html lang="ro">' in page
+    assert "Jucători" in page and "Mutare semnalată" in page and "la mutare" in page
+
+
+def test_every_verdict_text_comes_in_the_pages_language(phone: Any) -> None:
+    page = phone.page("/", headers={"Accept-Language": "ro"})
+    assert "Un brigand nu poate sta lângă un vizir" in page
+    assert "Cartea din pătratul de nord-vest este un vizir?" in page
+    assert "A brigand may not go next to a vizier" not in page
+
+
+def test_a_language_firmware_did_not_translate_falls_back_to_english(phone: Any) -> None:
+    page = phone.page("/", headers={"Accept-Language": "it"})
+    assert "Giocatori" in page  # the chrome is Italian
+    assert "A brigand may not go next to a vizier" in page  # the verdict stays English
+
+
+def test_english_for_an_unknown_or_missing_language(phone: Any) -> None:
+    assert "Players" in phone.page("/", headers={"Accept-Language": "de-DE,de;q=0.9"})
+    assert "Players" in phone.page("/")
+
+
+def test_the_switch_remembers_the_choice_in_a_cookie(phone: Any) -> None:
+    page = phone.page("/")
+    assert 'href="/lang/ro?next=/"' in page and 'data-lang="ro"' in page
+    response = phone.get("/lang/ro?next=/history")
+    assert response.status_code == 303 and response.headers["Location"] == "/history"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("lang=ro;") and "SameSite=Lax" in cookie
+    page = phone.page("/", headers={"Accept-Language": "en"})  # the switch wins
+    assert "Jucători" in page
+    assert 'data-lang="ro" lang="ro" hreflang="ro" title="Română" class="current"' in page
+
+
+def test_the_switch_goes_back_only_to_this_site(phone: Any) -> None:
+    for target in ("https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:x"):
+        response = phone.get("/lang/en", query_string={"next": target})
+        assert response.headers["Location"] == "/", target
+
+
+def test_an_unknown_language_is_refused(phone: Any, refused: Callable[..., str]) -> None:
+    response = phone.get("/lang/xx")
+    assert response.status_code == 400
+    assert refused(response) == "The page has no language xx."
+    assert "Set-Cookie" not in response.headers or "lang=" not in response.headers["Set-Cookie"]
+
+
+def test_the_admin_forms_and_refusals_are_translated(table: Any, phone: Any,
+                                                     refused: Callable[..., str]) -> None:
+    phone.get("/lang/ro")
+    assert "PIN de administrare" in phone.page("/admin")
+    response = phone.post("/admin/login", {"pin": "0000"})
+    assert refused(response) == (
+        "PIN greșit. Mai sunt 4 încercări până când acest telefon trebuie să aștepte."
+    )
+
+
+def accept(header: str) -> LanguageAccept:
+    return parse_accept_header(header, LanguageAccept)
+
+
+def test_negotiate() -> None:
+    offered = ["en", "ro", "it"]
+    assert negotiate(None, accept("ro-RO"), offered) == "ro"
+    assert negotiate(None, accept("de, it;q=0.4"), offered) == "it"
+    assert negotiate(None, accept(""), offered) == "en"
+    assert negotiate("it", accept("ro"), offered) == "it"
+    assert negotiate("xx", accept("ro"), offered) == "ro"
+
+
+def test_localized_prefers_the_translation_and_falls_back() -> None:
+    verdict = {"message": "fine", "texts": {"ro": "în regulă", "it": ""}}
+    assert localized(verdict, "ro") == "în regulă"
+    assert localized(verdict, "it") == "fine"
+    assert localized({"title": "Count", "title_texts": {"ro": "Număr"}}, "ro", "title",
+                     "title_texts") == "Număr"
+    assert localized(None, "ro") == ""
+
+
+def test_safe_next() -> None:
+    assert safe_next("/history/1?move=2") == "/history/1?move=2"
+    assert safe_next(None) == "/" and safe_next("http://x/") == "/"
+
+
+def test_a_catalogue_fills_in_and_translates_labels() -> None:
+    catalogue = Catalogue("ro", "Română", {"error.missing": "Completați „{field}”.",
+                                           "field.seat": "locul"})
+    assert catalogue.say("error.missing", field=Label("field.seat")) == "Completați „locul”."
+    assert catalogue.say("error.missing", field="Culoare") == "Completați „Culoare”."
+    assert catalogue.say("no.such.key") == "no.such.key"
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_language_has_every_key_with_the_same_placeholders() -> None:
+    english = json.loads((LOCALES / "en.json").read_text(encoding="utf-8"))["strings"]
+    for path in LOCALES.glob("*.json"):
+        strings = json.loads(path.read_text(encoding="utf-8"))["strings"]
+        missing = set(english) - set(strings) - {"app.name"}
+        assert not missing, f"{path.name} lacks {sorted(missing)}"
+        assert not set(strings) - set(english), f"{path.name} has keys en.json lacks"
+        for key, text in strings.items():
+            assert placeholders(text) == placeholders(english[key]), (path.name, key)
+
+
+def test_romanian_italian_spanish_and_portuguese_are_offered() -> None:
+    assert set(load_catalogues()) == {"en", "ro", "it", "es", "pt"}
+    assert next(iter(load_catalogues())) == "en"
+
+
+def test_every_key_the_code_uses_is_in_english() -> None:
+    english = json.loads((LOCALES / "en.json").read_text(encoding="utf-8"))["strings"]
+    used: set[str] = set()
+    for path in WEBUI.rglob("*.html"):
+        used |= set(re.findall(r"\bt\(['\"]([a-z_]+\.[a-z_0-9]+)['\"]", path.read_text()))
+    for path in WEBUI.glob("*.py"):
+        text = path.read_text()
+        used |= set(re.findall(r'(?:Refused\(\d+, |done\(|Label\(|say\()"([a-z_]+\.[a-z_.0-9]+)"',
+                               text))
+    used |= {f"status.{status}" for status in ("waiting", "playing", "finished")}
+    assert used, "the scan found no keys"
+    assert not used - set(english), sorted(used - set(english))
+
+
+@pytest.mark.parametrize("language", ["en", "ro", "it", "es", "pt"])
+def test_every_page_renders_in_every_language(admin: Any, language: str) -> None:
+    admin.get(f"/lang/{language}")
+    for path in ("/", "/live", "/admin", "/admin/new", "/admin/new?game=deserto", "/history",
+                 "/history/1?move=2"):
+        page = admin.page(path)
+        text = re.sub(r"<[^>]*>", " ", page)  # what the reader sees, not file names
+        assert not re.search(r"\b(?:nav|seats|admin|error|status|flag|pin)\.[a-z_]+\b", text), path
