@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import outline_kernels
+from vision import foreground_kernels, outline_kernels
 from vision.calibration import Calibration, Frame
 from vision.mat import tag_quiet_zone_mm
 
@@ -150,13 +150,11 @@ def foreground_mask(top_down: Frame, px_per_mm: float, valid: Mask | None = None
     more than CHROMA_DIFF in colour alone (a dark hand on a dark mat is no brighter but
     redder). The mat is the learnt `background` model if given, else a local estimate."""
     if background is not None:
-        diff = background.difference(top_down)
-        level, chroma_level = MODEL_DIFF, CHROMA_DIFF
+        mask = background.foreground(top_down, valid)
     else:
         diff = np.asarray(cv2.subtract(top_down, mat_background(top_down, px_per_mm),
                                        dtype=cv2.CV_16S), np.int16)
-        level, chroma_level = MAT_DIFF, CHROMA_DIFF
-    mask = _threshold(diff, valid, level, chroma_level)
+        mask = _threshold(diff, valid, MAT_DIFF, CHROMA_DIFF)
     # bridge one-pixel breaks in a card's border (a dark card face in dim light)
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)),
                       np.uint8)
@@ -203,8 +201,7 @@ class MatModel:
             model[covered > 0] = local[covered > 0]
         self.model = model
         self._sample = (valid[::8, ::8] > 0)
-        self._expected: Frame | None = None  # the model at the last gain, as a uint8 view
-        self._expected_gain = np.ones(3, np.float32)
+        self._gain_held: NDArray[np.float32] | None = None  # the gain views are compared at
 
     def gain(self, top_down: Frame) -> NDArray[np.float32]:
         """Per channel, how much brighter the view is than the model (median ratio)."""
@@ -215,21 +212,21 @@ class MatModel:
         ratio = np.median((now + 1.0) / (then + 1.0), axis=0)
         return np.asarray(np.clip(ratio, 0.25, 4.0), np.float32)
 
-    def difference(self, top_down: Frame) -> NDArray[np.int16]:
-        """Signed BGR difference of the view from the model at the view's exposure."""
+    def foreground(self, top_down: Frame, valid: Mask | None) -> Mask:
+        """The pixels of the view that differ from the model at the view's exposure (as
+        _threshold by MODEL_DIFF and CHROMA_DIFF). The gain is held until it moves by more
+        than 1 % or the model learns, so a steady exposure is one steady comparison."""
         g = self.gain(top_down)
-        if self._expected is None or np.abs(g - self._expected_gain).max() > 0.01:
-            scaled = np.multiply(self.model, g)
-            scaled += np.float32(0.5)
-            np.clip(scaled, 0, 255, out=scaled)
-            self._expected = scaled.astype(np.uint8)
-            self._expected_gain = g
-        return np.asarray(cv2.subtract(top_down, self._expected, dtype=cv2.CV_16S), np.int16)
+        if self._gain_held is None or np.abs(g - self._gain_held).max() > 0.01:
+            self._gain_held = g
+        return foreground_kernels.model_foreground(top_down, self.model, self._gain_held, valid,
+                                                   math.floor(MODEL_DIFF),
+                                                   math.floor(3 * CHROMA_DIFF))
 
     def update(self, top_down: Frame, keep: Mask, rate: float = UPDATE_RATE) -> None:
         """Blend the view into the model where `keep` is set (pixels showing the mat)."""
         cv2.accumulateWeighted(top_down.astype(np.float32), self.model, rate, keep)
-        self._expected = None
+        self._gain_held = None
 
 
 def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],

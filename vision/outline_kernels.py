@@ -8,26 +8,18 @@ and type as before. The kernels are compiled on first use and cached on disk.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
+
+from vision.compiled import compiled
 
 Vec = NDArray[np.float64]
 Mask = NDArray[np.uint8]
 
-F = TypeVar("F", bound=Callable[..., Any])
 
-
-def _jit(function: F) -> F:
-    """Compile with numba (nopython, cached on disk), keeping the function's type."""
-    # (a numba Dispatcher is called like the function it compiles)
-    return cast(F, numba.njit(cache=True, nogil=True)(function))
-
-
-@_jit
+@compiled
 def _pixel(x: float, y: float, ox: float, oy: float, px_per_mm: float, scale: bool,
            h: int, w: int) -> tuple[int, int, bool]:
     """The nearest pixel (row, column) of a mm point, and whether it lies in the image."""
@@ -41,7 +33,7 @@ def _pixel(x: float, y: float, ox: float, oy: float, px_per_mm: float, scale: bo
     return int(row), int(col), True
 
 
-@_jit
+@compiled
 def _cover_ok(quads: Any, offset: Any, px_per_mm: float, blob: Any, grid_s: Any,
               grid_t: Any, corners: Any, min_cover: float) -> Any:  # pragma: no cover
     n = quads.shape[0]
@@ -78,7 +70,7 @@ def _cover_ok(quads: Any, offset: Any, px_per_mm: float, blob: Any, grid_s: Any,
     return ok
 
 
-@_jit
+@compiled
 def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges: Any,
                     gx: Any, gy: Any, ref: float, steps: Any,
                     shifts: Any) -> Any:  # pragma: no cover
@@ -157,7 +149,7 @@ def outline_points(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, edges:
     return hit, outside, step
 
 
-@_jit
+@compiled
 def _refine_votes(params: Any, active: Any, px: Any, py: Any, normal: Any, lo: Any,
                   hi: Any) -> Any:  # pragma: no cover
     k_all = params.shape[0]
@@ -239,7 +231,7 @@ def refine_votes(params: Vec, active: NDArray[np.bool_], px: Vec, py: Vec, norma
     return near, medians, counts
 
 
-@_jit
+@compiled
 def _side_pairs(hist: Any, span: int, k: int) -> Any:  # pragma: no cover
     n = len(hist) - span
     pair = np.empty(n)

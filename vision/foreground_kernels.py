@@ -1,0 +1,57 @@
+"""Compiled per-pixel loop of the foreground mask against the learnt mat model (vision.cards).
+
+One pass over the view does what scaling the model to the view's exposure, subtracting it
+and thresholding the difference did in five passes over whole images (the same float32
+rounding of the model, the same integer differences and limits), so the mask is the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.compiled import compiled
+
+Mask = NDArray[np.uint8]
+
+
+@compiled
+def _model_foreground(top: Any, model: Any, gain: Any, valid: Any, level: int,
+                      chroma_limit: int) -> Any:  # pragma: no cover
+    h, w = valid.shape
+    view_rows = top.reshape(h, 3 * w)
+    model_rows = model.reshape(h, 3 * w)
+    gain_row = np.empty(3 * w, np.float32)  # the gain of each channel along a row
+    for j in range(3 * w):
+        gain_row[j] = gain[j % 3]
+    diff = np.empty(3 * w, np.int32)
+    out = np.empty((h, w), np.uint8)
+    half, black, white = np.float32(0.5), np.float32(0.0), np.float32(255.0)
+    for y in range(h):
+        # a row of the model at this exposure, rounded and clipped to uint8, off the view
+        view, expected = view_rows[y], model_rows[y]
+        for j in range(3 * w):
+            level_now = min(max(expected[j] * gain_row[j] + half, black), white)
+            diff[j] = np.int32(view[j]) - np.int32(level_now)
+        for x in range(w):
+            b, g, r = diff[3 * x], diff[3 * x + 1], diff[3 * x + 2]
+            total = b + g + r
+            grey = max(abs(b), abs(g), abs(r))
+            chroma = max(abs(3 * b - total), abs(3 * g - total), abs(3 * r - total))
+            out[y, x] = valid[y, x] if grey > level or chroma > chroma_limit else 0
+    return out
+
+
+def model_foreground(top_down: Mask, model: NDArray[np.float32], gain: NDArray[np.float32],
+                     valid: Mask | None, level: int, chroma_limit: int) -> Mask:
+    """Where a BGR view differs from the mat model (float32 BGR) scaled by `gain` per channel
+    and rounded to uint8: a channel by more than `level`, or 3 x a channel minus the sum of
+    the three by more than `chroma_limit` (the colour alone); 255 there and in `valid`."""
+    if valid is None:
+        valid = np.full(top_down.shape[:2], 255, np.uint8)
+    out: Mask = _model_foreground(np.ascontiguousarray(top_down), model,
+                                  np.asarray(gain, np.float32), valid, int(level),
+                                  int(chroma_limit))
+    return out
