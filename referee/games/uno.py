@@ -18,6 +18,9 @@ A play out of turn is a jump-in when the rules accept it. Hands are hidden: the 
 keeps how many cards each seat holds and what is known of them. A wild played while its
 seat held a card that forbade it is flagged only once a later play or reveal proves
 that the seat held such a card at the time (a deferred verdict).
+
+Every sentence a player sees is a `referee.text.Text` (its Romanian is in
+`referee/locales/ro/uno.json`); errors in a written log stay plain English.
 """
 
 from __future__ import annotations
@@ -28,7 +31,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Ruling, Verdict
+from referee.core import (
+    TURN_RULE,
+    Game,
+    Header,
+    Move,
+    Option,
+    RefereeError,
+    Ruling,
+    Verdict,
+)
 from referee.decks import Deck, load_deck
 from referee.seats import TurnOrder
 from referee.table import (
@@ -41,6 +53,7 @@ from referee.table import (
     TakeBack,
     ViewCard,
 )
+from referee.text import Text, t
 
 COLOURS = ("red", "green", "blue", "yellow")
 WILDS = ("wild", "wild-draw4")
@@ -51,6 +64,7 @@ PENALTY = {"draw2": 2, "wild-draw4": 4}
 UNO_PENALTY = 2
 CHALLENGE_EXTRA = 2
 
+#: A rule broken: its id and the sentence that says how (a `Text`).
 Breach = tuple[str, str]
 
 
@@ -415,8 +429,27 @@ class Uno(Game[UnoState]):
     # -- judging ------------------------------------------------------------------
 
     def judge(self, state: UnoState, move: Move) -> Verdict:
+        breaches, message = self._breaches(state, move)
+        if breaches:
+            return Verdict.illegal(breaches)
+        after = self.apply(state, move)
+        if move.kind == "play" and _unseen_colour_matters(state, self._cards[move.get("cards")[0]]):
+            return Verdict.unchecked(_round_news(state, after, t(
+                "{play}: the colour named for the {wild} was not seen, so not checked",
+                play=message, wild=state.top,
+            )))
+        if move.kind == "reveal" and len(move.get("cards")) != state.hands[move.seat]:
+            return Verdict.unchecked(_round_news(state, after, t(
+                "seat {seat} holds {held} cards by the referee's count, {shown} shown: "
+                "confirm the hand; it proves nothing",
+                seat=move.seat, held=state.hands[move.seat], shown=len(move.get("cards")),
+            )))
+        return Verdict.legal(_round_news(state, after, message))
+
+    def _breaches(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
+        """The rules `move` breaks in `state`, and what it does if it breaks none."""
         if state.phase == "over":
-            return Verdict.illegal([("UNO-GAME-END", "the game is over: no more moves")])
+            return [("UNO-GAME-END", t("the game is over: no more moves"))], ""
         judges = {
             "deal": self._judge_deal,
             "turn-up": self._judge_turn_up,
@@ -429,73 +462,60 @@ class Uno(Game[UnoState]):
         }
         breaches, message = judges[move.kind](state, move)
         waiting = state.challenge
-        if waiting is not None and move.kind != "reveal" and move.kind not in ("uno", "catch"):
-            breaches.insert(
-                0,
-                (
-                    "UNO-CHALLENGE",
-                    f"seat {waiting.accused} first shows its hand to seat {waiting.challenger}",
-                ),
-            )
-        if breaches:
-            return Verdict.illegal(breaches)
-        after = self.apply(state, move)
-        if move.kind == "play" and _unseen_colour_matters(state, self._cards[move.get("cards")[0]]):
-            return Verdict.unchecked(
-                message + f": the colour named for the {state.top} was not seen, so not "
-                "checked" + _round_news(state, after)
-            )
-        if move.kind == "reveal" and len(move.get("cards")) != state.hands[move.seat]:
-            return Verdict.unchecked(
-                f"seat {move.seat} holds {state.hands[move.seat]} cards by the referee's count, "
-                f"{len(move.get('cards'))} shown: confirm the hand; it proves nothing"
-                + _round_news(state, after)
-            )
-        return Verdict.legal(message + _round_news(state, after))
+        if waiting is not None and move.kind not in ("reveal", "uno", "catch"):
+            breaches.insert(0, ("UNO-CHALLENGE", t(
+                "seat {accused} first shows its hand to seat {challenger}",
+                accused=waiting.accused, challenger=waiting.challenger,
+            )))
+        return breaches, message
 
     def _judge_deal(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
         if state.phase == "reveal":
             missing = ", ".join(str(s) for s in range(state.seats) if _unshown(state, s))
-            return [("UNO-SCORE", f"the round is not scored: seat(s) {missing} show first")], ""
+            return [("UNO-SCORE", t("the round is not scored: seat(s) {seats} show first",
+                                    seats=missing))], ""
         if state.phase != "deal":
-            return [(TURN_RULE, "the round is under way: no deal now")], ""
+            return [(TURN_RULE, t("the round is under way: no deal now"))], ""
         if move.seat != state.dealer:
-            return [(TURN_RULE, f"seat {state.dealer} deals round {state.round}")], ""
-        return [], f"seat {move.seat} deals {HAND_SIZE} cards each for round {state.round}"
+            return [(TURN_RULE, t("seat {dealer} deals round {round}",
+                                  dealer=state.dealer, round=state.round))], ""
+        return [], t("seat {seat} deals {count} cards each for round {round}",
+                     seat=move.seat, count=HAND_SIZE, round=state.round)
 
     def _judge_turn_up(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
         code = move.get("card")
         if state.phase != "turn-up":
-            return [("UNO-FIRST-CARD", "the first card is turned up once, after the deal")], ""
+            return [("UNO-FIRST-CARD", t("the first card is turned up once, after the deal"))], ""
         breaches: list[Breach] = []
         if move.seat != state.dealer:
-            breaches.append((TURN_RULE, f"seat {state.dealer}, the dealer, turns up the card"))
+            breaches.append((TURN_RULE, t("seat {dealer}, the dealer, turns up the card",
+                                          dealer=state.dealer)))
         if _returned(state, code):
-            return breaches, f"{code} turned up: it goes back into the pile, turn up another"
-        first = state.turn.after(state.dealer)
+            return breaches, t("{card} turned up: it goes back into the pile, turn up another",
+                               card=code)
         if code == "wild" and "colour" not in move.fields:
-            breaches.append(
-                ("UNO-FIRST-CARD", f"a wild turned up: seat {first} names the colour")
-            )
-        return breaches, f"{code} turned up by the dealer"
+            breaches.append(_first_names(state.turn.after(state.dealer)))
+        return breaches, t("{card} turned up by the dealer", card=code)
 
     def _judge_play(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
         seat, codes = move.seat, move.get("cards")
         if state.phase == "deal":
-            return [(TURN_RULE, f"seat {state.dealer} deals first")], ""
+            return [(TURN_RULE, t("seat {dealer} deals first", dealer=state.dealer))], ""
         if state.phase == "turn-up":
-            return [("UNO-FIRST-CARD", "the dealer turns up the first card before any play")], ""
+            return [("UNO-FIRST-CARD",
+                     t("the dealer turns up the first card before any play"))], ""
         if state.phase == "reveal":
-            return [("UNO-SCORE", "the round is over: the other hands are shown and scored")], ""
+            return [("UNO-SCORE",
+                     t("the round is over: the other hands are shown and scored"))], ""
         cards = [self._cards[code] for code in codes]
         breaches: list[Breach] = []
         breaches += self._debt_breaches(state, seat)
         jump = _jumps_in(state, move)
         if not jump and not _in_turn(state, seat):
-            breaches.append((TURN_RULE, f"it is seat {state.turn.current}'s turn, not {seat}'s"))
+            breaches.append(_not_your_turn(state, seat))
             if state.options["jump_in"]:
                 breaches.append(
-                    ("UNO-JUMP-IN", f"out of turn only a card identical to {state.top}")
+                    ("UNO-JUMP-IN", t("out of turn only a card identical to {top}", top=state.top))
                 )
         if len(cards) > 1:
             breaches += self._double_breaches(state, codes)
@@ -504,26 +524,26 @@ class Uno(Game[UnoState]):
         if not jump:
             breaches += self._match_breaches(state, cards[0], move)
         breaches += self._zero_breaches(state, move, cards)
-        message = f"{' and '.join(codes)} on {state.top}"
+        message = t("{cards} on {top}", cards=_listed(codes), top=state.top)
         if jump:
-            message = f"seat {seat} jumps in with {message}"
+            message = t("seat {seat} jumps in with {play}", seat=seat, play=message)
         if move.get("colour") is not None:
-            message += f", {move.get('colour')} named"
+            message = t("{play}, {colour} named", play=message, colour=move.get("colour"))
         elif "colour" in move.fields:
-            message += ", a colour named (not seen)"
+            message = t("{play}, a colour named (not seen)", play=message)
         return breaches, message
 
     def _debt_breaches(self, state: UnoState, seat: int) -> list[Breach]:
         debt = _debt_of(state, seat)
         if debt is None:
             return []
-        return [(debt.rule, f"seat {seat} first draws the {debt.count} cards it owes")]
+        return [(debt.rule, _owes(seat, debt))]
 
     def _double_breaches(self, state: UnoState, codes: list[str]) -> list[Breach]:
         if not state.options["doubles"]:
-            return [("UNO-DOUBLE", "one card at a time: this table plays without doubles")]
+            return [("UNO-DOUBLE", t("one card at a time: this table plays without doubles"))]
         if len(codes) > 2 or codes[0] != codes[1]:
-            return [("UNO-DOUBLE", "only two identical cards go down together")]
+            return [("UNO-DOUBLE", t("only two identical cards go down together"))]
         return []
 
     def _match_breaches(self, state: UnoState, card: UnoCard, move: Move) -> list[Breach]:
@@ -541,12 +561,15 @@ class Uno(Game[UnoState]):
         if card.wild or self._matches(state, card):
             return []
         top = self._cards[str(state.top)]
-        if card.action in ("skip", "reverse"):
-            rule = "UNO-SKIP" if card.action == "skip" else "UNO-REVERSE"
-            return [(rule, f"a {card.action} goes on {state.colour} or on a {card.action}")]
+        if card.action == "skip":
+            return [("UNO-SKIP", t("a skip goes on {colour} or on a skip", colour=state.colour))]
+        if card.action == "reverse":
+            return [("UNO-REVERSE",
+                     t("a reverse goes on {colour} or on a reverse", colour=state.colour))]
         if card.action == "draw2" and top.action == "draw2":
-            return [("UNO-MATCH", "a +2 goes on its colour, or on a +2 only as a defence")]
-        return [("UNO-MATCH", f"{card.code} matches neither {state.colour} nor {top.code}")]
+            return [("UNO-MATCH", t("a +2 goes on its colour, or on a +2 only as a defence"))]
+        return [("UNO-MATCH", t("{card} matches neither {colour} nor {top}",
+                                card=card.code, colour=state.colour, top=top.code))]
 
     def _matches(self, state: UnoState, card: UnoCard) -> bool:
         """UNO-MATCH for a coloured card: the colour, or the number or symbol of the top
@@ -572,102 +595,115 @@ class Uno(Game[UnoState]):
         held = sorted(set(state.known[state.hand_of[seat]]) & self.forbidding(state, rule))
         if not held:
             return []
-        what = "a wild" if rule == "UNO-WILD-RESTRICT" else "a wild draw 4"
-        return [(rule, f"seat {seat} holds {held[0]}, so {what} may not be played")]
+        what = t("a wild") if rule == "UNO-WILD-RESTRICT" else t("a wild draw 4")
+        return [(rule, t("seat {seat} holds {card}, so {wild} may not be played",
+                         seat=seat, card=held[0], wild=what))]
 
     def _zero_breaches(self, state: UnoState, move: Move, cards: list[UnoCard]) -> list[Breach]:
         zero = state.options["zero"]
         swap = move.get("swap")
         if cards[0].value != 0:
-            return [("UNO-ZERO", "only a 0 swaps hands")] if "swap" in move.fields else []
+            return [("UNO-ZERO", t("only a 0 swaps hands"))] if "swap" in move.fields else []
         chosen = isinstance(swap, int) and 0 <= swap < state.seats and swap != move.seat
         if zero == "swap_one" and not chosen:
-            return [("UNO-ZERO", "a 0 swaps hands with one other seat: say which (\"swap\")")]
+            return [("UNO-ZERO",
+                     t("a 0 swaps hands with one other seat: say which (\"swap\")"))]
         if zero != "swap_one" and "swap" in move.fields:
-            return [("UNO-ZERO", "this table's 0 does not swap with one chosen seat")]
+            return [("UNO-ZERO", t("this table's 0 does not swap with one chosen seat"))]
         return []
 
     def _judge_draw(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
         seat, count = move.seat, move.get("count")
-        message = f"seat {seat} draws {count}"
         if state.phase in ("deal", "turn-up"):
-            return [(TURN_RULE, "the round starts with the deal and the first card")], ""
+            return [(TURN_RULE, t("the round starts with the deal and the first card"))], ""
         debt = _debt_of(state, seat)
         if debt is not None:
             if count != debt.count:
-                return [(debt.rule, f"seat {seat} owes {debt.count} cards, not {count}")], ""
-            return [], message + f" ({debt.rule})"
+                return [(debt.rule, t("seat {seat} owes {owed} cards, not {count}",
+                                      seat=seat, owed=debt.count, count=count))], ""
+            return [], t("seat {seat} draws {count} ({rule})", seat=seat, count=count,
+                         rule=debt.rule)
         if state.phase == "reveal":
-            return [("UNO-SCORE", "the round is over: no more draws")], ""
+            return [("UNO-SCORE", t("the round is over: no more draws"))], ""
         if not _in_turn(state, seat):
-            return [(TURN_RULE, f"it is seat {state.turn.current}'s turn, not {seat}'s")], ""
+            return [_not_your_turn(state, seat)], ""
         left = state.pile + max(0, len(state.discard) - 1)
         if count > left:
-            return [("UNO-RESHUFFLE", f"only {left} cards are left to draw, with the discards")], ""
+            return [("UNO-RESHUFFLE", t("only {left} cards are left to draw, with the discards",
+                                        left=left))], ""
         if state.stack and seat == state.turn.current:
             if count != state.stack:
-                return [("UNO-STACK", f"the penalty is {state.stack} cards, not {count}")], ""
-            return [], message + ": the penalty, and loses the turn"
+                return [("UNO-STACK", t("the penalty is {penalty} cards, not {count}",
+                                        penalty=state.stack, count=count))], ""
+            return [], t("seat {seat} draws {count}: the penalty, and loses the turn",
+                         seat=seat, count=count)
         if state.drawer == seat:
-            return [("UNO-DRAW", "one card drawn a turn: play it or keep it")], ""
+            return [("UNO-DRAW", t("one card drawn a turn: play it or keep it"))], ""
         if count != 1:
-            return [("UNO-DRAW", f"a player who does not play draws 1 card, not {count}")], ""
-        return [], message
+            return [("UNO-DRAW", t("a player who does not play draws 1 card, not {count}",
+                                   count=count))], ""
+        return [], t("seat {seat} draws {count}", seat=seat, count=count)
 
     def _judge_uno(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
         if not state.options["uno_call"]:
-            return [("UNO-CALL", "this table plays without the UNO call")], ""
+            return [("UNO-CALL", t("this table plays without the UNO call"))], ""
         held = state.hands[move.seat]
         if held > 2:
-            return [], f"seat {move.seat} calls UNO with {held} cards: nothing to call yet"
-        return [], f"seat {move.seat} calls UNO"
+            return [], t("seat {seat} calls UNO with {held} cards: nothing to call yet",
+                         seat=move.seat, held=held)
+        return [], t("seat {seat} calls UNO", seat=move.seat)
 
     def _judge_catch(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
         target = move.get("target")
         if not state.options["uno_call"]:
-            return [("UNO-CALL", "this table plays without the UNO call")], ""
+            return [("UNO-CALL", t("this table plays without the UNO call"))], ""
         if not 0 <= target < state.seats or target == move.seat:
-            return [("UNO-CALL", f"seat {move.seat} cannot catch seat {target}")], ""
+            return [("UNO-CALL", t("seat {seat} cannot catch seat {target}",
+                                   seat=move.seat, target=target))], ""
         if state.exposed != target:
             if state.hands[target] != 1:
-                why = f"seat {target} holds {state.hands[target]} cards"
+                why = t("seat {seat} holds {held} cards", seat=target, held=state.hands[target])
             elif target in state.called:
-                why = f"seat {target} called UNO"
+                why = t("seat {seat} called UNO", seat=target)
             else:
-                why = "too late: the next player has started a turn"
+                why = t("too late: the next player has started a turn")
             return [("UNO-CALL", why)], ""
-        return [], f"seat {move.seat} catches seat {target} without UNO: seat {target} draws 2"
+        return [], t("seat {seat} catches seat {target} without UNO: seat {target} draws {count}",
+                     seat=move.seat, target=target, count=UNO_PENALTY)
 
     def _judge_challenge(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
         if not state.options["challenge"]:
-            return [("UNO-CHALLENGE", "this table plays without challenges")], ""
+            return [("UNO-CHALLENGE", t("this table plays without challenges"))], ""
         if state.wd4 is None or state.phase != "play":
-            return [("UNO-CHALLENGE", "only a wild draw 4 just played may be challenged")], ""
+            return [("UNO-CHALLENGE", t("only a wild draw 4 just played may be challenged"))], ""
         if move.seat != state.turn.current:
-            return [
-                ("UNO-CHALLENGE", f"only seat {state.turn.current}, its target, may challenge")
-            ], ""
-        return [], f"seat {move.seat} challenges the wild draw 4: seat {state.wd4.seat} shows"
+            return [("UNO-CHALLENGE", t("only seat {seat}, its target, may challenge",
+                                        seat=state.turn.current))], ""
+        return [], t("seat {seat} challenges the wild draw 4: seat {accused} shows",
+                     seat=move.seat, accused=state.wd4.seat)
 
     def _judge_reveal(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
         seat = move.seat
         waiting = state.challenge
         if waiting is not None and seat == waiting.accused:
             [owed] = self.apply(state, move).debts[len(state.debts) :]
-            verdict = "illegal" if owed.seat == seat else "legal"
-            return [], (
-                f"seat {seat} shows its hand: the wild draw 4 was {verdict}; "
-                f"seat {owed.seat} draws {owed.count}"
-            )
+            if owed.seat == seat:
+                return [], t("seat {seat} shows its hand: the wild draw 4 was illegal; "
+                             "seat {drawer} draws {count}",
+                             seat=seat, drawer=owed.seat, count=owed.count)
+            return [], t("seat {seat} shows its hand: the wild draw 4 was legal; "
+                         "seat {drawer} draws {count}",
+                         seat=seat, drawer=owed.seat, count=owed.count)
         if state.phase == "reveal" and seat in state.revealed:
-            return [("UNO-SCORE", f"seat {seat} has already shown its hand")], ""
+            return [("UNO-SCORE", t("seat {seat} has already shown its hand", seat=seat))], ""
         if state.phase == "reveal" and seat == state.out:
-            return [("UNO-SCORE", f"seat {seat} went out: no hand to show")], ""
+            return [("UNO-SCORE", t("seat {seat} went out: no hand to show", seat=seat))], ""
         debt = _debt_of(state, seat)
         if debt is not None:
-            return [(debt.rule, f"seat {seat} first draws the {debt.count} cards it owes")], ""
+            return [(debt.rule, _owes(seat, debt))], ""
         points = self.points(state, move.get("cards"))
-        return [], f"seat {seat} shows {len(move.get('cards'))} cards ({points} points)"
+        return [], t("seat {seat} shows {count} cards ({points} points)",
+                     seat=seat, count=len(move.get("cards")), points=points)
 
     # -- applying ------------------------------------------------------------------
 
@@ -792,8 +828,8 @@ class Uno(Game[UnoState]):
             return None
         if self._known_breaches(state, move.seat, rule):
             return None
-        what = "a wild" if code == "wild" else "a wild draw 4"
-        why = f"{what} on {state.top} ({state.colour})"
+        what = t("a wild") if code == "wild" else t("a wild draw 4")
+        why = t("{wild} on {top} ({colour})", wild=what, top=state.top, colour=state.colour)
         return Suspicion(
             state.index, move.seat, state.hand_of[move.seat], rule, self.forbidding(state, rule),
             why,
@@ -910,6 +946,27 @@ def _round_start(seats: int, dealer: int, playing_cards: int) -> dict[str, Any]:
 # -- helpers ---------------------------------------------------------------------------
 
 
+def _listed(codes: list[str]) -> str:
+    """The cards of one play in a sentence: "red-7", "red-7 and red-7"."""
+    if len(codes) == 1:
+        return codes[0]
+    return t("{first} and {second}", first=codes[0], second=_listed(codes[1:]))
+
+
+def _not_your_turn(state: UnoState, seat: int) -> Breach:
+    return (TURN_RULE, t("it is seat {current}'s turn, not {seat}'s",
+                         current=state.turn.current, seat=seat))
+
+
+def _owes(seat: int, debt: Debt) -> Text:
+    return t("seat {seat} first draws the {count} cards it owes", seat=seat, count=debt.count)
+
+
+def _first_names(seat: int) -> Breach:
+    """UNO-FIRST-CARD (official): on a wild turned up, the first player names the colour."""
+    return ("UNO-FIRST-CARD", t("a wild turned up: seat {first} names the colour", first=seat))
+
+
 def _debt_of(state: UnoState, seat: int) -> Debt | None:
     """The first debt `seat` still has to draw."""
     return next((debt for debt in state.debts if debt.seat == seat), None)
@@ -967,27 +1024,29 @@ def _jumps_in(state: UnoState, move: Move) -> bool:
 def _defence_breaches(state: UnoState, card: UnoCard) -> list[Breach]:
     """UNO-STACK: what may go on a pending penalty."""
     if not state.options["stacking"]:
-        return [("UNO-STACK", f"no stacking: seat {state.turn.current} draws {state.stack}")]
+        return [("UNO-STACK", t("no stacking: seat {seat} draws {penalty}",
+                                seat=state.turn.current, penalty=state.stack))]
     top = str(state.top)
     if card.code == "wild":
-        return [("UNO-WILD-RESTRICT", f"no wild while a penalty of {state.stack} is pending")]
+        return [("UNO-WILD-RESTRICT", t("no wild while a penalty of {penalty} is pending",
+                                        penalty=state.stack))]
     if top == "wild-draw4":
         if card.code == "wild-draw4" or (card.action == "draw2" and card.colour == state.colour):
             return []
-        return [
-            ("UNO-STACK", f"on a +4 only a +4 or a +2 of {state.colour}, or draw {state.stack}")
-        ]
+        return [("UNO-STACK", t("on a +4 only a +4 or a +2 of {colour}, or draw {penalty}",
+                                colour=state.colour, penalty=state.stack))]
     if card.action == "draw2" or card.code == "wild-draw4":
         return []
-    return [("UNO-STACK", f"on a +2 only a +2 or a +4, or draw {state.stack}")]
+    return [("UNO-STACK", t("on a +2 only a +2 or a +4, or draw {penalty}", penalty=state.stack))]
 
 
 def _play_drawn_breaches(state: UnoState, codes: list[str]) -> list[Breach]:
     """UNO-DRAW: after drawing, only the drawn card may be played."""
     if len(codes) > 1:
-        return [("UNO-DRAW", "after drawing, only the drawn card may be played")]
+        return [("UNO-DRAW", t("after drawing, only the drawn card may be played"))]
     if state.drawn is not None and codes[0] != state.drawn:
-        return [("UNO-DRAW", f"after drawing, only the drawn card ({state.drawn}) may be played")]
+        return [("UNO-DRAW", t("after drawing, only the drawn card ({card}) may be played",
+                               card=state.drawn))]
     return []
 
 
@@ -1047,14 +1106,15 @@ def _prove(state: UnoState, hand: int, revealed: tuple[str, ...]) -> UnoState:
         if not shown:
             kept.append(suspicion)
             continue
-        cards = ", ".join(sorted(set(shown)))
         proven.append(
             Verdict(
                 ok=False,
                 rules=(suspicion.rule,),
-                message=(
-                    f"seat {suspicion.offender} held {cards} when it played {suspicion.why} "
-                    f"at move {suspicion.index}: more than it can have drawn since"
+                message=t(
+                    "seat {seat} held {cards} when it played {wild} at move {index}: more than "
+                    "it can have drawn since",
+                    seat=suspicion.offender, cards=Text.joined(", ", sorted(set(shown))),
+                    wild=suspicion.why, index=suspicion.index,
                 ),
                 severity="illegal",
                 concerns=suspicion.index,
@@ -1124,16 +1184,20 @@ def _game_ends(state: UnoState) -> bool:
     return state.totals.count(min(state.totals)) == 1
 
 
-def _round_news(before: UnoState, after: UnoState) -> str:
-    """'; round 1 ends ...' when a move scores a round or ends the game."""
+def _round_news(before: UnoState, after: UnoState, message: str) -> str:
+    """`message`, followed by '; round 1 ends ...' when the move scores a round or ends
+    the game."""
     if after.phase == "over" and before.phase != "over":
-        return f"; round {before.round} scored: the game is over"
+        return t("{move}; round {round} scored: the game is over",
+                 move=message, round=before.round)
     if after.round > before.round:
-        totals = ", ".join(str(t) for t in after.totals)
-        return f"; round {before.round} scored (totals {totals}): seat {after.dealer} deals"
+        totals = ", ".join(str(total) for total in after.totals)
+        return t("{move}; round {round} scored (totals {totals}): seat {dealer} deals",
+                 move=message, round=before.round, totals=totals, dealer=after.dealer)
     if after.phase == "reveal" and before.phase == "play":
-        return f"; seat {after.out} goes out: round {before.round} ends, the others show"
-    return ""
+        return t("{move}; seat {seat} goes out: round {round} ends, the others show",
+                 move=message, seat=after.out, round=before.round)
+    return message
 
 
 #: The code vision gives a card lying face down (the draw pile): ignored.
@@ -1194,18 +1258,20 @@ class UnoTable(TableInterpreter[UnoState]):
         codes = {card.code for card in pile}
         if not codes:
             if state.phase == "play":
-                return [AskTable("the camera does not see the discard pile: is it covered?")]
+                return [AskTable(t("the camera does not see the discard pile: is it covered?"))]
             return []
         if None in codes:
-            return [AskTable("the camera cannot read the top of the discard pile: which is it?")]
+            return [AskTable(
+                t("the camera cannot read the top of the discard pile: which is it?")
+            )]
         if last is not None and self._taken_back(state, codes, last):
-            return [TakeBack(f"seat {last.move.seat} took the flagged card back")]
+            return [TakeBack(t("seat {seat} took the flagged card back", seat=last.move.seat))]
         new = sorted(str(code) for code in codes if code != state.top)
         if not new:
             return []
         if len(new) > 1:
-            return [AskTable(f"{len(new)} new cards on the discard pile ({', '.join(new)}): "
-                             "one at a time")]
+            return [AskTable(t("{count} new cards on the discard pile ({cards}): one at a time",
+                               count=len(new), cards=Text.joined(", ", new)))]
         return self._new_top(state, new[0], last)
 
     def _new_top(self, state: UnoState, code: str, last: Ruling | None) -> list[Action]:
@@ -1218,11 +1284,12 @@ class UnoTable(TableInterpreter[UnoState]):
             return [Play(Move(dealer, "turn-up", {"card": code}))]
         copies = self._game.deck.face(code).copies
         if state.discard.count(code) >= copies:
-            return [AskTable(f"{code} on the discard pile, but all {copies} are there already")]
+            return [AskTable(t("{card} on the discard pile, but all {copies} are there already",
+                               card=code, copies=copies))]
         if state.debts:
             debt = state.debts[0]
-            return [AskTable(f"{code} on the discard pile, but seat {debt.seat} first draws "
-                             f"{debt.count}: who played it?")]
+            return [AskTable(t("{card} on the discard pile, but seat {seat} first draws {count}: "
+                               "who played it?", card=code, seat=debt.seat, count=debt.count))]
         seat = state.turn.current
         if state.drawer == seat:
             seat = state.turn.after(seat)
@@ -1257,15 +1324,16 @@ class UnoTable(TableInterpreter[UnoState]):
                 continue
             debt = _debt_of(state, seat)
             if debt is not None:
-                actions.append(AskTable(f"seat {seat} first draws the {debt.count} cards it "
-                                        "owes: hold its button"))
+                actions.append(AskTable(t("seat {seat} first draws the {count} cards it owes: "
+                                          "hold its button", seat=seat, count=debt.count)))
             elif None in shown:
-                actions.append(AskTable(f"the camera cannot read every card of seat {seat}'s "
-                                        "hand: lay them apart"))
+                actions.append(AskTable(t("the camera cannot read every card of seat {seat}'s "
+                                          "hand: lay them apart", seat=seat)))
             elif len(shown) < state.hands[seat]:
                 # A card the camera missed would score the hand short: wait for all of them.
-                actions.append(AskTable(f"the camera sees {len(shown)} of seat {seat}'s "
-                                        f"{state.hands[seat]} cards: lay them apart"))
+                actions.append(AskTable(t("the camera sees {seen} of seat {seat}'s {count} "
+                                          "cards: lay them apart", seen=len(shown), seat=seat,
+                                          count=state.hands[seat])))
             else:
                 codes = sorted(str(code) for code in shown)
                 actions.append(Play(Move(seat, "reveal", {"cards": codes})))
@@ -1275,19 +1343,20 @@ class UnoTable(TableInterpreter[UnoState]):
         seat = press.seat
         if press.kind == "double":
             if last is not None and last.move.seat == seat:
-                return [TakeBack(f"seat {seat} took back its move")]
+                return [TakeBack(t("seat {seat} took back its move", seat=seat))]
             return []
         debt = _debt_of(state, seat)
         if press.kind == "hold":
             if debt is not None:
                 return [Play(Move(seat, "draw", {"count": debt.count}))]
             if state.phase != "play":
-                return [AskTable(f"seat {seat} held its button: there is nothing to draw now")]
+                return [AskTable(t("seat {seat} held its button: there is nothing to draw now",
+                                   seat=seat))]
             count = state.stack if state.stack and seat == state.turn.current else 1
             return [Play(Move(seat, "draw", {"count": count}))]
         top = state.top
         if state.phase != "play" or top is None:
-            return [AskTable(f"seat {seat} pressed: there is no card to match yet")]
+            return [AskTable(t("seat {seat} pressed: there is no card to match yet", seat=seat))]
         if (
             last is not None
             and last.move.kind == "play"
@@ -1295,7 +1364,8 @@ class UnoTable(TableInterpreter[UnoState]):
             and last.move.get("cards") == [top]
         ):
             double = Move(seat, "play", {**last.move.fields, "cards": [top, top]})
-            return [TakeBack(f"seat {seat} put down a second {top}: a double"), Play(double)]
+            return [TakeBack(t("seat {seat} put down a second {card}: a double",
+                               seat=seat, card=top)), Play(double)]
         fields: dict[str, Any] = {"cards": [top]}
         if top in WILDS:
             fields["colour"] = None
