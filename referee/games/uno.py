@@ -8,16 +8,19 @@ Notation (see docs/notation.md):
     {"seat": 3, "move": "turn-up", "card": "red-7"}
     {"seat": 0, "move": "play", "cards": ["red-3"]}
     {"seat": 1, "move": "play", "cards": ["wild"], "colour": "blue"}
+    {"seat": 1, "move": "colour", "colour": "blue"}
     {"seat": 2, "move": "draw", "count": 1}
     {"seat": 2, "move": "uno"}
     {"seat": 0, "move": "catch", "target": 2}
     {"seat": 3, "move": "challenge"}
     {"seat": 1, "move": "reveal", "cards": ["red-2", "wild"]}
 
-A play out of turn is a jump-in when the rules accept it. Hands are hidden: the referee
-keeps how many cards each seat holds and what is known of them. A wild played while its
-seat held a card that forbade it is flagged only once a later play or reveal proves
-that the seat held such a card at the time (a deferred verdict).
+A play out of turn is a jump-in when the rules accept it. A wild the camera saw is
+played with `"colour": null`; the page then offers its player a `colour` move that names
+it (`Uno.page_moves`). Hands are hidden: the referee keeps how many cards each seat
+holds and what is known of them. A wild played while its seat held a card that forbade
+it is flagged only once a later play or reveal proves that the seat held such a card at
+the time (a deferred verdict).
 
 Every sentence a player sees is a `referee.text.Text` (its Romanian is in
 `referee/locales/ro/uno.json`); errors in a written log stay plain English.
@@ -37,6 +40,8 @@ from referee.core import (
     Header,
     Move,
     Option,
+    PageField,
+    PageMove,
     RefereeError,
     Ruling,
     Verdict,
@@ -146,6 +151,21 @@ class Wd4:
 
 
 @dataclass(frozen=True)
+class TopWild:
+    """The wild on top of the discard pile when it went down with its colour unseen
+    (`"colour": null`): who names the colour on the page, and how it went down."""
+
+    #: The seat that names the colour: the one that played the wild, or for a wild
+    #: turned up under `first_card: "official"` the first player (UNO-FIRST-CARD).
+    seat: int
+    #: How many wilds went down together (two in a double).
+    cards: int = 1
+    turned_up: bool = False
+    #: Its play was flagged at once: picked up again, it is taken back with its colour.
+    flagged: bool = False
+
+
+@dataclass(frozen=True)
 class UnoState:
     """A round in progress and the running totals.
 
@@ -166,6 +186,9 @@ class UnoState:
     discard: tuple[str, ...]
     pile: int
     colour: str | None
+    #: The wild on top if its colour went down unseen; kept once named, until a card
+    #: goes on it.
+    top_wild: TopWild | None
     #: The draw penalty pending on the seat to play (stacked +2 and +4).
     stack: int
     #: The seat that drew a card on its turn and may still play it; the card if seen.
@@ -309,6 +332,7 @@ class Uno(Game[UnoState]):
             "deal": ((), ()),
             "turn-up": (("card",), ("colour",)),
             "play": (("cards",), ("colour", "swap")),
+            "colour": (("colour",), ()),
             "draw": (("count",), ("cards",)),
             "uno": ((), ()),
             "catch": (("target",), ()),
@@ -317,8 +341,8 @@ class Uno(Game[UnoState]):
         }
         if kind not in shapes:
             raise RefereeError(
-                f"unknown move {kind!r}; UNO has deal, turn-up, play, draw, uno, catch, "
-                "challenge and reveal"
+                f"unknown move {kind!r}; UNO has deal, turn-up, play, colour, draw, uno, "
+                "catch, challenge and reveal"
             )
         required, optional = shapes[kind]
         extra = sorted(set(fields) - set(required) - set(optional))
@@ -335,6 +359,10 @@ class Uno(Game[UnoState]):
                 raise RefereeError("cards must be a list of card codes such as [\"red-7\"]")
             for code in cards:
                 self._check_code(code, "each card")
+        if kind == "colour" and fields["colour"] not in COLOURS:
+            raise RefereeError(
+                f"a colour move names one of {', '.join(COLOURS)}, not {fields['colour']!r}"
+            )
         shown = fields.get("cards", [fields.get("card")])
         wild = kind in ("play", "turn-up") and any(code in WILDS for code in shown)
         if "colour" in fields and fields["colour"] not in COLOURS and not (
@@ -423,6 +451,21 @@ class Uno(Game[UnoState]):
             "zones": [{"zone": "discard", "top": state.top, "cards": list(state.discard[-5:])}],
         }
 
+    def page_moves(self, state: UnoState) -> list[PageMove]:
+        """The colour named for the wild on top, while the camera has not seen it and a
+        card may still go on it; the seat that names it enters it."""
+        wild = state.top_wild
+        if state.phase != "play" or wild is None or state.colour is not None:
+            return []
+        if wild.turned_up:
+            title = t("{card} turned up: which colour does seat {seat} name?",
+                      card=state.top, seat=wild.seat)
+        else:
+            title = t("Which colour did seat {seat} name for the {card}?",
+                      seat=wild.seat, card=state.top)
+        colour = PageField("colour", t("colour"), COLOURS)
+        return [PageMove("colour", title, (wild.seat,), (colour,))]
+
     def interpreter(self, header: Header) -> UnoTable:
         return UnoTable(self)
 
@@ -454,6 +497,7 @@ class Uno(Game[UnoState]):
             "deal": self._judge_deal,
             "turn-up": self._judge_turn_up,
             "play": self._judge_play,
+            "colour": self._judge_colour,
             "draw": self._judge_draw,
             "uno": self._judge_uno,
             "catch": self._judge_catch,
@@ -462,7 +506,8 @@ class Uno(Game[UnoState]):
         }
         breaches, message = judges[move.kind](state, move)
         waiting = state.challenge
-        if waiting is not None and move.kind not in ("reveal", "uno", "catch"):
+        # Naming a wild's colour, calling and catching are no turn: they wait for nothing.
+        if waiting is not None and move.kind not in ("reveal", "uno", "catch", "colour"):
             breaches.insert(0, ("UNO-CHALLENGE", t(
                 "seat {accused} first shows its hand to seat {challenger}",
                 accused=waiting.accused, challenger=waiting.challenger,
@@ -612,6 +657,27 @@ class Uno(Game[UnoState]):
             return [("UNO-ZERO", t("this table's 0 does not swap with one chosen seat"))]
         return []
 
+    def _judge_colour(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
+        """The colour named for the wild on top that went down with its colour unseen:
+        named by the seat that played it (the first player for a wild turned up)."""
+        top, wild = state.top, state.top_wild
+        if top is None:
+            return [("UNO-FIRST-CARD",
+                     t("no card is turned up yet: there is no colour to name"))], ""
+        if top not in WILDS:
+            return [("UNO-MATCH", t("the top card is {card}, not a wild: the colour is {colour}",
+                                    card=top, colour=state.colour))], ""
+        if state.colour is not None:
+            return [("UNO-MATCH", t("the colour named for the {card} is {colour} already",
+                                    card=top, colour=state.colour))], ""
+        if wild is not None and move.seat != wild.seat:
+            if wild.turned_up:
+                return [_first_names(wild.seat)], ""
+            return [(TURN_RULE, t("seat {seat} played the {card}: it names the colour",
+                                  seat=wild.seat, card=top))], ""
+        return [], t("seat {seat} names {colour} for the {card}",
+                     seat=move.seat, colour=move.get("colour"), card=top)
+
     def _judge_draw(self, state: UnoState, move: Move) -> tuple[list[Breach], str]:
         seat, count = move.seat, move.get("count")
         if state.phase in ("deal", "turn-up"):
@@ -712,6 +778,7 @@ class Uno(Game[UnoState]):
             "deal": self._apply_deal,
             "turn-up": self._apply_turn_up,
             "play": self._apply_play,
+            "colour": _apply_colour,
             "draw": self._apply_draw,
             "uno": _apply_uno,
             "catch": _apply_catch,
@@ -747,12 +814,14 @@ class Uno(Game[UnoState]):
             return state
         card = self._cards[code]
         dealer = state.turn.at(state.dealer)
+        unseen = card.wild and move.get("colour") is None
         state = replace(
             state,
             phase="play",
             discard=(code,),
             pile=state.pile - 1,
             colour=move.get("colour") if card.wild else card.colour,
+            top_wild=TopWild(dealer.after(state.dealer), turned_up=True) if unseen else None,
         )
         if card.action == "reverse":
             # [INF] uno.md §4.4.7: the dealer plays first and play goes the other way.
@@ -781,6 +850,10 @@ class Uno(Game[UnoState]):
             return state
         seat, codes = move.seat, list(move.get("cards"))
         cards = [self._cards[code] for code in codes]
+        top_wild = None
+        if cards[0].wild and move.get("colour") is None:
+            flagged = bool(self._breaches(state, move)[0])
+            top_wild = TopWild(seat, len(codes), flagged=flagged)
         jump = _jumps_in(state, move)
         if not jump and state.drawer is not None and seat != state.drawer:
             state = replace(state, turn=state.turn.advance())
@@ -800,6 +873,7 @@ class Uno(Game[UnoState]):
             known=tuple(known),
             discard=(*state.discard, *codes),
             colour=move.get("colour") if cards[0].wild else cards[0].colour,
+            top_wild=top_wild,
             drawer=None,
             drawn=None,
             wd4=wd4,
@@ -929,6 +1003,7 @@ def _round_start(seats: int, dealer: int, playing_cards: int) -> dict[str, Any]:
         "discard": (),
         "pile": playing_cards,
         "colour": None,
+        "top_wild": None,
         "stack": 0,
         "drawer": None,
         "drawn": None,
@@ -965,6 +1040,22 @@ def _owes(seat: int, debt: Debt) -> Text:
 def _first_names(seat: int) -> Breach:
     """UNO-FIRST-CARD (official): on a wild turned up, the first player names the colour."""
     return ("UNO-FIRST-CARD", t("a wild turned up: seat {first} names the colour", first=seat))
+
+
+def _turn_up(state: UnoState, code: str) -> Move:
+    """The dealer's turn-up the camera saw; a wild that stays (UNO-FIRST-CARD, official)
+    has its colour named by the first player, unseen."""
+    fields: dict[str, Any] = {"card": code}
+    if code in WILDS and not _returned(state, code):
+        fields["colour"] = None
+    return Move(state.dealer, "turn-up", fields)
+
+
+def _uncovered(state: UnoState, codes: set[str | None], played: int) -> bool:
+    """Does the pile show the card that lay under its last `played` cards, and not its top?"""
+    if len(state.discard) <= played:
+        return False
+    return state.discard[-1 - played] in codes and state.top not in codes
 
 
 def _debt_of(state: UnoState, seat: int) -> Debt | None:
@@ -1146,6 +1237,14 @@ def _pass_hands(state: UnoState, seat: int, swap: int | None) -> UnoState:
     )
 
 
+def _apply_colour(state: UnoState, move: Move) -> UnoState:
+    """The colour named for the wild on top now counts (a correction the table accepts
+    too, so any wild on top takes it)."""
+    if state.top not in WILDS:
+        return state
+    return replace(state, colour=move.get("colour"))
+
+
 def _apply_uno(state: UnoState, move: Move) -> UnoState:
     if state.hands[move.seat] > 2:
         return state
@@ -1212,7 +1311,9 @@ class UnoTable(TableInterpreter[UnoState]):
     in phase "deal" the first card there means the dealer dealt and turned it up; in
     "turn-up" (the last one went back) a new card is the next turn-up; in "play" a new
     top is a play by the seat to play (after a draw, the drawer keeps its card and the
-    next seat plays). A wild's named colour is not seen: it is recorded as null.
+    next seat plays). A wild's named colour is not seen: it is recorded as null, and the
+    page names it with a `colour` move; seen after it, that move is no card and no play,
+    and a flagged wild picked up again goes back with its colour.
 
     A card identical to the top cannot be seen going down, so the buttons say it: a press
     is "I put down a card identical to the top" (a jump-in out of turn; a double by the
@@ -1264,6 +1365,10 @@ class UnoTable(TableInterpreter[UnoState]):
             return [AskTable(
                 t("the camera cannot read the top of the discard pile: which is it?")
             )]
+        if last is not None and last.move.kind == "colour":
+            gone = self._wild_gone(state, codes)
+            if gone:
+                return gone
         if last is not None and self._taken_back(state, codes, last):
             return [TakeBack(t("seat {seat} took the flagged card back", seat=last.move.seat))]
         new = sorted(str(code) for code in codes if code != state.top)
@@ -1277,11 +1382,11 @@ class UnoTable(TableInterpreter[UnoState]):
     def _new_top(self, state: UnoState, code: str, last: Ruling | None) -> list[Action]:
         dealer = state.dealer
         if state.phase == "deal":
-            return [Play(Move(dealer, "deal")), Play(Move(dealer, "turn-up", {"card": code}))]
+            return [Play(Move(dealer, "deal")), Play(_turn_up(state, code))]
         if state.phase == "turn-up":
             if last is not None and last.move.kind == "turn-up" and last.move.get("card") == code:
                 return []  # the card that goes back is still there
-            return [Play(Move(dealer, "turn-up", {"card": code}))]
+            return [Play(_turn_up(state, code))]
         copies = self._game.deck.face(code).copies
         if state.discard.count(code) >= copies:
             return [AskTable(t("{card} on the discard pile, but all {copies} are there already",
@@ -1303,10 +1408,25 @@ class UnoTable(TableInterpreter[UnoState]):
         """Does the pile show its top from before the flagged play again?"""
         if last.verdict.ok or last.move.kind != "play":
             return False
-        played = len(last.move.get("cards"))
-        if len(state.discard) <= played:
-            return False
-        return state.discard[-1 - played] in codes and state.top not in codes
+        return _uncovered(state, codes, len(last.move.get("cards")))
+
+    @staticmethod
+    def _wild_gone(state: UnoState, codes: set[str | None]) -> list[Action]:
+        """After its colour was named on the page, the wild left the pile: the card under
+        it shows again. A flagged wild is taken back with its colour, as any flagged
+        card; a legal one is asked about rather than taken for a new play."""
+        wild = state.top_wild
+        if wild is None or wild.turned_up or not _uncovered(state, codes, wild.cards):
+            return []
+        if wild.flagged:
+            return [
+                TakeBack(t("the {card} left the discard pile: the colour named for it goes too",
+                           card=state.top)),
+                TakeBack(t("seat {seat} took the flagged card back", seat=wild.seat)),
+            ]
+        return [AskTable(t("the {card} left the discard pile: if seat {seat} took it back, it "
+                           "double-presses twice (the colour, then the card)",
+                           card=state.top, seat=wild.seat))]
 
     def _reveals(self, state: UnoState, cards: list[ViewCard]) -> list[Action]:
         """The hands laid before unshown seats' places: one reveal each."""
@@ -1357,6 +1477,7 @@ class UnoTable(TableInterpreter[UnoState]):
         top = state.top
         if state.phase != "play" or top is None:
             return [AskTable(t("seat {seat} pressed: there is no card to match yet", seat=seat))]
+        doubled = TakeBack(t("seat {seat} put down a second {card}: a double", seat=seat, card=top))
         if (
             last is not None
             and last.move.kind == "play"
@@ -1364,8 +1485,20 @@ class UnoTable(TableInterpreter[UnoState]):
             and last.move.get("cards") == [top]
         ):
             double = Move(seat, "play", {**last.move.fields, "cards": [top, top]})
-            return [TakeBack(t("seat {seat} put down a second {card}: a double",
-                               seat=seat, card=top)), Play(double)]
+            return [doubled, Play(double)]
+        wild = state.top_wild
+        if (
+            last is not None
+            and last.move.kind == "colour"
+            and wild is not None
+            and not wild.turned_up
+            and wild.cards == 1
+            and last.move.seat == seat == wild.seat
+        ):
+            # The wild's colour was named on the page before the second wild went down.
+            double = Move(seat, "play", {"cards": [top, top], "colour": state.colour})
+            named = TakeBack(t("the colour named for the {card} goes with the double", card=top))
+            return [named, doubled, Play(double)]
         fields: dict[str, Any] = {"cards": [top]}
         if top in WILDS:
             fields["colour"] = None
