@@ -1,0 +1,222 @@
+"""UNO in Romanian: every card has its name as Romanian tables say it (the seed's terms),
+and whatever UNO says at the table (verdicts, deferred verdicts, questions, take-backs,
+the page's offers) reads entirely in Romanian while its English stays as it was."""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import string
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.core import Header, Match, Move
+from referee.games import uno
+from referee.games.uno import COLOURS, WILDS, Uno, UnoTable
+from referee.notation import read_log, replay
+from referee.table import Play, Press, TableView, TakeBack, ViewCard
+from referee.text import LOCALES, Catalogue, Text, catalogue, translate
+
+GAME = Uno()
+RO = catalogue("ro")
+LOGS = Path(__file__).parents[1] / "fixtures" / "referee" / "uno"
+UNO_FILE = json.loads((LOCALES / "ro" / "uno.json").read_text(encoding="utf-8"))
+CORE_FILE = json.loads((LOCALES / "ro" / "core.json").read_text(encoding="utf-8"))
+
+
+def untranslated(message: str, known: Catalogue) -> list[str]:
+    """Templates and words of `message` that `known` would leave in English (numbers,
+    lists of numbers and rule ids need no translation)."""
+    if not isinstance(message, Text):
+        plain = message.strip(" ,0123456789")
+        if not plain or plain.startswith("UNO-") or message in known.words:
+            return []
+        return [message]
+    if message.parts:
+        return [item for part in message.parts for item in untranslated(part, known)]
+    missing = [] if message.template in known.templates else [message.template]
+    for value in message.params.values():
+        if isinstance(value, str):
+            missing += untranslated(value, known)
+    return missing
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+# -- the words ---------------------------------------------------------------------------------
+
+
+def test_every_card_and_colour_has_its_romanian_name() -> None:
+    codes = list(GAME.deck.codes)
+    assert [code for code in [*codes, *COLOURS] if code not in RO.words] == []
+    names = [RO.words[code] for code in codes]
+    assert len(set(names)) == len(names), "two cards with one name"
+
+
+def test_the_cards_are_named_as_the_seed_names_them() -> None:
+    assert [RO.words[code] for code in ("red-7", "green-0", "blue-draw2", "yellow-skip")] == [
+        "7 roșu", "0 verde", "+2 albastru", "„Stai o tură” galben",
+    ]
+    assert RO.words["red-reverse"] == "„Schimbă sensul” roșu"
+    assert [RO.words[code] for code in WILDS] == ["„Schimbă culoarea”", "+4"]
+
+
+def test_every_sentence_uno_can_say_has_its_romanian() -> None:
+    tree = ast.parse(Path(uno.__file__).read_text(encoding="utf-8"))
+    said = [
+        node.args[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "t"
+    ]
+    assert all(isinstance(first, ast.Constant) for first in said), "a template built at run time"
+    sentences = {first.value for first in said if isinstance(first, ast.Constant)}
+    assert len(sentences) > 90
+    assert sorted(sentence for sentence in sentences if sentence not in RO.templates) == []
+    assert sorted(set(UNO_FILE["templates"]) - sentences) == [], "a sentence UNO no longer says"
+
+
+def test_the_uno_file_keeps_the_placeholders_and_leaves_the_shared_sentences_to_core() -> None:
+    templates = UNO_FILE["templates"]
+    assert [e for e, ro in templates.items() if placeholders(e) != placeholders(ro)] == []
+    assert sorted(set(templates) & set(CORE_FILE["templates"])) == []
+
+
+# -- the example logs -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["round", "flagged", "deferred"])
+def test_the_example_logs_read_entirely_in_romanian(name: str) -> None:
+    lines = (LOGS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    match = replay(read_log(lines))
+    for ruling in match.rulings:
+        for said in (ruling, *ruling.deferred):
+            message = said.verdict.message
+            assert isinstance(message, Text), said
+            assert untranslated(message, RO) == [], said
+
+
+def test_a_few_sentences_in_romanian() -> None:
+    match = replay(read_log((LOGS / "deferred.jsonl").read_text(encoding="utf-8").splitlines()))
+    wild, proof = match.rulings[3].verdict.message, match.rulings[8].deferred[0].verdict.message
+    assert wild == "wild on red-9, green named"
+    assert translate(wild, RO) == "„Schimbă culoarea” pe 9 roșu, se alege verde"
+    assert translate(proof, RO) == (
+        "jucătorul 2 avea 8 roșu când a jucat o carte „Schimbă culoarea” pe 9 roșu (roșu) "
+        "la mutarea 3: mai multe decât a putut trage de atunci"
+    )
+    double = match.game.judge(match.state, Move(0, "play", {"cards": ["red-8", "red-8"]}))
+    assert translate(double.message, RO) == "8 roșu și 8 roșu pe 8 roșu"
+
+
+# -- what UNO says at the table -----------------------------------------------------------------
+
+FACES = [*sorted(set(GAME.deck.codes) - {"blank"}), None]
+
+
+def _view(rng: random.Random, match: Match[Any]) -> TableView:
+    """The discard pile's top (mostly as the referee has it), now and then hands at seats."""
+    state = match.state
+    top = state.top if state.top is not None and rng.random() < 0.5 else rng.choice(FACES)
+    cards = [ViewCard(top, 2.0, 3.0)] if rng.random() < 0.9 else []
+    if rng.random() < 0.1:
+        cards.append(ViewCard(rng.choice(FACES), -4.0, 1.0))
+    if state.phase == "reveal" or rng.random() < 0.1:
+        for seat in range(state.seats):
+            x, y = UnoTable.seat_place(seat, state.seats)
+            laid = rng.randint(0, 4)
+            cards += [ViewCard(rng.choice(FACES), x + 30.0 * i, y) for i in range(laid)]
+    return TableView((ViewCard("back", 110.0, 0.0), *cards))
+
+
+def _written(rng: random.Random, seat: int, seats: int) -> Move:
+    card = rng.choice(FACES[:-1])
+    cards = [card, card] if rng.random() < 0.2 else [card]
+    played: dict[str, Any] = {"cards": cards}
+    if card in WILDS:
+        played["colour"] = rng.choice([*COLOURS, None])
+    if card.endswith("-0") and rng.random() < 0.5:
+        played["swap"] = rng.randrange(seats)
+    return rng.choice([
+        Move(seat, "play", played),
+        Move(seat, "play", played),
+        Move(seat, "colour", {"colour": rng.choice(COLOURS)}),
+        Move(seat, "draw", {"count": rng.choice([1, 1, 2, 4])}),
+        Move(seat, "uno"),
+        Move(seat, "catch", {"target": rng.randrange(seats)}),
+        Move(seat, "challenge"),
+        Move(seat, "reveal", {"cards": rng.sample(FACES[:-1], rng.randint(0, 5))}),
+        Move(seat, "deal"),
+        Move(seat, "turn-up", {"card": card}),
+    ])
+
+
+def _said_at_the_table(seed: int) -> Iterator[str]:
+    """Everything UNO says in one random match under random house options."""
+    rng = random.Random(seed)
+    seats = tuple(f"seat{n}" for n in range(rng.randint(2, 7)))
+    options = {o.name: rng.choice(o.choices) for o in GAME.options if o.name != "target"}
+    header = GAME.check_header(Header("uno", seats, rng.randrange(len(seats)), options))
+    match = Match(GAME, header)
+    table = GAME.interpreter(header)
+    for _ in range(150):
+        last = match.rulings[-1] if match.rulings else None
+        to_play = GAME.to_play(match.state)
+        offers = GAME.page_moves(match.state)
+        roll = rng.random()
+        if offers and roll < 0.3:
+            offer = offers[0]
+            answers = {field.name: rng.choice(field.choices) for field in offer.fields}
+            actions: list[Any] = [Play(GAME.parse_move(
+                rng.choice(offer.seats), offer.kind, {**offer.fixed, **answers}
+            ))]
+        elif roll < 0.55:
+            actions = table.on_view(match.state, _view(rng, match), last)
+        elif roll < 0.75:
+            press = Press(rng.randrange(len(seats)), rng.choice(["press", "hold", "double"]))
+            actions = table.on_press(match.state, press, last)
+        else:
+            seat = to_play if to_play is not None and rng.random() < 0.8 else rng.randrange(
+                len(seats)
+            )
+            actions = [Play(_written(rng, seat, len(seats)))]
+        for action in actions:
+            if isinstance(action, Play):
+                ruling = match.play(action.move)
+                yield from (said.verdict.message for said in (ruling, *ruling.deferred))
+            elif isinstance(action, TakeBack):
+                yield action.reason
+                if match.rulings:
+                    match.undo()
+            else:
+                yield action.message
+        for offered in GAME.page_moves(match.state):
+            yield offered.title
+            yield from (field.label for field in offered.fields)
+            yield from (str(choice) for choice in offered.fields[0].choices)
+
+
+def test_what_uno_says_reads_entirely_in_romanian() -> None:
+    said = [message for seed in range(150) for message in _said_at_the_table(seed)]
+    assert [message for message in said if not isinstance(message, Text | str)] == []
+    plain = sorted({message for message in said if not isinstance(message, Text)} - set(COLOURS))
+    assert plain == []
+    missing = sorted({item for message in said for item in untranslated(message, RO)})
+    assert missing == []
+    said_templates = {template for message in said for template in templates(message)}
+    assert len(said_templates) > 80  # the random play says most of what UNO can say
+
+
+def templates(message: str) -> Iterator[str]:
+    """The templates of `message` and of the sentences within it."""
+    if isinstance(message, Text):
+        if message.template:
+            yield message.template
+        for inner in (*message.parts, *message.params.values()):
+            if isinstance(inner, str):
+                yield from templates(inner)
