@@ -330,7 +330,10 @@ class RefereePipeline:
                 }
                 for seat, name in enumerate(header.seats)
             ],
-            "table": public.get("zones", []),
+            "table": [
+                {**zone, "zone_texts": in_every_language(str(zone.get("zone", "")))}
+                for zone in public.get("zones", [])
+            ],
             "verdicts": verdicts,
             "flagged": flagged,
             "status": "finished" if over else "playing",
@@ -351,7 +354,7 @@ class RefereePipeline:
                         for item in offered.fields
                     ],
                 }
-                for offered in ([] if over else game.page_moves(state))
+                for offered in game.page_moves(state)
             ],
             "winners": game.winners(state),
             "languages": list(LANGUAGES),

@@ -13,7 +13,8 @@ The snapshot (`LiveFeed.snapshot`) is a JSON object:
     game, title   the game's name and title ("" while waiting)
     seats         [{seat, name, score, to_play, cards_in_hand, button}]  button: the seat
                   has a physical button (else the page offers one)
-    table         [{zone, cards: [code], top: code | None, ...}] as the referee sees it
+    table         [{zone, zone_texts: {language: name}, cards: [code], top: code | None,
+                  ...}] as the referee sees it
     verdicts      the latest rulings, oldest first: {index, seat, ok, rules, message,
                   severity?, concerns?, texts: {language: message}, accepted: bool,
                   photo: key | None}

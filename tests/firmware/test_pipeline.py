@@ -172,7 +172,8 @@ def test_the_snapshot_names_the_seats_and_the_seat_to_play(factory: MockFactory)
     assert [(s["name"], s["to_play"]) for s in snapshot["seats"]] == [
         ("Ana", False), ("Bogdan", True)
     ]
-    assert snapshot["table"][0] == {"zone": "nw", "cards": ["oasis"], "top": "oasis"}
+    assert snapshot["table"][0] == {"zone": "nw", "cards": ["oasis"], "top": "oasis",
+                                    "zone_texts": {"en": "nw", "ro": "NV"}}
     assert snapshot["verdicts"][-1]["ok"] is True
     panel.close()
 
