@@ -18,6 +18,9 @@
 
   if (body.dataset.eventsUrl && body.dataset.version !== undefined) {
     const source = new EventSource(body.dataset.eventsUrl);
+    // A form being sent changes the table too: its answer is the next page, not a reload.
+    document.addEventListener("submit", function () { source.close(); });
+    window.addEventListener("pagehide", function () { source.close(); });
     source.onmessage = function (event) {
       let version;
       try {
