@@ -23,7 +23,7 @@ from referee.text import LOCALES, Catalogue, Text, catalogue, translate
 
 GAME = Uno()
 RO = catalogue("ro")
-LOGS = Path(__file__).parents[1] / "fixtures" / "referee" / "uno"
+LOGS = Path(__file__).parents[2] / "fixtures" / "referee" / "uno"
 UNO_FILE = json.loads((LOCALES / "ro" / "uno.json").read_text(encoding="utf-8"))
 CORE_FILE = json.loads((LOCALES / "ro" / "core.json").read_text(encoding="utf-8"))
 

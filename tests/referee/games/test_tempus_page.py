@@ -19,7 +19,7 @@ from referee.text import Text, catalogue, in_every_language
 from referee.text import translate as render
 
 GAME = Tempus()
-OPENING = Path(__file__).parents[1] / "fixtures" / "referee" / "tempus" / "opening.jsonl"
+OPENING = Path(__file__).parents[2] / "fixtures" / "referee" / "tempus" / "opening.jsonl"
 #: Moves of the opening up to the one that ends round 1.
 ROUND_1 = 10
 WON_IN_ROUND_1 = {0: 1, 1: 9}
