@@ -350,7 +350,11 @@ class RefereePipeline:
                     **offered.to_json(),
                     "title_texts": in_every_language(offered.title),
                     "fields": [
-                        {**item.to_json(), "label_texts": in_every_language(item.label)}
+                        {
+                            **item.to_json(),
+                            "label_texts": in_every_language(item.label),
+                            "choice_texts": [in_every_language(str(c)) for c in item.choices],
+                        }
                         for item in offered.fields
                     ],
                 }

@@ -24,7 +24,8 @@ The snapshot (`LiveFeed.snapshot`) is a JSON object:
     unknown       [{card: n, x_mm, y_mm, photo: key | None}] cards in view that the
                   camera could not name; `correct_card(n, code)` names one
     codes         the deck's card codes (for corrections and the card art)
-    page_moves    [PageMove.to_json() + {"title_texts": {language: title}}]
+    page_moves    [PageMove.to_json() + {"title_texts": {language: title}}], each field
+                  with "label_texts" and "choice_texts" (one {language: text} per choice)
     winners       [seat]
     languages     ["en", "ro", ...]
 """
