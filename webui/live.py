@@ -30,7 +30,6 @@ bp = Blueprint("live", __name__)
 #: Card codes, game names and photo keys as the page accepts them in a URL.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]{0,63}")
 CARD_MAX_AGE = 24 * 3600
-PHOTO_MAX_AGE = 3600
 
 
 @bp.get("/")
@@ -75,29 +74,34 @@ def healthz() -> Response:
 
 
 @bp.get("/cards/<game>/<code>.png")
-def card(game: str, code: str) -> Response:
+def card(game: str, code: str) -> BaseResponse:
     """A face of the game's deck art: the table is drawn from these, not from photos."""
     if not NAME.fullmatch(game) or not NAME.fullmatch(code):
         abort(404)
     image = control().card_image(game, code)
     if image is None:
         abort(404)
-    response = Response(image, mimetype="image/png")
-    response.headers["Cache-Control"] = f"public, max-age={CARD_MAX_AGE}"
-    return response
+    return picture(image, "image/png", f"public, max-age={CARD_MAX_AGE}")
 
 
 @bp.get("/photos/<key>.jpg")
-def photo(key: str) -> Response:
+def photo(key: str) -> BaseResponse:
     """The crop of the moment a play was seen (a flagged play, an unknown card)."""
     if not NAME.fullmatch(key):
         abort(404)
     image = control().photo(key)
     if image is None:
         abort(404)
-    response = Response(image, mimetype="image/jpeg")
-    response.headers["Cache-Control"] = f"private, max-age={PHOTO_MAX_AGE}"
-    return response
+    return picture(image, "image/jpeg", "private, no-cache")
+
+
+def picture(image: bytes, mimetype: str, cache: str) -> BaseResponse:
+    """An image with an ETag, so a phone that has it gets a 304 instead of the bytes again
+    (a photo is checked each time: a key might be reused for a newer picture)."""
+    response = Response(image, mimetype=mimetype)
+    response.headers["Cache-Control"] = cache
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 @bp.post("/seat")

@@ -181,7 +181,9 @@ def test_missing_or_malformed_card_names_are_not_found(phone: Any) -> None:
 def test_photos_are_served_and_unknown_keys_are_not_found(phone: Any) -> None:
     response = phone.get("/photos/m1-4.jpg")
     assert response.status_code == 200 and response.mimetype == "image/jpeg"
-    assert response.headers["Cache-Control"].startswith("private")
+    assert response.headers["Cache-Control"] == "private, no-cache"
+    again = phone.get("/photos/m1-4.jpg", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
     assert phone.get("/photos/nope.jpg").status_code == 404
     assert phone.get("/photos/..%2Fetc.jpg").status_code == 404
 
