@@ -390,3 +390,10 @@ def _token(page: str) -> str:
     marker = 'name="csrf" value="'
     start = page.index(marker) + len(marker)
     return page[start : page.index('"', start)]
+
+
+def test_page_move_labels_and_choices_come_in_the_pages_language(admin: Any) -> None:
+    admin.get("/lang/ro")
+    page = admin.page("/admin")
+    assert "Cărți câștigate la sfârșitul rundei" in page and "Cărți" in page
+    assert "<option value='\"red\"'>roșu</option>" in page

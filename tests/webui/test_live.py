@@ -266,3 +266,27 @@ def test_no_seat_buttons_while_no_match_is_played(table: Any, phone: Any,
                                                   data: dict[str, Any]) -> None:
     table.publish({**data["playing"], "status": "finished"})
     assert "data-seat-buttons" not in phone.page("/")
+
+
+def test_a_move_that_proves_an_earlier_one_illegal_flags_that_one(
+    table: Any, phone: Any, data: dict[str, Any]
+) -> None:
+    proof = {"index": 6, "seat": 0, "ok": False, "rules": ["UNO-WILD-RESTRICT"],
+             "message": "a wild while holding the colour", "concerns": 2,
+             "texts": {"ro": "un joker deși avea culoarea"}}
+    revealing = {"index": 6, "seat": 1, "ok": True, "rules": [], "message": "", "flagged": True,
+                 "accepted": False, "photo": None, "move": {"seat": 1, "move": "reveal"},
+                 "deferred": [proof]}
+    table.publish({**data["playing"], "verdicts": [revealing], "flagged": revealing})
+    page = phone.page("/")
+    flag = section(page, "flag")
+    assert 'id="flag-seat" class="flag-seat">Ana <span class="concerns">about move #3' in flag
+    assert "a wild while holding the colour" in flag and 'data-rule="UNO-WILD-RESTRICT"' in flag
+    verdicts = section(page, "verdicts")
+    assert 'class="proofs"' in verdicts and 'data-concerns="2"' in verdicts
+    assert "un joker deși avea culoarea" in phone.page("/", headers={"Accept-Language": "ro"})
+
+
+def test_each_verdict_says_what_the_move_was(phone: Any) -> None:
+    verdicts = section(phone.page("/"), "verdicts")
+    assert '<span class="move">place · cell ne · card brigand</span>' in verdicts
