@@ -78,7 +78,6 @@ def create_app(control: TableControl, config: Mapping[str, Any] | None = None) -
         presses=RateLimit(int(settings["PRESS_LIMIT"]),
                           float(settings["PRESS_PERIOD_SECONDS"]), clock),
         catalogues=load_catalogues(),
-        clock=clock,
     )
     for blueprint in (live.bp, admin.bp, history.bp, i18n.bp, joining.bp):
         app.register_blueprint(blueprint)

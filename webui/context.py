@@ -4,7 +4,6 @@ process, as in the tests, share nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,7 +26,6 @@ class Site:
     pin_failures: FailureLimiter
     presses: RateLimit
     catalogues: dict[str, Catalogue]
-    clock: Callable[[], float]
 
 
 def site() -> Site:

@@ -59,10 +59,13 @@ def on_control_error(error: ControlError) -> tuple[Response | str, int]:
 
 
 def on_http_error(error: HTTPException) -> tuple[Response | str, int]:
+    """404, 405, 413...: Werkzeug's own pages would be English and unstyled."""
     status = error.code or 500
-    return refusal(status, current().say(f"error.http_{status}")
-                   if f"error.http_{status}" in current().strings
-                   else current().say("error.http_other", status=status))
+    catalogue = current()
+    key = f"error.http_{status}"
+    message = (catalogue.say(key) if key in catalogue.strings
+               else catalogue.say("error.http_other", status=status))
+    return refusal(status, message)
 
 
 def on_crash(error: Exception) -> tuple[Response | str, int]:
