@@ -9,9 +9,10 @@ It starts `tableref demo` in a subprocess (the bundled Deserto game replayed at
 `--phones` pages at once: each loads the page, its stylesheet and script, then keeps the
 server-sent event stream open as a phone's browser does. Every snapshot carries
 `published_at`, the server's clock when the move was published, so each phone measures
-the delay from move to page. Printed: the updates each phone got, failed requests, and
-the latency's p50, p95 and max. Both processes share this machine's clock and its two
-cores, so the figures include the load of the replay itself.
+the delay from move to event, and, fetching the page's changed part (`/live`) as the
+page's script does, from move to page updated. Printed: the updates each phone got,
+failed requests, and the latencies' p50, p95 and max. Both processes share this
+machine's clock and its two cores, so the figures include the load of the replay itself.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ class Phone:
     """One phone with the page open: what it received and how late."""
 
     number: int
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # move to event received
+    shown: list[float] = field(default_factory=list)  # move to the page's part re-fetched
     versions: set[int] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
 
@@ -76,7 +78,18 @@ def read_events(host: str, port: int, phone: Phone, stop: threading.Event) -> No
             snapshot = json.loads(line[6:])
             version = int(snapshot.get("version", 0))
             if not first and version not in phone.versions and "published_at" in snapshot:
-                phone.latencies.append(received - float(snapshot["published_at"]))
+                published = float(snapshot["published_at"])
+                phone.latencies.append(received - published)
+                # As the page's script does: fetch the changed part of the page.
+                refresh = http.client.HTTPConnection(host, port, timeout=10)
+                refresh.request("GET", "/live")
+                answer = refresh.getresponse()
+                answer.read()
+                refresh.close()
+                if answer.status == 200:
+                    phone.shown.append(time.time() - published)
+                else:
+                    phone.errors.append(f"GET /live: HTTP {answer.status}")
             phone.versions.add(version)
             first = False
     connection.close()
@@ -131,10 +144,12 @@ def main() -> int:
           f"failed requests: {len(errors)}")
     for error in errors[:5]:
         print(f"  {error}")
-    if latencies:
-        print(f"move to page latency: p50 {percentile(latencies, 0.5):.1f} ms, "
-              f"p95 {percentile(latencies, 0.95):.1f} ms, max {max(latencies):.1f} ms, "
-              f"mean {statistics.fmean(latencies):.1f} ms over {len(latencies)} updates")
+    shown = [ms * 1000 for phone in phones for ms in phone.shown]
+    for name, values in (("move to event", latencies), ("move to page updated", shown)):
+        if values:
+            print(f"{name}: p50 {percentile(values, 0.5):.1f} ms, "
+                  f"p95 {percentile(values, 0.95):.1f} ms, max {max(values):.1f} ms, "
+                  f"mean {statistics.fmean(values):.1f} ms over {len(values)} updates")
     return 0 if latencies and not errors else 1
 
 

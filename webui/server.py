@@ -42,11 +42,12 @@ class RunningServer:
         self._server.task_dispatcher.shutdown(timeout=timeout)
 
 
-def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 48) -> RunningServer:
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 72) -> RunningServer:
     """Start serving ``app`` in a background thread; port 0 picks a free port.
 
-    Each open page holds one thread for its event stream, so ``threads`` must exceed
-    the number of phones (at least 40).
+    Each open page holds one thread for its event stream, and on every move each page
+    fetches its changed part too: 30 phones need 30 threads held plus 30 at once, so
+    the default leaves room for both (fewer than 40 is refused).
     """
     if threads < 40:
         raise ValueError(f"threads={threads}: use at least 40 so 30 phones with open pages fit")
