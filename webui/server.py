@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Any
 
@@ -37,7 +38,10 @@ class RunningServer:
     def stop(self, timeout: float = 5.0) -> None:
         """Close every connection, stop the server thread and its workers."""
         # Sockets belong to the server thread: close them there, which ends its loop.
-        self._server.trigger.pull_trigger(lambda: close_all(self._socket_map))
+        # waitress queues the close, then writes to its wake-up pipe: a server thread that
+        # woke up for something else may already have run the close, pipe and all.
+        with contextlib.suppress(OSError):
+            self._server.trigger.pull_trigger(lambda: close_all(self._socket_map))
         self._thread.join(timeout)
         self._server.task_dispatcher.shutdown(timeout=timeout)
 
