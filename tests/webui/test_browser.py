@@ -1,0 +1,489 @@
+"""The real page in headless Chromium against a replayed session (issue 5, "Done when").
+
+One real table for the module: a `TableService` on a SQLite file, a simulated seat panel,
+the mat of the recorded session, one physical button (seat 0; the page offers one to
+seat 1), served for real by waitress. The test thread feeds the session's frames one at
+a time, so each test decides when a move arrives while the page is open on a phone:
+Debian's chromium driven by Playwright, a 390x844 touch viewport.
+
+Each test starts its own match (the one before goes to the history), so the tests do
+not depend on each other's order; only the admin PIN is set once, on the first-run page,
+as on a new table. Screenshots of each step go to out/screenshots/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    expect,
+    sync_playwright,
+)
+
+from firmware.service import TableService
+from firmware.store import MatchStore
+from hardware.camera import ReplayCamera, read_session_metadata
+from hardware.panel import SimulatedPanel
+from referee.text import catalogue, translate
+from vision.mat import MatSpec
+from webui import create_app
+from webui.app import DEFAULT_CONFIG
+from webui.i18n import load_catalogues
+from webui.server import RunningServer, serve
+
+ROOT = Path(__file__).resolve().parents[2]
+SESSION = ROOT / "tests/fixtures/deserto/two-players-daylight"
+SHOTS = ROOT / "out/screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "en-US",  # the page picks English from Accept-Language until switched
+}
+LIVE_MS = 3000  # a move must reach an open page within this (the issue asks for 1 s)
+PIN = "482916"
+WORDS = load_catalogues()  # the page's chrome, per language
+
+# From the session's expected.jsonl: move 1 is Bogdan's vizier capturing a card (his
+# score goes 0 -> 1); move 7 is Bogdan's brigand next to a vizier, flagged, then taken
+# back by the table.
+CAPTURE, CAPTURER = 1, 1
+FLAGGED, FLAG_RULE = 7, "DES-NO-BRIGAND-BY-VIZIER"
+FLAG_MESSAGE = "a brigand may not go next to a vizier"
+
+
+class Table:
+    """The table behind the page: a real service fed the recorded session step by step."""
+
+    def __init__(self, service: TableService, store: MatchStore, url: str) -> None:
+        self.service = service
+        self.store = store
+        self.url = url
+        self.header: dict[str, Any] = read_session_metadata(SESSION)["match"]
+        self._camera: ReplayCamera | None = None
+
+    def new_match(self) -> int:
+        """Start the session's match afresh (as the page would) with the camera rewound."""
+        self.service.start_match(self.header)
+        self._camera = ReplayCamera(SESSION)
+        return int(self.snapshot()["match_id"])
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.service.snapshot()
+
+    def feed_until(self, reached: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """Feed frames until the snapshot satisfies `reached`; return that snapshot.
+
+        Only frames: the session's first button press (t=22.3 s) comes after every
+        move these tests look at."""
+        assert self._camera is not None, "start a match first"
+        while (frame := self._camera.read()) is not None:
+            self.service.on_frame(frame.image, f"frame {frame.index}", frame.t)
+            snapshot = self.snapshot()
+            if reached(snapshot):
+                return snapshot
+        raise AssertionError("the session ended before the awaited moment")
+
+    def feed_to_move(self, index: int) -> dict[str, Any]:
+        """Feed until move `index` is the latest verdict."""
+        return self.feed_until(lambda s: bool(s["verdicts"]) and s["verdicts"][-1]["index"] == index
+                               and len(s["verdicts"]) == index + 1)
+
+    def score(self, seat: int) -> int:
+        return int(self.snapshot()["seats"][seat]["score"])
+
+
+# -- fixtures ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    """The service on a SQLite file, served on a free port of 127.0.0.1 by waitress."""
+    folder = tmp_path_factory.mktemp("browser-table")
+    store = MatchStore.open(folder / "tableref.sqlite")
+    mat = MatSpec.from_json(read_session_metadata(SESSION)["mat"])
+    service = TableService(store, SimulatedPanel(2), mat, buttons=1)
+    # A short keep-alive only so that stopping the server does not wait for open streams.
+    server: RunningServer = serve(create_app(service, {"SSE_KEEPALIVE_SECONDS": 0.5}),
+                                  "127.0.0.1", 0)
+    try:
+        yield Table(service, store, server.url)
+    finally:
+        server.stop()
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium, headless; never a downloaded browser."""
+    if not CHROMIUM.is_file():
+        pytest.fail(f"{CHROMIUM} is missing: the browser tests need Debian's chromium "
+                    "(sudo apt-get install chromium, or bash scripts/dev test installs it)",
+                    pytrace=False)
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def phone(browser: Browser, table: Table) -> Iterator[Callable[[], Page]]:
+    """Open a new phone (its own cookies) on the page; all are closed after the test."""
+    contexts: list[BrowserContext] = []
+
+    def open_phone() -> Page:
+        context = browser.new_context(base_url=table.url, **PHONE)
+        context.set_default_timeout(5000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def pin(browser: Browser, table: Table) -> str:
+    """The first run, on the page: no PIN yet, so /admin asks for one and sets it."""
+    assert not table.service.pin_is_set()
+    context = browser.new_context(base_url=table.url, **PHONE)
+    try:
+        page = context.new_page()
+        page.goto("/admin")
+        expect(page.locator("#pin-setup-form")).to_be_visible()
+        expect(page.locator("#login-form")).to_have_count(0)
+        page.fill("#pin", PIN)
+        page.fill("#pin-again", PIN)
+        shot(page, "pin-setup.png")
+        page.click("#pin-setup-button")
+        expect(page.locator("#notice")).to_have_text(WORDS["en"].say("done.pin"))
+        expect(page.locator("#admin-match")).to_be_visible()
+        assert table.service.pin_is_set() and table.service.check_pin(PIN)
+    finally:
+        context.close()
+    return PIN
+
+
+def shot(page: Page, name: str) -> None:
+    """A screenshot of the phone's viewport, named after the step."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name))
+
+
+def log_in(page: Page, pin: str) -> None:
+    page.goto("/admin")
+    expect(page.locator("#login-form")).to_be_visible()
+    page.fill("#login-pin", pin)
+    page.click("#login-button")
+    expect(page.locator("#notice")).to_have_text(WORDS["en"].say("done.login"))
+
+
+def open_live(page: Page) -> None:
+    """The live page, listening: its event stream has delivered the first snapshot."""
+    page.goto("/")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+
+
+def score_on(page: Page, seat: int) -> Locator:
+    return page.locator(f'#seats li.seat[data-seat="{seat}"] .score')
+
+
+def verdict_on(page: Page, index: int) -> Locator:
+    return page.locator(f'#verdicts li.verdict[data-index="{index}"]')
+
+
+# -- the tests ----------------------------------------------------------------------
+
+
+def test_the_page_shows_the_seats_then_a_move_arrives_live(
+    table: Table, phone: Callable[[], Page]
+) -> None:
+    table.new_match()
+    page = phone()
+    open_live(page)
+    live = page.locator("#live")
+    expect(live).to_have_attribute("data-status", "playing")
+    expect(live).to_have_attribute("data-version", str(table.snapshot()["version"]))
+    expect(page.locator("#seats li.seat")).to_have_count(2)
+    for seat, name in enumerate(table.header["seats"]):
+        expect(page.locator(f'#seats li.seat[data-seat="{seat}"] .name')).to_have_text(name)
+        expect(score_on(page, seat)).to_have_attribute("data-score", "0")
+    expect(page.locator('#seats li.seat[data-seat="0"]')).to_have_attribute("data-to-play",
+                                                                             "true")
+    expect(page.locator("#verdicts li.verdict")).to_have_count(0)
+    shot(page, "live-start.png")
+
+    # Without a reload: a mark left on the document must still be there after the update.
+    page.evaluate("window.sameDocument = true")
+    first = table.feed_to_move(0)["verdicts"][0]
+    expect(verdict_on(page, 0)).to_be_visible(timeout=LIVE_MS)
+    expect(verdict_on(page, 0)).to_have_attribute("data-ok", "true")
+    expect(verdict_on(page, 0).locator(".message")).to_have_text(first["message"])
+    expect(page.locator('#seats li.seat[data-seat="1"]')).to_have_attribute("data-to-play",
+                                                                             "true")
+    assert page.evaluate("window.sameDocument") is True
+    shot(page, "live-after-move.png")
+
+    # A capture changes a score on the open page.
+    table.feed_to_move(CAPTURE)
+    assert table.score(CAPTURER) == 1
+    expect(score_on(page, CAPTURER)).to_have_attribute("data-score", "1", timeout=LIVE_MS)
+    expect(live).to_have_attribute("data-version", str(table.snapshot()["version"]))
+    assert page.evaluate("window.sameDocument") is True
+    shot(page, "live-after-capture.png")
+
+
+def test_a_flagged_play_is_shown_big_with_its_rule_explanation_and_photo(
+    table: Table, phone: Callable[[], Page]
+) -> None:
+    table.new_match()
+    page = phone()
+    open_live(page)
+    expect(page.locator("#flag")).to_be_hidden()
+    flagged = table.feed_until(lambda s: s["flagged"] is not None)["flagged"]
+    assert flagged["index"] == FLAGGED and flagged["rules"] == [FLAG_RULE]
+
+    flag = page.locator("#flag")
+    expect(flag).to_be_visible(timeout=LIVE_MS)
+    expect(flag).to_have_attribute("data-index", str(FLAGGED))
+    expect(page.locator(f'#flag-rules code.rule[data-rule="{FLAG_RULE}"]')).to_have_text(
+        FLAG_RULE)
+    expect(page.locator("#flag-message")).to_have_text(FLAG_MESSAGE)
+    expect(page.locator("#flag-seat")).to_have_text(table.header["seats"][1])
+    expect(verdict_on(page, FLAGGED)).to_have_attribute("data-ok", "false")
+    # The crop of the moment it was seen actually loads, and is the stored JPEG.
+    page.wait_for_function(
+        "() => { const img = document.querySelector('#flag-photo');"
+        " return img !== null && img.complete && img.naturalWidth > 0; }",
+        timeout=LIVE_MS,
+    )
+    jpeg = table.service.photo(flagged["photo"])
+    assert jpeg is not None
+    decoded = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded is not None
+    height, width = decoded.shape[:2]
+    size = page.eval_on_selector("#flag-photo", "img => [img.naturalWidth, img.naturalHeight]")
+    assert size == [width, height]
+    box = page.locator("#flag").bounding_box()
+    assert box is not None and box["width"] > 300  # big: about the phone's whole width
+    shot(page, "flagged.png")
+
+    # The table takes the brigand back: the flag goes away by itself.
+    table.feed_until(lambda s: s["flagged"] is None)
+    expect(flag).to_be_hidden(timeout=LIVE_MS)
+    expect(verdict_on(page, FLAGGED)).to_have_count(0)
+
+
+def test_undo_on_the_admin_page_takes_the_capture_off_the_live_score(
+    table: Table, phone: Callable[[], Page], pin: str
+) -> None:
+    match_id = table.new_match()
+    live = phone()
+    open_live(live)
+    table.feed_to_move(CAPTURE)
+    expect(score_on(live, CAPTURER)).to_have_attribute("data-score", "1", timeout=LIVE_MS)
+    before = int(score_on(live, CAPTURER).get_attribute("data-score") or "")
+
+    admin = phone()
+    admin.goto("/admin")
+    expect(admin.locator("#login-form")).to_be_visible()
+    shot(admin, "admin-login.png")
+    log_in(admin, pin)
+    shot(admin, "admin-panel.png")
+    admin.click("#undo-button")
+    expect(admin.locator("#notice")).to_have_text(WORDS["en"].say("done.undo"))
+
+    expect(score_on(live, CAPTURER)).to_have_attribute("data-score", "0", timeout=LIVE_MS)
+    after = int(score_on(live, CAPTURER).get_attribute("data-score") or "")
+    assert (before, after) == (1, 0)
+    expect(verdict_on(live, CAPTURE)).to_have_count(0)
+    expect(verdict_on(live, CAPTURE - 1)).to_be_visible()
+    assert table.score(CAPTURER) == 0
+    assert len(table.store.logged_moves(match_id)) == CAPTURE
+    assert table.store.events(match_id)[-1]["action"] == "undo"
+    expect(admin.locator(f'#admin-status li.seat[data-seat="{CAPTURER}"] .score')).to_have_text(
+        "0")
+    shot(live, "after-undo.png")
+
+
+def test_accepting_a_flagged_play_on_the_admin_page_takes_it_off_the_live_page(
+    table: Table, phone: Callable[[], Page], pin: str
+) -> None:
+    match_id = table.new_match()
+    live = phone()
+    open_live(live)
+    table.feed_until(lambda s: s["flagged"] is not None)
+    expect(live.locator("#flag")).to_be_visible(timeout=LIVE_MS)
+
+    admin = phone()
+    log_in(admin, pin)
+    expect(admin.locator("#admin-flag")).to_have_attribute("data-index", str(FLAGGED))
+    admin.click("#accept-button")
+    expect(admin.locator("#notice")).to_have_text(WORDS["en"].say("done.accept"))
+    expect(admin.locator("#admin-flag")).to_have_count(0)
+
+    expect(live.locator("#flag")).to_be_hidden(timeout=LIVE_MS)
+    expect(verdict_on(live, FLAGGED)).to_have_class(re.compile(r"\baccepted\b"))
+    expect(verdict_on(live, FLAGGED).locator(".tag")).to_have_text(
+        WORDS["en"].say("verdicts.accepted"))
+    assert table.snapshot()["flagged"] is None
+    assert [m.accepted for m in table.store.logged_moves(match_id)][FLAGGED] is True
+    shot(live, "after-accept.png")
+
+
+def test_a_wrong_pin_is_refused_on_the_page_and_changes_nothing(
+    table: Table, phone: Callable[[], Page], pin: str
+) -> None:
+    match_id = table.new_match()
+    table.feed_to_move(0)
+    version = table.snapshot()["version"]
+    events = table.store.events(match_id)
+    wrong = "0" * len(pin)
+    assert wrong != pin
+
+    page = phone()
+    page.goto("/admin")
+    page.fill("#login-pin", wrong)
+    with page.expect_response(lambda r: r.url.endswith("/admin/login")) as answer:
+        page.click("#login-button")
+    assert answer.value.status == 403
+    message = WORDS["en"].say("error.pin_wrong", left=int(DEFAULT_CONFIG["PIN_TRIES"]) - 1)
+    expect(page.locator("#error-message")).to_have_text(message)
+    expect(page.locator("#error")).to_have_attribute("data-status", "403")
+    shot(page, "wrong-pin.png")
+
+    # Not logged in: the admin page still asks for the PIN, and nothing else changed.
+    page.goto("/admin")
+    expect(page.locator("#login-form")).to_be_visible()
+    expect(page.locator("#undo-button")).to_have_count(0)
+    assert table.snapshot()["version"] == version
+    assert table.store.events(match_id) == events
+    assert table.service.check_pin(pin)
+    # The right PIN still works afterwards (and clears the failure count for the others).
+    log_in(page, pin)
+
+
+
+def test_the_page_and_the_flagged_explanation_switch_to_romanian(
+    table: Table, phone: Callable[[], Page]
+) -> None:
+    table.new_match()
+    flagged = table.feed_until(lambda s: s["flagged"] is not None)["flagged"]
+    pipeline = table.service.pipeline
+    assert pipeline is not None
+    romanian = translate(pipeline.match.rulings[FLAGGED].verdict.message, catalogue("ro"))
+    assert flagged["texts"]["ro"] == romanian != flagged["texts"]["en"] == FLAG_MESSAGE
+
+    page = phone()
+    open_live(page)
+    expect(page.locator("#flag-message")).to_have_text(FLAG_MESSAGE)
+    page.click("#languages a[data-lang=ro]")
+    expect(page.locator("html")).to_have_attribute("lang", "ro")
+    ro = WORDS["ro"]
+    expect(page.locator("#languages a[data-lang=ro]")).to_have_attribute("aria-current", "true")
+    expect(page.locator("#players h2")).to_have_text(ro.say("seats.title"))
+    expect(page.locator("#moves h2")).to_have_text(ro.say("verdicts.title"))
+    expect(page.locator("#flag h2")).to_have_text(ro.say("flag.title"))
+    expect(page.locator("#status")).to_have_text(ro.say("status.playing"))
+    expect(page.locator("#nav-history")).to_have_text(ro.say("nav.history"))
+    expect(page.locator("#flag-message")).to_have_text(romanian)
+    expect(verdict_on(page, FLAGGED).locator(".message")).to_have_text(romanian)
+    shot(page, "romanian.png")
+
+    # Still Romanian after a live update (the fragment is rendered in the reader's language).
+    taken_back = table.feed_until(lambda s: s["flagged"] is None)
+    expect(page.locator("#live")).to_have_attribute("data-version", str(taken_back["version"]),
+                                                    timeout=LIVE_MS)
+    expect(page.locator("#players h2")).to_have_text(ro.say("seats.title"))
+
+
+def test_an_ended_match_is_in_the_history_with_a_move_by_move_replay(
+    table: Table, phone: Callable[[], Page], pin: str
+) -> None:
+    match_id = table.new_match()
+    table.feed_to_move(4)  # three captures: Ana 1, Bogdan 2
+    scores = [table.score(0), table.score(1)]
+    assert scores == [1, 2]
+
+    admin = phone()
+    log_in(admin, pin)
+    admin.click("#end-button")
+    expect(admin.locator("#notice")).to_have_text(WORDS["en"].say("done.end"))
+    assert table.snapshot()["status"] == "waiting"
+
+    admin.click("#nav-history")
+    listed = admin.locator(f'#match-list li.match[data-match-id="{match_id}"]')
+    expect(listed).to_be_visible()
+    for seat, name in enumerate(table.header["seats"]):
+        listed_seat = listed.locator(f'.match-seats li[data-seat="{seat}"]')
+        expect(listed_seat.locator(".name")).to_have_text(name)
+        expect(listed_seat.locator(".score")).to_have_text(str(scores[seat]))
+    for row in table.service.tally():
+        tallied = admin.locator(f'#tally-table tr[data-player="{row["name"]}"]')
+        expect(tallied.locator(".matches")).to_have_text(str(row["matches"]))
+        expect(tallied.locator(".points")).to_have_text(str(row["points"]))
+    shot(admin, "history.png")
+
+    record = table.service.match_record(match_id)
+    assert len(record["moves"]) == 5
+    listed.locator("a.match-link").click()
+    expect(admin).to_have_url(re.compile(rf"/history/{match_id}$"))
+    for step, move in enumerate(record["moves"], start=1):
+        expect(admin.locator("#replay-step")).to_have_attribute("data-step", str(step))
+        expect(admin.locator("#step-counter")).to_have_text(
+            WORDS["en"].say("replay.step", step=step, total=len(record["moves"])))
+        for seat in (0, 1):
+            expect(admin.locator(f'#step-scores li[data-seat="{seat}"] .score')).to_have_text(
+                str(move["scores"][str(seat)]))
+        if step == 2:
+            shot(admin, "replay.png")
+        if step < len(record["moves"]):
+            admin.click("#step-next")
+    expect(admin.locator("#step-next")).to_have_attribute("aria-disabled", "true")
+
+
+def test_a_seat_without_a_button_presses_it_on_the_phone(
+    table: Table, phone: Callable[[], Page]
+) -> None:
+    table.new_match()
+    table.feed_to_move(0)  # Ana played; Bogdan (seat 1, no physical button) is to play
+    page = phone()
+    open_live(page)
+    expect(page.locator("form[data-seat-buttons]")).to_have_count(1)
+    buttons = page.locator('form[data-seat-buttons="1"]')
+    expect(buttons.locator("button")).to_have_count(3)
+    shot(page, "seat-buttons.png")
+
+    buttons.locator('button[data-kind="hold"]').click()  # held: "I am stuck"
+    expect(page.locator("#press-result")).to_have_text(WORDS["en"].say("done.press"))
+    held = verdict_on(page, 1)
+    expect(held).to_be_visible(timeout=LIVE_MS)
+    [_, ruling] = table.snapshot()["verdicts"]
+    assert ruling["seat"] == 1 and ruling["move"]["move"] == "stuck"
+    expect(held.locator(".who")).to_have_text(table.header["seats"][1])
+    expect(held.locator(".move")).to_contain_text("stuck")
+    expect(held).to_have_attribute("data-ok", json.dumps(ruling["ok"]))
+    shot(page, "seat-press.png")
