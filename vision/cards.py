@@ -471,36 +471,12 @@ class _Fit:
             shown_lower is None or shown_lower <= shown_upper - 0.3)
 
     def _outline_inside(self, quad: Vec, other: Vec) -> float | None:
-        """The share of the part of quad's outline well inside `other` on an image edge."""
-        along = np.roll(quad, -1, axis=0) - quad
-        normal = np.stack([along[:, 1], -along[:, 0]], axis=1)
-        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
-        steps = np.linspace(0.05, 0.95, 20)[None, :, None]
-        pts = (quad[:, None, :] + steps * along[:, None, :]).reshape(-1, 2)
-        normals = np.repeat(normal, 20, axis=0)
-        inside = _inside_convex(other, pts, margin=2.0)
-        if np.count_nonzero(inside) < 8:
-            return None
-        pts, normals = pts[inside], normals[inside]
-        # a step across the side itself, not the texture of a card face (a back's lattice)
-        at = pts[None] + normals[None] * (_ACROSS_SHIFTS / self.px_per_mm)
-        gx, gy = _gradients(self.grad, at.reshape(-1, 2), self.offset, self.px_per_mm)
-        gx, gy = gx.reshape(3, -1), gy.reshape(3, -1)
-        across = np.abs(gx * normals[None, :, 0] + gy * normals[None, :, 1])
-        aligned = ((across >= 0.85 * np.hypot(gx, gy)) & (across > 0)).any(axis=0)
-        on_edge = _is_set(self.edges, pts, self.offset, self.px_per_mm)
-        return float(np.mean(on_edge & aligned))
-
-
-def _inside_convex(quad: Vec, pts: Vec, margin: float = 0.0) -> NDArray[np.bool_]:
-    """Which points lie inside a convex quad, at least `margin` from its sides."""
-    along = np.roll(quad, -1, axis=0) - quad  # 4 sides
-    length = np.linalg.norm(along, axis=1)
-    rel = pts[:, None, :] - quad[None, :, :]  # P x 4 x 2
-    cross = (along[None, :, 0] * rel[..., 1] - along[None, :, 1] * rel[..., 0]) / length
-    sign = 1.0 if float(np.sum(np.sign(cross.mean(axis=0)))) >= 0 else -1.0
-    inside: NDArray[np.bool_] = np.all(sign * cross >= margin, axis=1)
-    return inside
+        """The share of the part of quad's outline well inside `other` on an image edge, and
+        there a step across the side itself, not the texture of a card face (a back's
+        lattice)."""
+        return outline_kernels.outline_inside(quad, other, _INSIDE_STEPS, _ACROSS_SHIFTS_FLAT,
+                                              2.0, self.offset, self.px_per_mm, self.edges,
+                                              *self.grad)
 
 
 def _distinct(quads: Vec, px_per_mm: float) -> Vec:
@@ -585,46 +561,9 @@ def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray
 def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal: Vec,
                  rounds: int = 2) -> Vec:
     """The quads (Kx4x2, ROI pixels) each turned and moved onto the edge pixels (at xs, ys,
-    with the angles of their gradient) along its own outline."""
-    quads = np.array(quads, np.float64)
-    k_all = len(quads)
-    px, py = xs.astype(np.float64), ys.astype(np.float64)
-    lo, hi = quads.min(axis=1) - 6, quads.max(axis=1) + 6  # the edge pixels near a candidate
-    normal = np.ascontiguousarray(normal, np.float64)
-    active = np.ones(k_all, bool)
-    for _ in range(rounds):
-        params = np.zeros((k_all, 7))  # centre x, y, half a, half b, theta, cos, sin
-        centres = quads.mean(axis=1)
-        for k in np.flatnonzero(active).tolist():
-            quad, centre = quads[k], centres[k]
-            side = quad[1] - quad[0]
-            theta = math.atan2(side[1], side[0])
-            params[k] = (centre[0], centre[1], np.linalg.norm(side) / 2,
-                         np.linalg.norm(quad[3] - quad[0]) / 2, theta, math.cos(theta),
-                         math.sin(theta))
-        # per candidate, the edge pixels by its outline whose normal lies along its axes vote:
-        # the medians of the turn, and of the offsets of the near and the far side on each
-        # axis (groups 0, 1 to 4 times k_all on)
-        near, medians, counts = outline_kernels.refine_votes(params, active, px, py, normal,
-                                                             lo, hi)
-        active &= near >= 20
-        if not active.any():
-            break
-        turn = medians[:k_all]
-        sides = [((medians[i * k_all:], counts[i * k_all:]),
-                  (medians[(i + 1) * k_all:], counts[(i + 1) * k_all:])) for i in (1, 3)]
-        for k in np.flatnonzero(active).tolist():
-            quad, centre = quads[k], centres[k]
-            c, s = params[k, 5], params[k, 6]
-            shift = [0.0, 0.0]
-            for axis, pair in enumerate(sides):
-                offsets = [float(med[k]) for med, n in pair if n[k] >= 5]
-                shift[axis] = sum(offsets) / len(offsets) if offsets else 0.0
-            move = np.array([c * shift[0] - s * shift[1], s * shift[0] + c * shift[1]])
-            cr, sr = math.cos(turn[k]), math.sin(turn[k])
-            rot = np.array([[cr, -sr], [sr, cr]])
-            quads[k] = (quad - centre) @ rot.T + centre + move
-    return quads
+    row by row, with the angles of their gradient) along its own outline."""
+    return outline_kernels.refine(quads, xs.astype(np.float64), ys.astype(np.float64),
+                                  np.ascontiguousarray(normal, np.float64), rounds)
 
 
 def _percentiles_u8(values: Mask, percents: tuple[float, ...]) -> list[float]:
@@ -643,13 +582,6 @@ def _percentiles_u8(values: Mask, percents: tuple[float, ...]) -> list[float]:
         t = at - before
         out.append(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t))
     return out
-
-
-def _median(values: Vec) -> float:
-    """np.median of a non-empty 1-D array, without its overhead."""
-    ordered = np.sort(values)
-    n = len(ordered)
-    return float((ordered[(n - 1) // 2] + ordered[n // 2]) / 2)
 
 
 def _votes(pos: Vec, n: int) -> Vec:
@@ -729,6 +661,7 @@ _GRID_T_FLAT = np.ascontiguousarray(_GRID_T.ravel())
 _GRID_CORNER_INDEX = np.array(_GRID_CORNERS, np.intp)
 _SIDE_STEPS_FLAT = np.ascontiguousarray(_SIDE_STEPS.ravel())
 _ACROSS_SHIFTS_FLAT = np.ascontiguousarray(_ACROSS_SHIFTS.ravel())
+_INSIDE_STEPS = np.linspace(0.05, 0.95, 20)  # where an outline is checked across another card
 _NO_GRADIENT = np.zeros((1, 1), np.float32)
 
 
@@ -773,42 +706,6 @@ def _outline_in_blob(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm
     # pile square reaches into its neighbour and has fewer
     strength = 0.75 * strength + 0.25 * outside.mean(axis=1)
     return outline, strength
-
-
-def _pixels(shape: tuple[int, ...], pts_mm: Vec, offset: Vec,
-            px_per_mm: float) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
-    """Flat indices of the nearest pixels of mm points (0 where outside), and which are in."""
-    scaled = pts_mm * px_per_mm if px_per_mm != 1.0 else pts_mm  # (x 1.0 changes nothing)
-    px = np.rint(scaled - offset, out=np.empty(scaled.shape)).astype(np.intp)
-    h, w = shape[:2]
-    x, y = px[:, 0], px[:, 1]
-    # (a negative coordinate is a huge unsigned one)
-    inside = (x.view(np.uintp) < w) & (y.view(np.uintp) < h)
-    index = y * w
-    index += x
-    index[~inside] = 0
-    return index, inside
-
-
-def _gradients(grad: tuple[NDArray[np.float32], NDArray[np.float32]], pts_mm: Vec,
-               offset: Vec, px_per_mm: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """_values of the x and y gradient images at the same points."""
-    index, inside = _pixels(grad[0].shape, pts_mm, offset, px_per_mm)
-    return (np.where(inside, grad[0].ravel()[index], 0.0),
-            np.where(inside, grad[1].ravel()[index], 0.0))
-
-
-def _is_set(img: Mask, pts_mm: Vec, offset: Vec, px_per_mm: float) -> NDArray[np.bool_]:
-    """Whether a mask is set at mm points (False outside it)."""
-    index, inside = _pixels(img.shape, pts_mm, offset, px_per_mm)
-    out: NDArray[np.bool_] = inside & (img.ravel()[index] > 0)
-    return out
-
-
-def _sample(img: Mask, pts_mm: Vec, offset: Vec, px_per_mm: float) -> NDArray[np.float64]:
-    """Values of a mask at mm points (0 outside it, 1 where set)."""
-    index, inside = _pixels(img.shape, pts_mm, offset, px_per_mm)
-    return (inside & (img.ravel()[index] > 0)).astype(np.float64)
 
 
 def overlap_mm2(a: CardQuad, b: CardQuad) -> float:

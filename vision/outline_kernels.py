@@ -1,9 +1,11 @@
 """Compiled inner loops of the card fit in irregular blobs (vision.cards).
 
-Each kernel does, point by point, exactly the arithmetic the numpy code it replaces did
-(the same operations in the same order, no fast-math), so the results are bit for bit the
-same; the reductions over whole arrays (means) stay in numpy, on arrays of the same shape
-and type as before. The kernels are compiled on first use and cached on disk.
+Each kernel does, point by point, the arithmetic the numpy code it replaced did (the same
+operations in the same order, no fast-math), so the results are bit for bit the same; where
+numpy left the order to BLAS (a side's length, turning a quad) the refit writes it out, which
+can differ from BLAS in the last bit. Reductions over whole arrays (means) stay in numpy, on
+arrays of the same shape and type as before. The kernels are compiled on first use and
+cached on disk.
 """
 
 from __future__ import annotations
@@ -150,85 +152,158 @@ def outline_points(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, edges:
 
 
 @compiled
-def _refine_votes(params: Any, active: Any, px: Any, py: Any, normal: Any, lo: Any,
-                  hi: Any) -> Any:  # pragma: no cover
-    k_all = params.shape[0]
-    groups = np.empty(2 * len(px) * k_all + 1, np.int64)
-    values = np.empty(2 * len(px) * k_all + 1)
-    used = 0
-    near_count = np.zeros(k_all, np.int64)
-    quarter, half_turn = np.pi / 4, np.pi / 2
-    for k in range(k_all):
-        if not active[k]:
+def _outline_inside(quad: Any, other: Any, steps: Any, shifts: Any, margin: float,
+                    offset: Any, px_per_mm: float, edges: Any, gx: Any,
+                    gy: Any) -> float:  # pragma: no cover
+    m = len(steps)
+    n = 4 * m
+    ox, oy = offset[0], offset[1]
+    scale = px_per_mm != 1.0
+    eh, ew = edges.shape
+    gh, gw = gx.shape
+    # points along quad's sides, with the unit normal of their side
+    xs, ys, nxs, nys = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    for i in range(4):
+        alx, aly = quad[(i + 1) % 4, 0] - quad[i, 0], quad[(i + 1) % 4, 1] - quad[i, 1]
+        norm = np.sqrt(aly * aly + alx * alx)
+        for j in range(m):
+            p = i * m + j
+            xs[p], ys[p] = quad[i, 0] + steps[j] * alx, quad[i, 1] + steps[j] * aly
+            nxs[p], nys[p] = aly / norm, -alx / norm
+    # their distances in from other's sides, signed by other's turning sense
+    cross = np.empty((n, 4))
+    sense = 0.0
+    for i in range(4):
+        alx, aly = other[(i + 1) % 4, 0] - other[i, 0], other[(i + 1) % 4, 1] - other[i, 1]
+        length = np.sqrt(alx * alx + aly * aly)
+        total = 0.0
+        for p in range(n):
+            cross[p, i] = (alx * (ys[p] - other[i, 1]) - aly * (xs[p] - other[i, 0])) / length
+            total += cross[p, i]
+        sense += np.sign(total / n)
+    sign = 1.0 if sense >= 0 else -1.0
+    inside, shown = 0, 0
+    for p in range(n):
+        if not (sign * cross[p, 0] >= margin and sign * cross[p, 1] >= margin
+                and sign * cross[p, 2] >= margin and sign * cross[p, 3] >= margin):
             continue
-        cx, cy, half_a, half_b = params[k, 0], params[k, 1], params[k, 2], params[k, 3]
-        theta, c, s = params[k, 4], params[k, 5], params[k, 6]
-        for i in range(len(px)):
-            qx, qy = px[i], py[i]
-            if not (qx >= lo[k, 0] and qx <= hi[k, 0] and qy >= lo[k, 1] and qy <= hi[k, 1]):
-                continue
-            rx, ry = qx - cx, qy - cy
-            a = rx * c + ry * s
-            b = -rx * s + ry * c
-            abs_a, abs_b = abs(a), abs(b)
-            band_a = abs(abs_a - half_a) < 2.5 and abs_b < half_b - 3
-            band_b = abs(abs_b - half_b) < 2.5 and abs_a < half_a - 3
-            if not (band_a or band_b):
-                continue
-            dev = (normal[i] - theta + quarter) % half_turn - quarter
-            if not abs(dev) < 0.2:
-                continue
-            near_count[k] += 1
-            groups[used], values[used] = k, dev
-            used += 1
-            if band_a:
-                if a < 0:
-                    groups[used], values[used] = k + k_all, a + half_a
-                    used += 1
-                elif a > 0:
-                    groups[used], values[used] = k + 2 * k_all, a - half_a
-                    used += 1
-            if band_b:
-                if b < 0:
-                    groups[used], values[used] = k + 3 * k_all, b + half_b
-                    used += 1
-                elif b > 0:
-                    groups[used], values[used] = k + 4 * k_all, b - half_b
-                    used += 1
-    n = 5 * k_all
-    counts = np.zeros(n, np.int64)
-    for e in range(used):
-        counts[groups[e]] += 1
-    start = np.zeros(n + 1, np.int64)
-    for g in range(n):
-        start[g + 1] = start[g] + counts[g]
-    fill = start[:n].copy()
-    ordered = np.empty(max(used, 1))
-    for e in range(used):
-        ordered[fill[groups[e]]] = values[e]
-        fill[groups[e]] += 1
-    medians = np.zeros(n)
-    for g in range(n):
-        if counts[g] > 0:
-            part = np.sort(ordered[start[g]:start[g + 1]])
-            m = counts[g]
-            medians[g] = (part[(m - 1) // 2] + part[m // 2]) / 2
-    return near_count, medians, counts
+        inside += 1
+        aligned = False
+        for t in range(len(shifts)):
+            across_mm = shifts[t] / px_per_mm
+            r, col, ok = _pixel(xs[p] + nxs[p] * across_mm, ys[p] + nys[p] * across_mm,
+                                ox, oy, px_per_mm, scale, gh, gw)
+            vx = gx[r, col] if ok else np.float32(0.0)
+            vy = gy[r, col] if ok else np.float32(0.0)
+            across = abs(np.float64(vx) * nxs[p] + np.float64(vy) * nys[p])
+            if across >= np.float32(0.85) * np.hypot(vx, vy) and across > 0:
+                aligned = True
+        r, col, ok = _pixel(xs[p], ys[p], ox, oy, px_per_mm, scale, eh, ew)
+        if aligned and ok and edges[r, col] > 0:
+            shown += 1
+    return shown / inside if inside >= 8 else -1.0
 
 
-def refine_votes(params: Vec, active: NDArray[np.bool_], px: Vec, py: Vec, normal: Vec,
-                 lo: Vec, hi: Vec) -> tuple[NDArray[np.int64], Vec, NDArray[np.int64]]:
-    """The edge votes for moving K candidate rectangles onto the edges along their outline.
+def outline_inside(quad: Vec, other: Vec, steps: Vec, shifts: Vec, margin: float, offset: Vec,
+                   px_per_mm: float, edges: Mask, gx: NDArray[np.float32],
+                   gy: NDArray[np.float32]) -> float | None:
+    """Of the points at `steps` along each side of `quad` (4 x 2, mm) that lie inside the
+    convex quad `other`, at least `margin` from its sides: the share on an edge pixel where
+    the gradient, at one of the `shifts` (pixels) across the side, runs across the side (at
+    least 0.85 of its length); None if fewer than 8 points lie inside."""
+    share = _outline_inside(np.ascontiguousarray(quad, np.float64),
+                            np.ascontiguousarray(other, np.float64), steps, shifts,
+                            float(margin), offset, float(px_per_mm), edges, gx, gy)
+    return None if share < 0 else float(share)
 
-    `params` (K x 7: centre x, y, half sides a, b, angle theta, its cos, sin) are the
-    candidates, `active` those to fit; the edge pixels at px, py (with the angle `normal`
-    of their gradient) within the box lo..hi of a candidate may vote for it: those within
-    2.5 px of a side (and 3 px off its ends) whose normal lies within 0.2 rad of the
-    candidate's axes. Returns per candidate how many voted, and per group (the turn, then
-    the near and far sides on axis a, then on axis b, each K groups) the median vote and
-    how many votes it has."""
-    near, medians, counts = _refine_votes(params, active, px, py, normal, lo, hi)
-    return near, medians, counts
+
+@compiled
+def _median_of(values: Any, count: int) -> float:  # pragma: no cover
+    """np.median of the first `count` (> 0) values."""
+    part = np.sort(values[:count])
+    return float((part[(count - 1) // 2] + part[count // 2]) / 2)
+
+
+@compiled
+def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int) -> Any:  # pragma: no cover
+    quads = quads.copy()
+    n_px = len(px)
+    turn_votes = np.empty(n_px)
+    side_votes = np.empty((4, n_px))  # near and far side on axis a, then on axis b
+    side_counts = np.zeros(4, np.int64)
+    quarter, half_turn = np.pi / 4, np.pi / 2
+    for k in range(quads.shape[0]):
+        quad = quads[k]
+        # the edge pixels near the candidate: within 6 px of its box (they come row by row)
+        lo_x, lo_y = quad[:, 0].min() - 6, quad[:, 1].min() - 6
+        hi_x, hi_y = quad[:, 0].max() + 6, quad[:, 1].max() + 6
+        first, last = np.searchsorted(py, lo_y), np.searchsorted(py, hi_y, side="right")
+        for _ in range(rounds):
+            cx = (((quad[0, 0] + quad[1, 0]) + quad[2, 0]) + quad[3, 0]) / 4.0
+            cy = (((quad[0, 1] + quad[1, 1]) + quad[2, 1]) + quad[3, 1]) / 4.0
+            ax, ay = quad[1, 0] - quad[0, 0], quad[1, 1] - quad[0, 1]
+            bx, by = quad[3, 0] - quad[0, 0], quad[3, 1] - quad[0, 1]
+            half_a, half_b = np.sqrt(ax * ax + ay * ay) / 2, np.sqrt(bx * bx + by * by) / 2
+            theta = np.arctan2(ay, ax)
+            c, s = np.cos(theta), np.sin(theta)
+            near = 0
+            side_counts[:] = 0
+            for i in range(first, last):
+                qx, qy = px[i], py[i]
+                if not (qx >= lo_x and qx <= hi_x):
+                    continue
+                rx, ry = qx - cx, qy - cy
+                a = rx * c + ry * s
+                b = -rx * s + ry * c
+                abs_a, abs_b = abs(a), abs(b)
+                band_a = abs(abs_a - half_a) < 2.5 and abs_b < half_b - 3
+                band_b = abs(abs_b - half_b) < 2.5 and abs_a < half_a - 3
+                if not (band_a or band_b):
+                    continue
+                dev = (normal[i] - theta + quarter) % half_turn - quarter
+                if not abs(dev) < 0.2:
+                    continue
+                turn_votes[near] = dev
+                near += 1
+                if band_a and a != 0:
+                    side = 0 if a < 0 else 1
+                    side_votes[side, side_counts[side]] = a + half_a if a < 0 else a - half_a
+                    side_counts[side] += 1
+                if band_b and b != 0:
+                    side = 2 if b < 0 else 3
+                    side_votes[side, side_counts[side]] = b + half_b if b < 0 else b - half_b
+                    side_counts[side] += 1
+            if near < 20:
+                break  # too few edges along it to fit: it stays where it is
+            turn = _median_of(turn_votes, near)
+            shift = np.zeros(2)
+            for axis in range(2):
+                total, used = 0.0, 0
+                for side in (2 * axis, 2 * axis + 1):
+                    if side_counts[side] >= 5:
+                        total += _median_of(side_votes[side], side_counts[side])
+                        used += 1
+                shift[axis] = total / used if used else 0.0
+            move_x = c * shift[0] - s * shift[1]
+            move_y = s * shift[0] + c * shift[1]
+            cr, sr = np.cos(turn), np.sin(turn)
+            for j in range(4):
+                dx, dy = quad[j, 0] - cx, quad[j, 1] - cy
+                quad[j, 0] = ((dx * cr - dy * sr) + cx) + move_x
+                quad[j, 1] = ((dx * sr + dy * cr) + cy) + move_y
+    return quads
+
+
+def refine(quads: Vec, px: Vec, py: Vec, normal: Vec, rounds: int) -> Vec:
+    """The K x 4 x 2 quads each turned and moved onto the edge pixels along its own outline,
+    `rounds` times: the edge pixels at px, py (in rows, py ascending, as np.nonzero gives
+    them), with the angle `normal` of their gradient, that lie within 2.5 px of a side (and
+    3 px off its ends) and whose normal lies within 0.2 rad of the quad's axes vote. The quad
+    turns by their median deviation and each axis moves by the mean of the median offsets
+    of its near and far side (a side with at least 5 votes). A quad with fewer than 20 votes
+    stays as it is."""
+    out: Vec = _refine(np.ascontiguousarray(quads, np.float64), px, py, normal, int(rounds))
+    return out
 
 
 @compiled

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -11,6 +12,7 @@ from vision.cards import (
     _GRID_CORNERS,
     _GRID_S,
     _GRID_T,
+    _INSIDE_STEPS,
     _SIDE_STEPS,
     MIN_COVER,
     SIDE_SAMPLES,
@@ -111,3 +113,77 @@ def test_side_pairs_are_the_strongest_pairs_apart() -> None:
                 taken[max(0, i - 3): i + 4] = True
                 expected.append(i)
         assert outline_kernels.side_pairs(hist, span, k).tolist() == expected
+
+
+def _outline_inside_numpy(quad: NDArray[np.float64], other: NDArray[np.float64],
+                          offset: NDArray[np.float64], px_per_mm: float,
+                          edges: NDArray[np.uint8], gx: NDArray[np.float32],
+                          gy: NDArray[np.float32]) -> float | None:
+    """The share of quad's outline inside `other` on an edge, as numpy arrays."""
+    along = np.roll(quad, -1, axis=0) - quad
+    normal = np.stack([along[:, 1], -along[:, 0]], axis=1)
+    normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+    steps = _INSIDE_STEPS[None, :, None]
+    pts = (quad[:, None, :] + steps * along[:, None, :]).reshape(-1, 2)
+    normals = np.repeat(normal, len(_INSIDE_STEPS), axis=0)
+    other_along = np.roll(other, -1, axis=0) - other
+    length = np.linalg.norm(other_along, axis=1)
+    rel = pts[:, None, :] - other[None, :, :]
+    cross = (other_along[None, :, 0] * rel[..., 1] - other_along[None, :, 1] * rel[..., 0])
+    cross /= length
+    sign = 1.0 if float(np.sum(np.sign(cross.mean(axis=0)))) >= 0 else -1.0
+    inside = np.all(sign * cross >= 2.0, axis=1)
+    if np.count_nonzero(inside) < 8:
+        return None
+    pts, normals = pts[inside], normals[inside]
+    at = pts[None] + normals[None] * (_ACROSS_SHIFTS / px_per_mm)
+    ok, index = _is_set(gx, at.reshape(-1, 2), offset, px_per_mm)
+    sx = np.where(ok, gx.ravel()[index], 0.0).reshape(3, -1)
+    sy = np.where(ok, gy.ravel()[index], 0.0).reshape(3, -1)
+    across = np.abs(sx * normals[None, :, 0] + sy * normals[None, :, 1])
+    aligned = ((across >= 0.85 * np.hypot(sx, sy)) & (across > 0)).any(axis=0)
+    ok, index = _is_set(edges, pts, offset, px_per_mm)
+    return float(np.mean(ok & (edges.ravel()[index] > 0) & aligned))
+
+
+def test_outline_inside_is_the_numpy_one() -> None:
+    rng = np.random.default_rng(8)
+    for trial in range(200):
+        h, w = (int(v) for v in rng.integers(60, 240, 2))
+        edges = ((rng.random((h, w)) < 0.4) * 255).astype(np.uint8)
+        gx, gy = (rng.normal(0, 50, (h, w)).astype(np.float32) for _ in range(2))
+        if trial % 4 == 0:
+            gy[:] = 0  # gradients all across one axis: the 0.85 limit exactly
+        px_per_mm = float(rng.choice([1.0, 1.5, 1.37]))
+        offset = rng.integers(0, 40, 2).astype(np.float64)
+        quad, other = ((q + offset) / px_per_mm for q in _quads(rng, 2, w, h))
+        if trial % 3 == 0:
+            other = other[::-1].copy()  # the other way round
+        expected = _outline_inside_numpy(quad, other, offset, px_per_mm, edges, gx, gy)
+        got = outline_kernels.outline_inside(quad, other, _INSIDE_STEPS, _ACROSS_SHIFTS.ravel(),
+                                             2.0, offset, px_per_mm, edges, gx, gy)
+        assert got == expected
+
+
+def test_refine_moves_and_turns_a_rectangle_onto_its_edges() -> None:
+    true = np.array([[40.0, 30.0], [103.0, 30.0], [103.0, 118.0], [40.0, 118.0]])
+    turn = np.radians(3.0)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    centre = true.mean(axis=0)
+    true = (true - centre) @ rot.T + centre
+    # each side drawn with its own label; the gradient's angle there is the side's normal
+    labels = np.zeros((160, 150), np.uint8)
+    for i, (a, b) in enumerate(zip(true, np.roll(true, -1, axis=0), strict=True)):
+        cv2.line(labels, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), i + 1)
+    ys, xs = np.nonzero(labels)
+    along = np.roll(true, -1, axis=0) - true
+    normal = (np.arctan2(along[:, 1], along[:, 0]) + np.pi / 2)[labels[ys, xs] - 1]
+    # a candidate a couple of pixels off, and turned back by the 3 degrees
+    start = true + np.array([2.0, -1.5])
+    start = (start - start.mean(axis=0)) @ rot + start.mean(axis=0)
+    got = outline_kernels.refine(start[None], xs.astype(np.float64), ys.astype(np.float64),
+                                 normal, 2)[0]
+    assert np.abs(got - true).max() < 0.8
+    lonely = outline_kernels.refine(start[None] + 200, xs.astype(np.float64),
+                                    ys.astype(np.float64), normal, 2)[0]
+    assert np.array_equal(lonely, start + 200)  # too few edges near it: left as it was
