@@ -21,6 +21,7 @@ for a missing translation, and a test lists what is missing.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -93,6 +94,30 @@ def translate(message: str, catalogue: Catalogue) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return str(message)  # a broken translation must not hide the verdict
+
+
+def untranslated(message: str, catalogue: Catalogue) -> list[str]:
+    """The templates and words of `message` that `catalogue` would leave in English.
+
+    Numbers, lists of numbers, the signs + and - and rule ids need no translation.
+    Tests use it to prove that what the referee says reads wholly in each language.
+    """
+    if not isinstance(message, Text):
+        plain = message.strip(" ,0123456789+-")
+        if not plain or NEEDS_NO_WORDS.fullmatch(message) or message in catalogue.words:
+            return []
+        return [message]
+    if message.parts:
+        return [item for part in message.parts for item in untranslated(part, catalogue)]
+    missing = [] if message.template in catalogue.templates else [message.template]
+    for value in message.params.values():
+        if isinstance(value, str):
+            missing += untranslated(value, catalogue)
+    return missing
+
+
+#: A rule id ("UNO-MATCH"): the same in every language.
+NEEDS_NO_WORDS = re.compile(r"[A-Z]+(-[A-Z0-9]+)+")
 
 
 def _translate_param(value: Any, catalogue: Catalogue) -> Any:

@@ -23,7 +23,16 @@ from referee.games.deserto import CELL_GAP_MM, CELLS, OFF, Deserto
 from referee.games.tempus import SERIES, Tempus
 from referee.notation import read_log, replay
 from referee.table import Play, Press, TableView, TakeBack, ViewCard
-from referee.text import LANGUAGES, LOCALES, Catalogue, Text, catalogue, in_every_language, t
+from referee.text import (
+    LANGUAGES,
+    LOCALES,
+    Catalogue,
+    Text,
+    catalogue,
+    in_every_language,
+    t,
+    untranslated,
+)
 from referee.text import translate as render
 
 ROOT = Path(__file__).parents[2]
@@ -264,21 +273,6 @@ def test_the_cells_colours_and_series_faces_have_their_names(language: str) -> N
     assert [word for word in named if word not in words] == []
 
 
-def _untranslated(message: str, known: Catalogue) -> list[str]:
-    """Templates and words of `message` that `known` would leave in English (numbers such
-    as "1, 2" and the series signs "+" and "-" need no translation)."""
-    if not isinstance(message, Text):
-        needs_words = message.strip(" ,0123456789+-")
-        return [message] if needs_words and message not in known.words else []
-    if message.parts:
-        return [item for part in message.parts for item in _untranslated(part, known)]
-    missing = [] if message.template in known.templates else [message.template]
-    for value in message.params.values():
-        if isinstance(value, str):
-            missing += _untranslated(value, known)
-    return missing
-
-
 EXAMPLE_LOGS = sorted(
     path
     for game in ("deserto", "tempus")
@@ -293,7 +287,7 @@ def test_the_example_logs_read_entirely_in_the_language(language: str, log: Path
     match = replay(read_log(log.read_text(encoding="utf-8").splitlines()))
     for ruling in match.rulings:
         assert isinstance(ruling.verdict.message, Text), ruling
-        assert _untranslated(ruling.verdict.message, catalogue(language)) == [], ruling
+        assert untranslated(ruling.verdict.message, catalogue(language)) == [], ruling
 
 
 # -- what the games say at the table, in every language -----------------------------------
@@ -408,4 +402,12 @@ def test_what_a_game_says_reads_entirely_in_the_language(language: str, name: st
     said = [message for seed in range(200) for message in _said_at_the_table(name, seed)]
     assert [message for message in said if not isinstance(message, Text)] == []
     known = catalogue(language)
-    assert sorted({missing for message in said for missing in _untranslated(message, known)}) == []
+    assert sorted({missing for message in said for missing in untranslated(message, known)}) == []
+
+
+def test_untranslated_names_what_a_catalogue_would_leave_in_english() -> None:
+    known = Catalogue({"{card} on {cells}": "{card} pe {cells}"}, {"vizier": "vizir"})
+    said = t("{card} on {cells}", card="vizier", cells=Text.joined(", ", ["nw", "ne"]))
+    assert untranslated(said, known) == ["nw", "ne"]
+    assert untranslated(t("{card} on {cells}", card="vizier", cells="1, 2"), known) == []
+    assert untranslated(Text.joined("; ", [t("new {x}", x="UNO-MATCH")]), known) == ["new {x}"]

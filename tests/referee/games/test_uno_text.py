@@ -19,30 +19,13 @@ from referee.games import uno
 from referee.games.uno import COLOURS, WILDS, Uno, UnoTable
 from referee.notation import read_log, replay
 from referee.table import Play, Press, TableView, TakeBack, ViewCard
-from referee.text import LOCALES, Catalogue, Text, catalogue, translate
+from referee.text import LOCALES, Text, catalogue, translate, untranslated
 
 GAME = Uno()
 RO = catalogue("ro")
 LOGS = Path(__file__).parents[2] / "fixtures" / "referee" / "uno"
 UNO_FILE = json.loads((LOCALES / "ro" / "uno.json").read_text(encoding="utf-8"))
 CORE_FILE = json.loads((LOCALES / "ro" / "core.json").read_text(encoding="utf-8"))
-
-
-def untranslated(message: str, known: Catalogue) -> list[str]:
-    """Templates and words of `message` that `known` would leave in English (numbers,
-    lists of numbers and rule ids need no translation)."""
-    if not isinstance(message, Text):
-        plain = message.strip(" ,0123456789")
-        if not plain or plain.startswith("UNO-") or message in known.words:
-            return []
-        return [message]
-    if message.parts:
-        return [item for part in message.parts for item in untranslated(part, known)]
-    missing = [] if message.template in known.templates else [message.template]
-    for value in message.params.values():
-        if isinstance(value, str):
-            missing += untranslated(value, known)
-    return missing
 
 
 def placeholders(template: str) -> set[str]:
