@@ -17,10 +17,12 @@ Notation (see docs/notation.md):
 
 A play out of turn is a jump-in when the rules accept it. A wild the camera saw is
 played with `"colour": null`; the page then offers its player a `colour` move that names
-it (`Uno.page_moves`). Hands are hidden: the referee keeps how many cards each seat
-holds and what is known of them. A wild played while its seat held a card that forbade
-it is flagged only once a later play or reveal proves that the seat held such a card at
-the time (a deferred verdict).
+it (`Uno.page_moves`), as it offers what the camera cannot hear: the UNO call, a catch
+and the challenge of a wild draw 4 (the accused then lays its hand out for the camera),
+each only while the referee would judge it legal. Hands are hidden: the referee keeps
+how many cards each seat holds and what is known of them. A wild played while its seat
+held a card that forbade it is flagged only once a later play or reveal proves that the
+seat held such a card at the time (a deferred verdict).
 
 Every sentence a player sees is a `referee.text.Text` (its Romanian is in
 `referee/locales/ro/uno.json`); errors in a written log stay plain English.
@@ -68,6 +70,9 @@ PENALTY = {"draw2": 2, "wild-draw4": 4}
 #: Cards a seat draws when caught not calling UNO, and extra for a failed challenge.
 UNO_PENALTY = 2
 CHALLENGE_EXTRA = 2
+#: Moves that put no card down and take none: the camera cannot see them (the page
+#: enters them), so it reads the discard pile against the last play before them.
+ASIDES = ("colour", "uno", "catch", "challenge")
 
 #: A rule broken: its id and the sentence that says how (a `Text`).
 Breach = tuple[str, str]
@@ -161,8 +166,17 @@ class TopWild:
     #: How many wilds went down together (two in a double).
     cards: int = 1
     turned_up: bool = False
-    #: Its play was flagged at once: picked up again, it is taken back with its colour.
-    flagged: bool = False
+
+
+@dataclass(frozen=True)
+class Played:
+    """The last play, kept while only moves of `ASIDES` follow it: the camera reads its
+    cards picked up again, or a second identical card put down, as changes to this play,
+    which those later moves are undone for first."""
+
+    move: Move
+    #: Its verdict was not ok: picked up again, it is taken back.
+    flagged: bool
 
 
 @dataclass(frozen=True)
@@ -209,6 +223,9 @@ class UnoState:
     index: int = 0
     #: Deferred verdicts proven by the last move.
     proven: tuple[Verdict, ...] = ()
+    #: The last play while only moves of `ASIDES` followed it, and those moves.
+    played: Played | None = None
+    asides: tuple[Move, ...] = ()
 
     @property
     def top(self) -> str | None:
@@ -452,19 +469,14 @@ class Uno(Game[UnoState]):
         }
 
     def page_moves(self, state: UnoState) -> list[PageMove]:
-        """The colour named for the wild on top, while the camera has not seen it and a
-        card may still go on it; the seat that names it enters it."""
-        wild = state.top_wild
-        if state.phase != "play" or wild is None or state.colour is not None:
-            return []
-        if wild.turned_up:
-            title = t("{card} turned up: which colour does seat {seat} name?",
-                      card=state.top, seat=wild.seat)
-        else:
-            title = t("Which colour did seat {seat} name for the {card}?",
-                      seat=wild.seat, card=state.top)
-        colour = PageField("colour", t("colour"), COLOURS)
-        return [PageMove("colour", title, (wild.seat,), (colour,))]
+        """What the camera cannot see or hear, offered only while the referee would
+        judge it legal: a wild's colour, a challenge, a catch, the UNO call."""
+        return [
+            *_colour_offer(state),
+            *_challenge_offer(state),
+            *_catch_offer(state),
+            *_uno_offer(state),
+        ]
 
     def interpreter(self, header: Header) -> UnoTable:
         return UnoTable(self)
@@ -787,6 +799,13 @@ class Uno(Game[UnoState]):
         }
         cleared = replace(state, proven=())
         after = appliers[move.kind](cleared, move)
+        if move.kind in ASIDES:
+            after = replace(after, asides=(*state.asides, move))
+        elif move.kind == "play" and state.phase == "play":
+            flagged = bool(self._breaches(state, move)[0])
+            after = replace(after, played=Played(move, flagged), asides=())
+        else:
+            after = replace(after, played=None, asides=())
         return replace(after, index=state.index + 1)
 
     def _apply_deal(self, state: UnoState, move: Move) -> UnoState:
@@ -852,8 +871,7 @@ class Uno(Game[UnoState]):
         cards = [self._cards[code] for code in codes]
         top_wild = None
         if cards[0].wild and move.get("colour") is None:
-            flagged = bool(self._breaches(state, move)[0])
-            top_wild = TopWild(seat, len(codes), flagged=flagged)
+            top_wild = TopWild(seat, len(codes))
         jump = _jumps_in(state, move)
         if not jump and state.drawer is not None and seat != state.drawer:
             state = replace(state, turn=state.turn.advance())
@@ -1273,6 +1291,76 @@ def _apply_challenge(state: UnoState, move: Move) -> UnoState:
     )
 
 
+def _colour_offer(state: UnoState) -> list[PageMove]:
+    """The colour named for the wild on top, while the camera has not seen it and a
+    card may still go on it; the seat that names it enters it."""
+    wild = state.top_wild
+    if state.phase != "play" or wild is None or state.colour is not None:
+        return []
+    if wild.turned_up:
+        title = t("{card} turned up: which colour does seat {seat} name?",
+                  card=state.top, seat=wild.seat)
+    else:
+        title = t("Which colour did seat {seat} name for the {card}?",
+                  seat=wild.seat, card=state.top)
+    colour = PageField("colour", t("colour"), COLOURS)
+    return [PageMove("colour", title, (wild.seat,), (colour,))]
+
+
+def _challenge_offer(state: UnoState) -> list[PageMove]:
+    """UNO-CHALLENGE: the target of the wild draw 4 just played, until a card is played
+    or drawn (a colour named, a call or a catch leave it open), and only when a shown
+    hand can settle it: the referee knew the colour it went on (else what would have
+    forbidden it is not known, and the challenger would draw 6 on a guess)."""
+    wd4 = state.wd4
+    if (
+        wd4 is None
+        or state.phase != "play"
+        or not state.options["challenge"]
+        or state.challenge is not None
+    ):
+        return []
+    if not wd4.guilty and not any(s.index == wd4.index for s in state.suspicions):
+        return []
+    target = state.turn.current
+    title = t("Does seat {seat} challenge the wild draw 4 of seat {accused}?",
+              seat=target, accused=wd4.seat)
+    return [PageMove("challenge", title, (target,))]
+
+
+def _catch_offer(state: UnoState) -> list[PageMove]:
+    """UNO-CALL: a seat down to one card without calling UNO, until the next player
+    starts a turn; any other seat catches it."""
+    target = state.exposed
+    if (
+        target is None
+        or state.phase != "play"
+        or not state.options["uno_call"]
+        or state.hands[target] != 1
+    ):
+        return []
+    catchers = tuple(seat for seat in range(state.seats) if seat != target)
+    title = t("Seat {seat} is down to one card without calling UNO: who caught it?",
+              seat=target)
+    return [PageMove("catch", title, catchers, (), {"target": target})]
+
+
+def _uno_offer(state: UnoState) -> list[PageMove]:
+    """UNO-CALL: a seat with one card, or two (about to play its next-to-last), that has
+    not called yet, unless it owes cards (caught, it draws them first)."""
+    if state.phase != "play" or not state.options["uno_call"]:
+        return []
+    callers = tuple(
+        seat for seat in range(state.seats)
+        if 0 < state.hands[seat] <= 2
+        and seat not in state.called
+        and _debt_of(state, seat) is None
+    )
+    if not callers:
+        return []
+    return [PageMove("uno", t("Who called UNO?"), callers)]
+
+
 def _game_ends(state: UnoState) -> bool:
     """UNO-GAME-END: someone reached the target; with `play_on`, a tie for the lead
     (lowest under house scoring) plays another round."""
@@ -1321,7 +1409,11 @@ class UnoTable(TableInterpreter[UnoState]):
     penalty, a debt, else 1), a double press by the last mover takes its move back.
 
     At the round end each other seat lays its hand face up before its place: seats sit
-    evenly on an ellipse inside the mat edge (`seat_place`). Anything the view does not
+    evenly on an ellipse inside the mat edge (`seat_place`); so does the accused of a
+    challenged wild draw 4 while the challenge waits. Moves entered on the page between
+    a play and what the camera sees next (`ASIDES`) are looked past: a flagged card
+    picked up again, or a second identical card, undoes them first (a call is made
+    again, a catch or challenge of that play is void). Anything the view does not
     settle (two new cards at once, an unreadable top, a change the referee cannot
     explain) is a question for the table, never a guess: a false "illegal" is worse
     than a question.
@@ -1352,10 +1444,15 @@ class UnoTable(TableInterpreter[UnoState]):
             self._cleared = False
         elif not pile:
             self._cleared = True
+        hands = [card for card in cards if card not in pile]
         if state.phase == "reveal":
-            return self._reveals(state, [c for c in cards if c not in pile])
+            return self._reveals(state, hands)
         if state.phase == "over" or (state.phase == "deal" and not self._cleared):
             return []
+        if state.challenge is not None:
+            shown = self._challenged_hand(state, hands)
+            if shown:
+                return shown
         codes = {card.code for card in pile}
         if not codes:
             if state.phase == "play":
@@ -1365,8 +1462,8 @@ class UnoTable(TableInterpreter[UnoState]):
             return [AskTable(
                 t("the camera cannot read the top of the discard pile: which is it?")
             )]
-        if last is not None and last.move.kind == "colour":
-            gone = self._wild_gone(state, codes)
+        if state.asides:
+            gone = self._play_gone(state, codes)
             if gone:
                 return gone
         if last is not None and self._taken_back(state, codes, last):
@@ -1410,26 +1507,33 @@ class UnoTable(TableInterpreter[UnoState]):
             return False
         return _uncovered(state, codes, len(last.move.get("cards")))
 
-    @staticmethod
-    def _wild_gone(state: UnoState, codes: set[str | None]) -> list[Action]:
-        """After its colour was named on the page, the wild left the pile: the card under
-        it shows again. A flagged wild is taken back with its colour, as any flagged
-        card; a legal one is asked about rather than taken for a new play."""
-        wild = state.top_wild
-        if wild is None or wild.turned_up or not _uncovered(state, codes, wild.cards):
+    def _play_gone(self, state: UnoState, codes: set[str | None]) -> list[Action]:
+        """Moves entered on the page since the last play (`ASIDES`), and the pile shows
+        the card under that play again: the play left the pile. A flagged play is taken
+        back, after those moves (the calls are made again: a call stands); a legal wild
+        whose colour was named is asked about rather than taken for a new play."""
+        played = state.played
+        if played is None or not _uncovered(state, codes, len(played.move.get("cards"))):
             return []
-        if wild.flagged:
+        seat = played.move.seat
+        if played.flagged:
             return [
-                TakeBack(t("the {card} left the discard pile: the colour named for it goes too",
-                           card=state.top)),
-                TakeBack(t("seat {seat} took the flagged card back", seat=wild.seat)),
+                *_undo_asides(state, double=False),
+                TakeBack(t("seat {seat} took the flagged card back", seat=seat)),
+                *_calls_again(state),
             ]
-        return [AskTable(t("the {card} left the discard pile: if seat {seat} took it back, it "
-                           "double-presses twice (the colour, then the card)",
-                           card=state.top, seat=wild.seat))]
+        if state.top not in WILDS or all(move.kind != "colour" for move in state.asides):
+            return []
+        if len(state.asides) == 1:
+            return [AskTable(t("the {card} left the discard pile: if seat {seat} took it back, it "
+                               "double-presses twice (the colour, then the card)",
+                               card=state.top, seat=seat))]
+        return [AskTable(t("the {card} left the discard pile: if seat {seat} took it back, take "
+                           "back the last {count} moves on the page (those entered since, then "
+                           "the card)", card=state.top, seat=seat, count=len(state.asides) + 1))]
 
-    def _reveals(self, state: UnoState, cards: list[ViewCard]) -> list[Action]:
-        """The hands laid before unshown seats' places: one reveal each."""
+    def _laid(self, state: UnoState, cards: list[ViewCard]) -> dict[int, list[str | None]]:
+        """The cards off the discard pile by the seat whose place each lies nearest."""
         near: dict[int, list[str | None]] = {}
         for card in cards:
             seat = min(
@@ -1437,6 +1541,11 @@ class UnoTable(TableInterpreter[UnoState]):
                 key=lambda s: math.dist((card.x_mm, card.y_mm), self.seat_place(s, state.seats)),
             )
             near.setdefault(seat, []).append(card.code)
+        return near
+
+    def _reveals(self, state: UnoState, cards: list[ViewCard]) -> list[Action]:
+        """The hands laid before unshown seats' places: one reveal each."""
+        near = self._laid(state, cards)
         actions: list[Action] = []
         for seat in _seats_from(state, state.turn.current):
             shown = near.get(seat)
@@ -1447,17 +1556,34 @@ class UnoTable(TableInterpreter[UnoState]):
                 actions.append(AskTable(t("seat {seat} first draws the {count} cards it owes: "
                                           "hold its button", seat=seat, count=debt.count)))
             elif None in shown:
-                actions.append(AskTable(t("the camera cannot read every card of seat {seat}'s "
-                                          "hand: lay them apart", seat=seat)))
+                actions.append(_unreadable(seat))
             elif len(shown) < state.hands[seat]:
                 # A card the camera missed would score the hand short: wait for all of them.
-                actions.append(AskTable(t("the camera sees {seen} of seat {seat}'s {count} "
-                                          "cards: lay them apart", seen=len(shown), seat=seat,
-                                          count=state.hands[seat])))
+                actions.append(_seen_short(seat, len(shown), state.hands[seat]))
             else:
                 codes = sorted(str(code) for code in shown)
                 actions.append(Play(Move(seat, "reveal", {"cards": codes})))
         return actions
+
+    def _challenged_hand(self, state: UnoState, cards: list[ViewCard]) -> list[Action]:
+        """UNO-CHALLENGE: the accused lays its hand face up before its place, as at the
+        round end. Its reveal settles the challenge, so it is played only when the camera
+        reads exactly as many cards as the seat holds; anything else is asked."""
+        assert state.challenge is not None
+        seat = state.challenge.accused
+        shown = self._laid(state, cards).get(seat)
+        if not shown:
+            return []
+        held = state.hands[seat]
+        if None in shown:
+            return [_unreadable(seat)]
+        if len(shown) < held:
+            return [_seen_short(seat, len(shown), held)]
+        if len(shown) > held:
+            return [AskTable(t("the camera sees {seen} cards before seat {seat}, which holds "
+                               "{count}: the challenge waits for its hand alone",
+                               seen=len(shown), seat=seat, count=held))]
+        return [Play(Move(seat, "reveal", {"cards": sorted(str(code) for code in shown)}))]
 
     def on_press(self, state: UnoState, press: Press, last: Ruling | None) -> list[Action]:
         seat = press.seat
@@ -1477,29 +1603,69 @@ class UnoTable(TableInterpreter[UnoState]):
         top = state.top
         if state.phase != "play" or top is None:
             return [AskTable(t("seat {seat} pressed: there is no card to match yet", seat=seat))]
-        doubled = TakeBack(t("seat {seat} put down a second {card}: a double", seat=seat, card=top))
-        if (
-            last is not None
-            and last.move.kind == "play"
-            and last.move.seat == seat
-            and last.move.get("cards") == [top]
-        ):
-            double = Move(seat, "play", {**last.move.fields, "cards": [top, top]})
-            return [doubled, Play(double)]
-        wild = state.top_wild
-        if (
-            last is not None
-            and last.move.kind == "colour"
-            and wild is not None
-            and not wild.turned_up
-            and wild.cards == 1
-            and last.move.seat == seat == wild.seat
-        ):
-            # The wild's colour was named on the page before the second wild went down.
-            double = Move(seat, "play", {"cards": [top, top], "colour": state.colour})
-            named = TakeBack(t("the colour named for the {card} goes with the double", card=top))
-            return [named, doubled, Play(double)]
-        fields: dict[str, Any] = {"cards": [top]}
+        played = state.played
+        if played is not None and played.move.seat == seat and played.move.get("cards") == [top]:
+            # A second card identical to the one it just played: a double. Moves entered
+            # on the page since (a wild's colour goes with the double) are undone first.
+            fields = {**played.move.fields, "cards": [top, top]}
+            if top in WILDS and fields.get("colour") is None:
+                fields["colour"] = state.colour
+            return [
+                *_undo_asides(state, double=True),
+                TakeBack(t("seat {seat} put down a second {card}: a double", seat=seat, card=top)),
+                Play(Move(seat, "play", fields)),
+                # A seat that goes out with the double has nothing left to call.
+                *_calls_again(state, out=seat if state.hands[seat] == 1 else None),
+            ]
+        fields = {"cards": [top]}
         if top in WILDS:
             fields["colour"] = None
         return [Play(Move(seat, "play", fields))]
+
+
+def _undo_asides(state: UnoState, double: bool) -> list[Action]:
+    """Take back the moves entered since the last play, the last first, before that play
+    is taken back (`double`: or replaced by a double): a colour goes with its wild, a
+    catch or a challenge was about that play; a call is made again after."""
+    top = state.top
+    undone: list[Action] = []
+    for move in reversed(state.asides):
+        if move.kind == "colour" and double:
+            reason = t("the colour named for the {card} goes with the double", card=top)
+        elif move.kind == "colour":
+            reason = t("the {card} left the discard pile: the colour named for it goes too",
+                       card=top)
+        elif move.kind == "uno":
+            reason = t("seat {seat}'s UNO call is taken back for now: it is made again after",
+                       seat=move.seat)
+        elif move.kind == "catch":
+            reason = t("seat {seat}'s catch of seat {target} no longer holds: the play it "
+                       "caught changed", seat=move.seat, target=move.get("target"))
+        else:
+            reason = t("seat {seat}'s challenge no longer holds: the wild draw 4 changed",
+                       seat=move.seat)
+        undone.append(TakeBack(reason))
+    return undone
+
+
+def _calls_again(state: UnoState, out: int | None = None) -> list[Action]:
+    """The UNO calls among the moves undone by `_undo_asides`, made again (but the call
+    of `out`, a seat that went out): a call stands whatever happened to the card, and is
+    never flagged while the table plays the call."""
+    if not state.options["uno_call"]:
+        return []
+    return [
+        Play(Move(move.seat, "uno"))
+        for move in state.asides
+        if move.kind == "uno" and move.seat != out
+    ]
+
+
+def _unreadable(seat: int) -> AskTable:
+    return AskTable(t("the camera cannot read every card of seat {seat}'s hand: lay them apart",
+                      seat=seat))
+
+
+def _seen_short(seat: int, seen: int, held: int) -> AskTable:
+    return AskTable(t("the camera sees {seen} of seat {seat}'s {count} cards: lay them apart",
+                      seen=seen, seat=seat, count=held))

@@ -963,6 +963,50 @@ def test_cheating_wilds_are_flagged_only_when_proven_and_every_proof_is_true() -
     assert cheats > 0 and 0 < proven <= cheats
 
 
+class WatchedTable(Table):
+    """A real table whose page is watched: before every move, whatever the page offers
+    is judged legal, and the table's own calls and challenges were on offer. Now and
+    then a player forgets to call, and is caught through the page's offer."""
+
+    def __init__(self, seed: int, seats: int) -> None:
+        super().__init__(seed, seats)
+        self.entered: Counter[str] = Counter()
+
+    def move(self, move: Move, cheated: bool = False) -> None:
+        state = self.state
+        offers = {offer.kind: offer for offer in GAME.page_moves(state)}
+        for offer in offers.values():
+            assert offer.fields == ()  # the table names every colour: no colour to ask
+            for seat in offer.seats:
+                verdict = GAME.judge(state, GAME.parse_move(seat, offer.kind, dict(offer.fixed)))
+                assert verdict.ok and verdict.severity == "ok", (offer, seat, verdict)
+        if move.kind == "challenge":
+            assert move.seat in offers["challenge"].seats
+        if move.kind == "uno" and state.hands[move.seat] <= 2 and move.seat not in state.called:
+            assert move.seat in offers["uno"].seats
+        if move.kind == "uno" and self.rng.random() < 0.3:
+            return  # the player forgot to call
+        if move.kind in offers:
+            self.entered[move.kind] += 1
+        super().move(move, cheated)
+
+    def turn(self) -> None:
+        catch = next((o for o in GAME.page_moves(self.state) if o.kind == "catch"), None)
+        if catch is not None and self.rng.random() < 0.7:
+            self.move(Move(self.rng.choice(catch.seats), "catch", dict(catch.fixed)))
+            return
+        super().turn()
+
+
+def test_whole_rounds_enter_on_the_page_only_what_is_legal() -> None:
+    entered: Counter[str] = Counter()
+    for seed in range(16):
+        table = WatchedTable(200 + seed, 2 + seed % 5)
+        table.round()
+        entered += table.entered
+    assert set(entered) == {"uno", "catch", "challenge"}, entered
+
+
 def test_every_rule_id_is_one_the_module_can_name() -> None:
     source = Path(__file__).parents[3] / "referee" / "games" / "uno.py"
     text = source.read_text(encoding="utf-8")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from referee.core import TURN_RULE, Header, Match, Move, RefereeError
+from referee.core import TURN_RULE, Header, Match, Move, PageMove, RefereeError
 from referee.games.uno import Uno, UnoState, UnoTable
 from referee.table import Play, Press, TableView, ViewCard
 from referee.text import Text, catalogue, translate
@@ -39,6 +39,11 @@ def unseen(seat: int, code: str = "wild") -> Move:
 
 def colour(seat: int, name: str) -> Move:
     return Move(seat, "colour", {"colour": name})
+
+
+def colour_offers(state: UnoState) -> list[PageMove]:
+    """The page's colour offers (a wild draw 4 is offered to be challenged too)."""
+    return [offer for offer in GAME.page_moves(state) if offer.kind == "colour"]
 
 
 def legal(match: Match[UnoState], *moves: Move) -> None:
@@ -185,7 +190,7 @@ def test_the_page_offers_the_colour_to_the_wilds_player_only_while_it_is_unseen(
     legal(match, play(0, "wild", colour="blue"))
     assert GAME.page_moves(match.state) == []  # the log named it
     legal(match, play(1, "blue-1"), unseen(2, "wild-draw4"))
-    [offer] = GAME.page_moves(match.state)
+    [offer] = colour_offers(match.state)
     assert offer.to_json() == {
         "move": "colour",
         "title": "Which colour did seat 2 name for the wild-draw4?",
@@ -219,7 +224,7 @@ def test_a_card_on_the_wild_withdraws_the_offer() -> None:
 def test_the_offer_speaks_romanian() -> None:
     match = started(wild="official")
     legal(match, unseen(0, "wild-draw4"))
-    [offer] = GAME.page_moves(match.state)
+    [offer] = colour_offers(match.state)
     ro = catalogue("ro")
     assert isinstance(offer.title, Text) and isinstance(offer.fields[0].label, Text)
     assert translate(offer.title, ro) == "Ce culoare a ales jucătorul 0 pentru +4?"

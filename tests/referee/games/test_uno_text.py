@@ -153,7 +153,7 @@ def _said_at_the_table(seed: int) -> Iterator[str]:
         offers = GAME.page_moves(match.state)
         roll = rng.random()
         if offers and roll < 0.3:
-            offer = offers[0]
+            offer = rng.choice(offers)
             answers = {field.name: rng.choice(field.choices) for field in offer.fields}
             actions: list[Any] = [Play(GAME.parse_move(
                 rng.choice(offer.seats), offer.kind, {**offer.fixed, **answers}
@@ -180,8 +180,9 @@ def _said_at_the_table(seed: int) -> Iterator[str]:
                 yield action.message
         for offered in GAME.page_moves(match.state):
             yield offered.title
-            yield from (field.label for field in offered.fields)
-            yield from (str(choice) for choice in offered.fields[0].choices)
+            for field in offered.fields:
+                yield field.label
+                yield from (str(choice) for choice in field.choices)
 
 
 def test_what_uno_says_reads_entirely_in_romanian() -> None:
