@@ -169,7 +169,11 @@ class RefereePipeline:
             raise PipelineError(str(error)) from None
         self._evidence = []
         self._act([Play(move)])
-        return self.match.rulings[-1]
+        ruling = self.match.rulings[-1]
+        # What lies on the table may mean something only now (a hand laid out for a
+        # challenge entered on the page): read the last view again.
+        self._interpret()
+        return ruling
 
     def accept(self, index: int) -> None:
         """The table accepts flagged move `index`: it stays, and is no longer shown big."""

@@ -17,6 +17,7 @@ from firmware.tracker import Tracker, TrackerSettings
 from hardware.panel import SeatPanel
 from referee.core import Header, Match
 from referee.games import get_game
+from referee.games.uno import UnoTable
 
 CENTRE = (297.0, 210.0)
 #: Cell centres of the square, in mm on the mat (63x88 cards, 6 mm gap).
@@ -238,4 +239,38 @@ def test_naming_a_card_that_is_not_there_or_not_in_the_deck_is_refused(
     with pytest.raises(PipelineError, match="not a card of the Deserto deck"):
         pipeline.name_card(0, "red-5")
     assert len(pipeline.match.rulings) == 1
+    panel.close()
+
+
+class PlacedReader:
+    """Reads 'frames' that are lists of (code, (x, y) mm from the mat centre)."""
+
+    def read(self, frame: np.ndarray) -> Reading:
+        return Reading([Card(code, (CENTRE[0] + x, CENTRE[1] + y))
+                        for code, (x, y) in frame.tolist()])
+
+
+def test_a_page_move_reads_the_table_again_a_challenged_hand_already_laid_out(
+    factory: MockFactory,
+) -> None:
+    """UNO: the accused lays its hand out, then the challenge is entered on the page."""
+    panel = SeatPanel(SEAT_PINS, STATUS_LED, BUZZER, pin_factory=factory, clock=Clock())
+    game = get_game("uno")
+    match = Match(game, Header("uno", ("Ana", "Bogdan", "Carmen")))
+    match.play(game.parse_move(2, "deal", {}))
+    match.play(game.parse_move(2, "turn-up", {"card": "red-3"}))
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=2))
+    pipeline = RefereePipeline(match, PlacedReader(), tracker, panel, UnreadableFrame)
+    top = [("wild-draw4", (3.0, 2.0))]  # the camera sees the top of the discard pile
+    x, y = UnoTable.seat_place(0, 3)
+    hand = [(code, (x + 25.0 * i - 60.0, y)) for i, code in enumerate(
+        ["blue-1", "green-7", "yellow-2", "blue-5", "green-3", "yellow-9"])]
+    for cards in ([("red-3", (0.0, 2.0))], top, top + hand):
+        for _ in range(2):
+            pipeline.on_frame(frame(*cards))
+    assert [r.move.kind for r in match.rulings] == ["deal", "turn-up", "play"]
+
+    pipeline.enter_move(1, "challenge", {})
+    assert [r.move.kind for r in match.rulings][-2:] == ["challenge", "reveal"]
+    assert match.rulings[-1].move.seat == 0
     panel.close()
