@@ -533,29 +533,10 @@ def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray
             break
     area = float(np.count_nonzero(blob)) / px_per_mm**2
     per_axis = min(MAX_SIDE_PAIRS, 2 + math.ceil(area / (card_mm[0] * card_mm[1])))
-    found: list[Vec] = []
-    for angle in angles:
-        theta = math.radians(angle)
-        c, s = math.cos(theta), math.sin(theta)
-        u = xs * c + ys * s
-        v = -xs * s + ys * c
-        rel = normal - theta
-        along_u = np.abs(np.sin(rel)) < 0.17  # normal along the u axis: a side across u
-        along_v = np.abs(np.cos(rel)) < 0.17
-        umin, vmin = float(u.min()), float(v.min())
-        hu = _votes(u[along_u] - umin, int(u.max() - umin) + 2)
-        hv = _votes(v[along_v] - vmin, int(v.max() - vmin) + 2)
-        for side_u, side_v in ((card_mm[0], card_mm[1]), (card_mm[1], card_mm[0])):
-            su, sv = side_u * px_per_mm, side_v * px_per_mm
-            ua = np.array(_side_pairs(hu, su, per_axis)) + umin
-            vb = np.array(_side_pairs(hv, sv, per_axis)) + vmin
-            if len(ua) == 0 or len(vb) == 0:
-                continue
-            uu, vv = np.repeat(ua, len(vb)), np.tile(vb, len(ua))  # every pair
-            rect_u = np.stack([uu, uu + su, uu + su, uu], axis=1)
-            rect_v = np.stack([vv, vv, vv + sv, vv + sv], axis=1)
-            found.append(np.stack([rect_u * c - rect_v * s, rect_u * s + rect_v * c], axis=2))
-    return np.concatenate(found) if found else np.zeros((0, 4, 2))
+    thetas = np.array([math.radians(angle) for angle in angles])
+    return outline_kernels.candidate_rects(xs, ys, normal, thetas,
+                                           (card_mm[0] * px_per_mm, card_mm[1] * px_per_mm),
+                                           per_axis)
 
 
 def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal: Vec,
@@ -582,23 +563,6 @@ def _percentiles_u8(values: Mask, percents: tuple[float, ...]) -> list[float]:
         t = at - before
         out.append(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t))
     return out
-
-
-def _votes(pos: Vec, n: int) -> Vec:
-    """Edge votes per pixel position along an axis, spread over +-1 pixel."""
-    hist = np.bincount(np.rint(pos).astype(int), minlength=n)[:n].astype(np.float64)
-    return np.convolve(hist, np.array([0.5, 1.0, 0.5]), "same")
-
-
-def _side_pairs(hist: Vec, side: float, k: int) -> list[float]:
-    """Up to k positions a (sub-pixel) where a card's near side (a) and far side (a + side)
-    both collect votes, strongest first."""
-    span = int(round(side))
-    if len(hist) <= span:
-        return []
-    # both sides should show: the weaker side counts double
-    return [float(i) + (side - span) / 2
-            for i in outline_kernels.side_pairs(hist, span, k).tolist()]
 
 
 def _anchors(contour: NDArray[np.int32], px_per_mm: float,

@@ -308,6 +308,9 @@ def refine(quads: Vec, px: Vec, py: Vec, normal: Vec, rounds: int) -> Vec:
 
 @compiled
 def _side_pairs(hist: Any, span: int, k: int) -> Any:  # pragma: no cover
+    """Up to k positions i (strongest first, each at least 4 from those before it) where
+    hist[i] and hist[i + span] both collect votes: their sum plus the weaker of them (the
+    weaker side counts double)."""
     n = len(hist) - span
     pair = np.empty(n)
     for i in range(n):
@@ -329,9 +332,74 @@ def _side_pairs(hist: Any, span: int, k: int) -> Any:  # pragma: no cover
     return out[:found]
 
 
-def side_pairs(hist: Vec, span: int, k: int) -> NDArray[np.int64]:
-    """Up to k positions i (strongest first, each at least 4 from those before it) where
-    hist[i] and hist[i + span] both collect votes: their sum plus the weaker of them (the
-    weaker side counts double)."""
-    out: NDArray[np.int64] = _side_pairs(hist, span, k)
+@compiled
+def _axis_votes(pos: Any, chosen: Any, low: float, n: int) -> Any:  # pragma: no cover
+    """Edge votes per pixel position along an axis (the chosen edge pixels at pos - low,
+    rounded), spread over +-1 pixel."""
+    hist = np.zeros(n)
+    for i in range(len(pos)):
+        if chosen[i]:
+            hist[int(np.rint(pos[i] - low))] += 1.0
+    spread = np.empty(n)
+    for i in range(n):
+        spread[i] = hist[i] + 0.5 * ((hist[i - 1] if i > 0 else 0.0)
+                                     + (hist[i + 1] if i + 1 < n else 0.0))
+    return spread
+
+
+@compiled
+def _candidate_rects(xs: Any, ys: Any, normal: Any, thetas: Any, sides: Any, spans: Any,
+                     per_axis: int) -> Any:  # pragma: no cover
+    n_px = len(xs)
+    out = np.empty((len(thetas) * 2 * per_axis * per_axis, 4, 2))
+    found = 0
+    u, v = np.empty(n_px), np.empty(n_px)
+    along_u, along_v = np.empty(n_px, np.bool_), np.empty(n_px, np.bool_)
+    limit = np.float32(0.17)
+    for t in range(len(thetas)):
+        theta = thetas[t]
+        c, s = np.cos(theta), np.sin(theta)
+        theta32 = np.float32(theta)
+        for i in range(n_px):
+            u[i] = xs[i] * c + ys[i] * s
+            v[i] = -xs[i] * s + ys[i] * c
+            rel = normal[i] - theta32
+            along_u[i] = abs(np.sin(rel)) < limit  # normal along the u axis: a side across u
+            along_v[i] = abs(np.cos(rel)) < limit
+        u_low, v_low = u.min(), v.min()
+        hist_u = _axis_votes(u, along_u, u_low, int(u.max() - u_low) + 2)
+        hist_v = _axis_votes(v, along_v, v_low, int(v.max() - v_low) + 2)
+        for way in range(2):  # the card's short side across u, then its long side
+            side_u, side_v = sides[way], sides[1 - way]
+            span_u, span_v = spans[way], spans[1 - way]
+            if len(hist_u) <= span_u or len(hist_v) <= span_v:
+                continue
+            near_u = _side_pairs(hist_u, span_u, per_axis)
+            near_v = _side_pairs(hist_v, span_v, per_axis)
+            for i in near_u:
+                a = (np.float64(i) + (side_u - span_u) / 2) + u_low
+                for j in near_v:
+                    b = (np.float64(j) + (side_v - span_v) / 2) + v_low
+                    corner_u = (a, a + side_u, a + side_u, a)
+                    corner_v = (b, b, b + side_v, b + side_v)
+                    for k in range(4):
+                        out[found, k, 0] = corner_u[k] * c - corner_v[k] * s
+                        out[found, k, 1] = corner_u[k] * s + corner_v[k] * c
+                    found += 1
+    return out[:found]
+
+
+def candidate_rects(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray[np.float32],
+                    thetas: Vec, card_px: tuple[float, float], per_axis: int) -> Vec:
+    """Nx4x2 card rectangles that the edge pixels at xs, ys (with the angle `normal` of their
+    gradient) vote for, along each direction in `thetas` (radians) and both ways round.
+
+    Along each axis u of a direction, the edge pixels whose normal runs along u (within
+    0.17 of its sine) vote for where a side lies on u; the up to `per_axis` positions a
+    card side (`card_px`, in pixels) apart where both sides collect votes (`_side_pairs`)
+    are the card's extent along u, and every pair of extents along u and v is a rectangle.
+    """
+    spans = np.array([round(card_px[0]), round(card_px[1])], np.int64)
+    out: Vec = _candidate_rects(xs, ys, normal, thetas, np.array(card_px, np.float64), spans,
+                                int(per_axis))
     return out

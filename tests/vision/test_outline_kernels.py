@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -112,7 +114,7 @@ def test_side_pairs_are_the_strongest_pairs_apart() -> None:
             if not taken[i]:
                 taken[max(0, i - 3): i + 4] = True
                 expected.append(i)
-        assert outline_kernels.side_pairs(hist, span, k).tolist() == expected
+        assert outline_kernels._side_pairs(hist, span, k).tolist() == expected
 
 
 def _outline_inside_numpy(quad: NDArray[np.float64], other: NDArray[np.float64],
@@ -187,3 +189,49 @@ def test_refine_moves_and_turns_a_rectangle_onto_its_edges() -> None:
     lonely = outline_kernels.refine(start[None] + 200, xs.astype(np.float64),
                                     ys.astype(np.float64), normal, 2)[0]
     assert np.array_equal(lonely, start + 200)  # too few edges near it: left as it was
+
+
+def _candidate_rects_numpy(xs: NDArray[np.intp], ys: NDArray[np.intp],
+                           normal: NDArray[np.float32], thetas: NDArray[np.float64],
+                           card_px: tuple[float, float], per_axis: int) -> NDArray[np.float64]:
+    """The rectangles the edge votes give, as numpy arrays."""
+    found = []
+    for theta in thetas.tolist():
+        c, s = math.cos(theta), math.sin(theta)
+        u, v = xs * c + ys * s, -xs * s + ys * c
+        rel = normal - theta
+        along_u, along_v = np.abs(np.sin(rel)) < 0.17, np.abs(np.cos(rel)) < 0.17
+        votes = []
+        for pos, along in ((u, along_u), (v, along_v)):
+            n = int(pos.max() - pos.min()) + 2
+            hist = np.bincount(np.rint(pos[along] - pos.min()).astype(int), minlength=n)
+            votes.append(np.convolve(hist[:n].astype(np.float64), [0.5, 1.0, 0.5], "same"))
+        for su, sv in (card_px, card_px[::-1]):
+            starts = []
+            for hist, side, low in ((votes[0], su, u.min()), (votes[1], sv, v.min())):
+                span = round(side)
+                pairs = outline_kernels._side_pairs(hist, span, per_axis).tolist() if len(
+                    hist) > span else []
+                starts.append(np.array([i + (side - span) / 2 for i in pairs]) + low)
+            if len(starts[0]) == 0 or len(starts[1]) == 0:
+                continue
+            uu, vv = np.repeat(starts[0], len(starts[1])), np.tile(starts[1], len(starts[0]))
+            rect_u = np.stack([uu, uu + su, uu + su, uu], axis=1)
+            rect_v = np.stack([vv, vv, vv + sv, vv + sv], axis=1)
+            found.append(np.stack([rect_u * c - rect_v * s, rect_u * s + rect_v * c], axis=2))
+    return np.concatenate(found) if found else np.zeros((0, 4, 2))
+
+
+def test_candidate_rects_are_the_numpy_ones() -> None:
+    rng = np.random.default_rng(9)
+    for _ in range(40):
+        n = int(rng.integers(10, 3000))
+        ys, xs = np.sort(rng.integers(0, 300, n)), rng.integers(0, 400, n)
+        normal = rng.uniform(-np.pi, np.pi, n).astype(np.float32)
+        normal[: n // 2] = np.round(normal[: n // 2] / (np.pi / 2)) * (np.pi / 2)  # along axes
+        thetas = rng.uniform(0, np.pi / 2, int(rng.integers(1, 4)))
+        card_px = (float(rng.uniform(20, 90)), float(rng.uniform(40, 130)))
+        per_axis = int(rng.integers(1, 7))
+        expected = _candidate_rects_numpy(xs, ys, normal, thetas, card_px, per_axis)
+        got = outline_kernels.candidate_rects(xs, ys, normal, thetas, card_px, per_axis)
+        assert got.tobytes() == expected.tobytes()
