@@ -511,11 +511,11 @@ def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray
     if len(xs) < 10:
         return np.zeros((0, 4, 2))
     # dominant directions mod 90 degrees, at 1 degree, smoothed round the circle
-    deg = np.degrees(normal) % 90.0
-    hist = np.bincount(np.floor(deg).astype(int) % 90, minlength=90).astype(np.float64)
+    hist = outline_kernels.direction_histogram(normal)
     kernel = np.array([1.0, 2.0, 3.0, 2.0, 1.0])
-    smooth = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), kernel, "valid")
-    order = np.argsort(-smooth)
+    smoothed = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), kernel, "valid")
+    order: list[int] = np.argsort(-smoothed).tolist()
+    smooth: list[float] = smoothed.tolist()
     angles: list[float] = []
     for i in order[:12]:
         if smooth[i] < 0.3 * smooth[order[0]]:

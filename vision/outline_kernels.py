@@ -333,6 +333,39 @@ def _side_pairs(hist: Any, span: int, k: int) -> Any:  # pragma: no cover
 
 
 @compiled
+def _direction_histogram(normal: Any) -> Any:  # pragma: no cover
+    hist = np.zeros(90)
+    to_degrees = np.float32(180.0) / np.float32(np.pi)  # numpy's float32 degrees
+    quarter, half_turn = np.float32(90.0), np.float32(180.0)
+    for i in range(len(normal)):
+        angle = normal[i] * to_degrees
+        # the angle mod 90 as numpy's float32 remainder: the (exact) fmod, then up by 90 if
+        # negative, here for angles within +-270 degrees
+        if angle >= half_turn:
+            mod = angle - half_turn
+        elif angle >= quarter:
+            mod = angle - quarter
+        elif angle > -quarter:
+            mod = angle
+        elif angle > -half_turn:
+            mod = angle + quarter
+        else:
+            mod = angle + half_turn
+        if mod < 0:
+            mod += quarter
+        hist[int(np.floor(mod)) % 90] += 1.0
+    return hist
+
+
+def direction_histogram(normal: NDArray[np.float32]) -> Vec:
+    """How many edge normals (float32 radians, within +-4.7) point along each whole degree
+    mod 90: np.bincount(np.floor(np.degrees(normal) % 90.0).astype(int) % 90, minlength=90)
+    as float64, in one pass."""
+    out: Vec = _direction_histogram(normal)
+    return out
+
+
+@compiled
 def _axis_votes(pos: Any, chosen: Any, low: float, n: int) -> Any:  # pragma: no cover
     """Edge votes per pixel position along an axis (the chosen edge pixels at pos - low,
     rounded), spread over +-1 pixel."""
@@ -348,27 +381,20 @@ def _axis_votes(pos: Any, chosen: Any, low: float, n: int) -> Any:  # pragma: no
 
 
 @compiled
-def _candidate_rects(xs: Any, ys: Any, normal: Any, thetas: Any, sides: Any, spans: Any,
-                     per_axis: int) -> Any:  # pragma: no cover
+def _candidate_rects(xs: Any, ys: Any, along_u: Any, along_v: Any, thetas: Any, sides: Any,
+                     spans: Any, per_axis: int) -> Any:  # pragma: no cover
     n_px = len(xs)
     out = np.empty((len(thetas) * 2 * per_axis * per_axis, 4, 2))
     found = 0
     u, v = np.empty(n_px), np.empty(n_px)
-    along_u, along_v = np.empty(n_px, np.bool_), np.empty(n_px, np.bool_)
-    limit = np.float32(0.17)
     for t in range(len(thetas)):
-        theta = thetas[t]
-        c, s = np.cos(theta), np.sin(theta)
-        theta32 = np.float32(theta)
+        c, s = np.cos(thetas[t]), np.sin(thetas[t])
         for i in range(n_px):
             u[i] = xs[i] * c + ys[i] * s
             v[i] = -xs[i] * s + ys[i] * c
-            rel = normal[i] - theta32
-            along_u[i] = abs(np.sin(rel)) < limit  # normal along the u axis: a side across u
-            along_v[i] = abs(np.cos(rel)) < limit
         u_low, v_low = u.min(), v.min()
-        hist_u = _axis_votes(u, along_u, u_low, int(u.max() - u_low) + 2)
-        hist_v = _axis_votes(v, along_v, v_low, int(v.max() - v_low) + 2)
+        hist_u = _axis_votes(u, along_u[t], u_low, int(u.max() - u_low) + 2)
+        hist_v = _axis_votes(v, along_v[t], v_low, int(v.max() - v_low) + 2)
         for way in range(2):  # the card's short side across u, then its long side
             side_u, side_v = sides[way], sides[1 - way]
             span_u, span_v = spans[way], spans[1 - way]
@@ -399,7 +425,11 @@ def candidate_rects(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray[
     card side (`card_px`, in pixels) apart where both sides collect votes (`_side_pairs`)
     are the card's extent along u, and every pair of extents along u and v is a rectangle.
     """
+    # (numpy's own float32 sine and cosine, as before)
+    rel = normal[None, :] - thetas.astype(np.float32)[:, None]
+    along_u = np.abs(np.sin(rel)) < 0.17
+    along_v = np.abs(np.cos(rel)) < 0.17
     spans = np.array([round(card_px[0]), round(card_px[1])], np.int64)
-    out: Vec = _candidate_rects(xs, ys, normal, thetas, np.array(card_px, np.float64), spans,
-                                int(per_axis))
+    out: Vec = _candidate_rects(xs, ys, along_u, along_v, thetas, np.array(card_px, np.float64),
+                                spans, int(per_axis))
     return out

@@ -235,3 +235,18 @@ def test_candidate_rects_are_the_numpy_ones() -> None:
         expected = _candidate_rects_numpy(xs, ys, normal, thetas, card_px, per_axis)
         got = outline_kernels.candidate_rects(xs, ys, normal, thetas, card_px, per_axis)
         assert got.tobytes() == expected.tobytes()
+
+
+def test_direction_histogram_is_numpys() -> None:
+    rng = np.random.default_rng(10)
+    for _ in range(20):
+        normal = rng.uniform(-np.pi, np.pi, 5000).astype(np.float32)
+        # right on and next to the multiples of 90 degrees, where the remainder turns over
+        turns = (rng.integers(-2, 3, 1000) * (np.pi / 2)).astype(np.float32)
+        normal[:1000] = turns
+        normal[1000:2000] = np.nextafter(turns, np.float32(-4))
+        normal[2000:3000] = np.nextafter(turns, np.float32(4))
+        normal[3000] = np.float32(np.pi)
+        expected = np.bincount(np.floor(np.degrees(normal) % 90.0).astype(int) % 90,
+                               minlength=90).astype(np.float64)
+        assert np.array_equal(outline_kernels.direction_histogram(normal), expected)
