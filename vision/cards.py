@@ -205,12 +205,7 @@ class MatModel:
 
     def gain(self, top_down: Frame) -> NDArray[np.float32]:
         """Per channel, how much brighter the view is than the model (median ratio)."""
-        now = top_down[::8, ::8][self._sample].astype(np.float32)
-        then = self.model[::8, ::8][self._sample]
-        if len(now) == 0:
-            return np.ones(3, np.float32)
-        ratio = np.median((now + 1.0) / (then + 1.0), axis=0)
-        return np.asarray(np.clip(ratio, 0.25, 4.0), np.float32)
+        return foreground_kernels.exposure_gain(top_down, self.model, self._sample)
 
     def foreground(self, top_down: Frame, valid: Mask | None) -> Mask:
         """The pixels of the view that differ from the model at the view's exposure (as

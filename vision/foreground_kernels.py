@@ -1,8 +1,10 @@
-"""Compiled per-pixel loop of the foreground mask against the learnt mat model (vision.cards).
+"""Compiled per-pixel loops of the foreground mask against the learnt mat model (vision.cards).
 
 One pass over the view does what scaling the model to the view's exposure, subtracting it
 and thresholding the difference did in five passes over whole images (the same float32
-rounding of the model, the same integer differences and limits), so the mask is the same.
+rounding of the model, the same integer differences and limits), so the mask is the same;
+the exposure gain is numpy's float32 median of the same ratios, without gathering them
+into a strided array first.
 """
 
 from __future__ import annotations
@@ -55,3 +57,42 @@ def model_foreground(top_down: Mask, model: NDArray[np.float32], gain: NDArray[n
                                   np.asarray(gain, np.float32), valid, int(level),
                                   int(chroma_limit))
     return out
+
+
+@compiled
+def _median_f32(values: Any) -> Any:  # pragma: no cover
+    """np.median of a non-empty float32 array: the mean of the middle two, in float32."""
+    half = len(values) // 2
+    part = np.partition(values, half)
+    if len(values) % 2:
+        return part[half]
+    return (part[:half].max() + part[half]) / np.float32(2.0)
+
+
+@compiled
+def _exposure_gain(top: Any, model: Any, sample: Any) -> Any:  # pragma: no cover
+    gain = np.ones(3, np.float32)
+    n = np.count_nonzero(sample)
+    if n == 0:
+        return gain
+    one = np.float32(1.0)
+    ratios = np.empty((3, n), np.float32)
+    k = 0
+    for i in range(sample.shape[0]):
+        for j in range(sample.shape[1]):
+            if sample[i, j]:
+                for c in range(3):
+                    ratios[c, k] = ((np.float32(top[8 * i, 8 * j, c]) + one)
+                                    / (model[8 * i, 8 * j, c] + one))
+                k += 1
+    for c in range(3):
+        gain[c] = min(max(_median_f32(ratios[c]), np.float32(0.25)), np.float32(4.0))
+    return gain
+
+
+def exposure_gain(top_down: Mask, model: NDArray[np.float32],
+                  sample: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """Per channel, the median ratio (view + 1) / (model + 1) over every 8th pixel of every
+    8th row where `sample` (a mask of those pixels) is set, within 0.25..4; 1 without any."""
+    gain: NDArray[np.float32] = _exposure_gain(top_down, model, sample)
+    return gain

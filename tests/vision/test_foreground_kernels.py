@@ -1,5 +1,5 @@
-"""The compiled foreground loop gives bit for bit what scaling the mat model, subtracting it
-and thresholding the difference with OpenCV gives."""
+"""The compiled foreground loops give bit for bit what scaling the mat model, subtracting it
+and thresholding the difference with OpenCV, and numpy's median of the exposure ratios, give."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from vision.cards import _threshold
-from vision.foreground_kernels import model_foreground
+from vision.foreground_kernels import exposure_gain, model_foreground
 
 
 def test_model_foreground_is_scale_subtract_threshold() -> None:
@@ -28,3 +28,18 @@ def test_model_foreground_is_scale_subtract_threshold() -> None:
             expected = _threshold(diff, use_valid, 32, 24)
             got = model_foreground(view, model, gain, use_valid, 32, 72)
             assert np.array_equal(got, expected)
+
+
+def test_exposure_gain_is_numpys_median_ratio() -> None:
+    rng = np.random.default_rng(8)
+    for trial in range(100):
+        h, w = (int(v) for v in rng.integers(8, 200, 2))
+        view = rng.integers(0, 256, (h, w, 3)).astype(np.uint8)
+        model = rng.uniform(0, 255, (h, w, 3)).astype(np.float32)
+        if trial % 2:
+            model = np.round(model)  # equal ratios: ties in the middle
+        sample = rng.random(((h + 7) // 8, (w + 7) // 8)) < rng.uniform(0, 1)
+        now, then = view[::8, ::8][sample].astype(np.float32), model[::8, ::8][sample]
+        expected = np.ones(3, np.float32) if len(now) == 0 else np.asarray(
+            np.clip(np.median((now + 1.0) / (then + 1.0), axis=0), 0.25, 4.0), np.float32)
+        assert exposure_gain(view, model, sample).tobytes() == expected.tobytes()
