@@ -219,9 +219,46 @@ def outline_inside(quad: Vec, other: Vec, steps: Vec, shifts: Vec, margin: float
 
 @compiled
 def _median_of(values: Any, count: int) -> float:  # pragma: no cover
-    """np.median of the first `count` (> 0) values."""
-    part = np.sort(values[:count])
-    return float((part[(count - 1) // 2] + part[count // 2]) / 2)
+    """np.median of the first `count` (> 0) values, which it reorders: the middle ones found
+    by quickselect, not a sort."""
+    half = count // 2
+    lo, hi = 0, count - 1
+    while lo < hi:  # values[:lo] <= values[lo:hi + 1] <= values[hi + 1:count]
+        pivot = values[(lo + hi) // 2]
+        i, j = lo, hi
+        while i <= j:
+            while values[i] < pivot:
+                i += 1
+            while values[j] > pivot:
+                j -= 1
+            if i <= j:
+                values[i], values[j] = values[j], values[i]
+                i += 1
+                j -= 1
+        if half <= j:
+            hi = j
+        elif half >= i:
+            lo = i
+        else:
+            break  # values[j + 1:i] all equal the pivot
+    upper = values[half]
+    lower = values[:half].max() if count % 2 == 0 else upper
+    return float((lower + upper) / 2)
+
+
+@compiled
+def _quarter_turn_mod(angle: float) -> float:  # pragma: no cover
+    """angle % (pi / 2) as Python computes it (the exact fmod, then up by pi / 2 if
+    negative), for angles within +-5 quarter turns: the fmod by exact subtractions."""
+    quarter = np.pi / 2
+    rest = abs(angle)
+    if rest >= 4 * quarter:
+        rest -= 4 * quarter
+    elif rest >= 2 * quarter:
+        rest -= 2 * quarter
+    if rest >= quarter:
+        rest -= quarter
+    return quarter - rest if angle < 0 and rest != 0 else rest
 
 
 @compiled
@@ -231,7 +268,7 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int) -> Any:  # p
     turn_votes = np.empty(n_px)
     side_votes = np.empty((4, n_px))  # near and far side on axis a, then on axis b
     side_counts = np.zeros(4, np.int64)
-    quarter, half_turn = np.pi / 4, np.pi / 2
+    quarter = np.pi / 4
     for k in range(quads.shape[0]):
         quad = quads[k]
         # the edge pixels near the candidate: within 6 px of its box (they come row by row)
@@ -260,7 +297,7 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int) -> Any:  # p
                 band_b = abs(abs_b - half_b) < 2.5 and abs_a < half_a - 3
                 if not (band_a or band_b):
                     continue
-                dev = (normal[i] - theta + quarter) % half_turn - quarter
+                dev = _quarter_turn_mod(normal[i] - theta + quarter) - quarter
                 if not abs(dev) < 0.2:
                     continue
                 turn_votes[near] = dev

@@ -250,3 +250,20 @@ def test_direction_histogram_is_numpys() -> None:
         expected = np.bincount(np.floor(np.degrees(normal) % 90.0).astype(int) % 90,
                                minlength=90).astype(np.float64)
         assert np.array_equal(outline_kernels.direction_histogram(normal), expected)
+
+
+def test_median_and_quarter_turn_mod_are_numpys_and_pythons() -> None:
+    rng = np.random.default_rng(11)
+    for count in (1, 2, 3, 4, 7, 50, 51, 400):
+        for _ in range(30):
+            values = rng.normal(0, 3, count + 5)
+            if count > 3:
+                values[: count // 2] = np.round(values[: count // 2])  # ties
+            expected = float(np.median(values[:count]))
+            assert outline_kernels._median_of(values.copy(), count) == expected
+    quarter = np.pi / 2
+    turns = rng.integers(-4, 5, 3000) * quarter
+    angles = np.concatenate([rng.uniform(-4.9 * quarter, 4.9 * quarter, 3000), turns,
+                             np.nextafter(turns, np.inf), np.nextafter(turns, -np.inf)])
+    for angle in angles.tolist():
+        assert outline_kernels._quarter_turn_mod(angle) == angle % quarter
