@@ -40,6 +40,7 @@ from vision.deck_art import export_deck as write_deck
 from vision.mat import MatSpec, default_mat
 from vision.mat import export_mat as write_mat
 from webui import create_app, serve
+from webui.control import ControlError
 from webui.server import RunningServer
 
 DEMO_SESSION = Path(__file__).resolve().parents[1] / "tests/fixtures/deserto/two-players-daylight"
@@ -202,7 +203,13 @@ def serve_page(service: TableService, config: TableConfig) -> RunningServer:
 
 def start_or_resume(service: TableService, header: dict[str, Any] | None) -> None:
     """Resume the match in progress (if it is `header`'s), else start `header`'s."""
-    resumed = service.resume(header)
+    try:
+        resumed = service.resume(header)
+    except ControlError as error:
+        # A damaged log stays as it is for a person to look at; the table goes on.
+        print(f"tableref: {error}", flush=True)
+        service.note_problem(str(error))
+        return
     if resumed is not None:
         print(f"resuming match {resumed.id} after {len(service.pipeline.match.rulings)} moves"
               if service.pipeline else f"resuming match {resumed.id}", flush=True)

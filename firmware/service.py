@@ -27,7 +27,7 @@ from firmware.enrollment import build_reader, deck_arts
 from firmware.pipeline import PanelLike, PipelineError, RefereePipeline
 from firmware.store import MatchStore, StoredMatch
 from firmware.tracker import Tracker, TrackerSettings
-from referee.core import Game, Header, Match, RefereeError
+from referee.core import Header, Match, RefereeError
 from referee.games import GAMES, get_game
 from referee.notation import parse_header, parse_move
 from referee.table import PressKind
@@ -123,7 +123,12 @@ class TableService:
             stored = self._store.unfinished_match()
             if stored is None or (wanted is not None and wanted != stored.header):
                 return None
-            self._open(stored.id, stored.header)
+            try:
+                self._open(stored.id, stored.header)
+            except RefereeError as error:
+                raise ControlError(
+                    f"match {stored.id} cannot be resumed, its log is damaged: {error}"
+                ) from None
             return stored
 
     def last_move_time(self) -> float | None:
@@ -246,12 +251,21 @@ class TableService:
         stored = self._store.match(match_id)
         if stored is None:
             raise ControlError(f"there is no match {match_id}")
-        game = get_game(stored.header["game"])
-        match = Match(game, parse_header(stored.header))
+        try:
+            game = get_game(stored.header["game"])
+            match = Match(game, parse_header(stored.header))
+        except RefereeError as error:
+            raise ControlError(f"match {match_id} cannot be shown: {error}") from None
         photos = self._store.photo_positions(match_id)
-        moves = []
+        moves: list[dict[str, Any]] = []
         for logged in self._store.logged_moves(match_id):
-            ruling = match.play(parse_move(game, logged.move, len(match.header.seats)))
+            try:
+                move = parse_move(game, logged.move, len(match.header.seats))
+            except RefereeError as error:
+                raise ControlError(
+                    f"match {match_id} cannot be shown past move {len(moves)}: {error}"
+                ) from None
+            ruling = match.play(move)
             moves.append({
                 **ruling.to_json(),
                 "move": logged.move,
@@ -393,12 +407,13 @@ class TableService:
         })
 
     def _summary(self, stored: StoredMatch) -> dict[str, Any]:
-        game: Game[Any] = get_game(stored.header["game"])
+        name = str(stored.header.get("game", ""))
+        title = get_game(name).title if name in GAMES else name
         result = stored.result or {}
         return {
             "id": stored.id,
-            "game": game.name,
-            "title": game.title,
+            "game": name,
+            "title": title,
             "seats": list(stored.header.get("seats", [])),
             "scores": result.get("scores", {}),
             "winners": result.get("winners", []),

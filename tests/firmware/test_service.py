@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware.commands import start_or_resume
 from firmware.service import TableService
 from firmware.session import play_session
 from firmware.store import MatchStore
@@ -174,3 +175,40 @@ def test_presses_from_the_page_need_a_match_and_a_real_seat(store: MatchStore) -
         service.press(0, "smash")
     service.press(0, "hold")  # Ana claims to be stuck on an empty square: flagged
     assert service.snapshot()["flagged"]["rules"] == ["DES-STUCK"]
+
+
+def test_a_damaged_log_is_not_resumed_nor_lost_and_says_why(store: MatchStore) -> None:
+    service = make_service(store)
+    service.start_match(HEADER)
+    play_until_flagged(service)
+    match_id = service.snapshot()["match_id"]
+    store._db.execute(  # noqa: SLF001 - damage the log as a bad disk or an old version might
+        "UPDATE moves SET move = ? WHERE match_id = ? AND position = 3",
+        ('{"seat": 0, "move": "fly"}', match_id),
+    )
+    again = make_service(store)
+    with pytest.raises(ControlError, match=f"match {match_id} cannot be resumed.*'fly'"):
+        again.resume()
+    assert again.snapshot()["status"] == "waiting"
+    assert len(store.moves(match_id)) == 8  # nothing dropped: a person can look at it
+    store.finish_match(match_id, {"final": False, "scores": {}, "winners": []})
+    [summary] = again.history()
+    assert summary["id"] == match_id
+    with pytest.raises(ControlError, match="cannot be shown past move 3"):
+        again.match_record(match_id)
+
+
+def test_run_goes_on_waiting_for_the_page_when_the_log_cannot_be_resumed(
+    store: MatchStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    service = make_service(store)
+    service.start_match(HEADER)
+    store._db.execute(  # noqa: SLF001 - a log written by a newer version, say
+        "UPDATE matches SET header = ?", ('{"game": "kanaloa", "seats": ["A", "B"]}',)
+    )
+    again = make_service(store)
+    start_or_resume(again, None)
+    assert "cannot be resumed" in capsys.readouterr().out
+    assert "unknown game 'kanaloa'" in again.snapshot()["message"]
+    again.start_match(HEADER)  # the page can start a new match
+    assert again.snapshot()["status"] == "playing"
