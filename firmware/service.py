@@ -149,7 +149,16 @@ class TableService:
             self._end_current()
             match_id = self._store.start_match(checked.to_json())
             self._store.log_event(match_id, {"action": "start"})
-            self._open(match_id, checked.to_json())
+            try:
+                self._open(match_id, checked.to_json())
+            except Exception as error:
+                # The table must not be left half-started: the match ends at once, with
+                # the reason in its audit log, and the page says why.
+                self._store.finish_match(match_id, {"final": False, "scores": {},
+                                                    "winners": []})
+                self._store.log_event(match_id, {"action": "failed", "error": str(error)})
+                self._show_waiting()
+                raise ControlError(f"the match could not start: {error}") from None
 
     def end_match(self) -> None:
         with self._lock:

@@ -335,9 +335,12 @@ class SimulatedPanel(Panel):
         """Nothing to decide: injected events are already classified."""
 
     def show_turn(self, seat: int | None) -> None:
-        """Record ``seat`` in ``turn_history`` when it differs from the last one shown."""
-        if seat is not None and not 0 <= seat < self.seats:
-            raise ValueError(f"no seat {seat}: this panel has seats 0 to {self.seats - 1}")
+        """Record ``seat`` in ``turn_history`` when it differs from the last one shown.
+
+        As on the real panel, a seat beyond its buttons (it presses on the phone page)
+        may have the turn."""
+        if seat is not None and not 0 <= seat < MAX_TABLE_SEATS:
+            raise ValueError(f"no seat {seat}: a table has seats 0 to {MAX_TABLE_SEATS - 1}")
         if not self.turn_history or self.turn_history[-1] != seat:
             self.turn_history.append(seat)
 

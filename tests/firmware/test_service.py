@@ -212,3 +212,26 @@ def test_run_goes_on_waiting_for_the_page_when_the_log_cannot_be_resumed(
     assert "unknown game 'kanaloa'" in again.snapshot()["message"]
     again.start_match(HEADER)  # the page can start a new match
     assert again.snapshot()["status"] == "playing"
+
+
+def test_more_seats_than_buttons_start_and_the_extra_seats_press_on_the_page(
+    store: MatchStore,
+) -> None:
+    service = make_service(store)  # a panel with two seats, one of them with a button
+    names = ["Ana", "Bogdan", "Carmen", "Dan", "Elena", "Florin", "Gabi"]
+    service.start_match({"game": "uno", "seats": names, "first": 6})
+    seats = service.snapshot()["seats"]
+    assert [seat["button"] for seat in seats] == [True] + [False] * 6
+
+
+def test_a_match_that_cannot_start_is_ended_at_once_and_says_why(
+    store: MatchStore, tmp_path: Path
+) -> None:
+    mat = MatSpec.from_json(read_session_metadata(SESSION)["mat"])
+    service = TableService(store, SimulatedPanel(2), mat, buttons=2,
+                           deck_photos=tmp_path / "no-such-folder")
+    with pytest.raises(ControlError, match="could not start: .*no such folder of deck photos"):
+        service.start_match(HEADER)
+    [failed] = store.matches()
+    assert failed.finished and store.events(failed.id)[-1]["action"] == "failed"
+    assert service.snapshot()["status"] == "waiting" and store.unfinished_match() is None

@@ -223,6 +223,10 @@ def test_the_simulated_panel_records_what_it_showed() -> None:
     assert panel.events() == []
     with pytest.raises(ValueError, match="no seat 4"):
         panel.inject(ButtonEvent(seat=4, kind="press", t=2.0))
+    panel.show_turn(6)  # a seat with its button on the page may have the turn
+    assert panel.turn_history == [0, 3, 6]
+    with pytest.raises(ValueError, match="no seat 10"):
+        panel.show_turn(10)
 
 
 def test_the_docstring_examples_run() -> None:
