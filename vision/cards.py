@@ -73,18 +73,19 @@ class CardQuad:
     @classmethod
     def from_axes(cls, center: Vec, long_axis: Vec, card_mm: tuple[float, float]) -> CardQuad:
         """Build a quad from its centre and the direction of its long side (mm)."""
-        down = long_axis / np.linalg.norm(long_axis)
-        if down[1] < 0 or (down[1] == 0 and down[0] < 0):
-            down = -down
-        right = np.array([down[1], -down[0]])
+        length = _length(long_axis)
+        down_x, down_y = float(long_axis[0]) / length, float(long_axis[1]) / length
+        if down_y < 0 or (down_y == 0 and down_x < 0):
+            down_x, down_y = -down_x, -down_y
+        right_x, right_y = down_y, -down_x
+        cx, cy = float(center[0]), float(center[1])
         hw, hh = card_mm[0] / 2, card_mm[1] / 2
-        corners = [center - right * hw - down * hh, center + right * hw - down * hh,
-                   center + right * hw + down * hh, center - right * hw + down * hh]
-        return cls(
-            corners_mm=tuple((float(p[0]), float(p[1])) for p in corners),
-            center_mm=(float(center[0]), float(center[1])),
-            angle_deg=math.degrees(math.atan2(-down[0], down[1])),
-        )
+        corners = ((cx - right_x * hw - down_x * hh, cy - right_y * hw - down_y * hh),
+                   (cx + right_x * hw - down_x * hh, cy + right_y * hw - down_y * hh),
+                   (cx + right_x * hw + down_x * hh, cy + right_y * hw + down_y * hh),
+                   (cx - right_x * hw + down_x * hh, cy - right_y * hw + down_y * hh))
+        return cls(corners_mm=corners, center_mm=(cx, cy),
+                   angle_deg=math.degrees(math.atan2(-down_x, down_y)))
 
 
 @dataclass(frozen=True)
@@ -397,12 +398,18 @@ class _Fit:
         apart = math.hypot(*card_mm) + 1.0
         at: list[list[float]] = centres.tolist()
         score: list[float] = outline.tolist()
+        corners32 = quads_mm.astype(np.float32)  # what OpenCV's intersection takes
+        chosen: list[int] = []  # the accepted cards' candidates
+        overlaps: dict[tuple[int, int], float] = {}
 
         def overlap(k: int, i: int) -> float:  # of candidate k and accepted card i
             (x, y), (tx, ty) = at[k], taken[i]
             if max(abs(x - tx), abs(y - ty)) > apart:
                 return 0.0
-            return _overlap_mm2(quads_mm[k], accepted[i])
+            if (k, i) not in overlaps:
+                area, _ = cv2.intersectConvexConvex(corners32[k], corners32[chosen[i]])
+                overlaps[k, i] = float(area)
+            return overlaps[k, i]
 
         for k in ranked.tolist():
             if score[k] < MIN_OUTLINE:
@@ -411,6 +418,7 @@ class _Fit:
                 continue  # the same card again, from another pair of votes
             if all(overlap(k, i) < MAX_OVERLAP * card_area for i in range(len(accepted))):
                 accepted.append(quads_mm[k])
+                chosen.append(k)
                 taken.append(at[k])
                 clear &= np.hypot(*(centres - centres[k]).T) >= 0.5 * card_mm[0]
         # the next best outlines where an accepted card lies: if the reader cannot name a card,
@@ -492,11 +500,16 @@ def _distinct(quads: Vec, px_per_mm: float) -> Vec:
 def _to_card(quad: Vec, card_mm: tuple[float, float],
              alternatives: tuple[CardQuad, ...] = (), beneath: tuple[int, ...] = ()) -> CardQuad:
     side_a, side_b = quad[1] - quad[0], quad[3] - quad[0]
-    long_axis = side_a if np.linalg.norm(side_a) > np.linalg.norm(side_b) else side_b
+    long_axis = side_a if _length(side_a) > _length(side_b) else side_b
     card = CardQuad.from_axes(quad.mean(axis=0), long_axis, card_mm)
     if alternatives or beneath:
         card = dataclasses.replace(card, alternatives=alternatives, beneath=beneath)
     return card
+
+
+def _length(vector: Vec) -> float:
+    """np.linalg.norm of a 1-D vector (the same BLAS dot product), without its overhead."""
+    return math.sqrt(float(vector.dot(vector)))
 
 
 def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray[np.float32],
