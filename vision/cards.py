@@ -312,8 +312,9 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
     # edge thresholds follow the contrast, so a dim table still shows the seams between cards
-    inside = roi[blob > 0]
-    low, high = _percentiles_u8(inside, (5, 95)) if inside.size else (0.0, 255.0)
+    levels = outline_kernels.histogram_under(roi, blob)
+    area_px = int(levels.sum())
+    low, high = _percentiles_of_counts(levels, (5, 95)) if area_px else (0.0, 255.0)
     strong = max(20.0, 0.4 * float(high - low))
     canny = np.asarray(cv2.Canny(roi, 0.4 * strong, strong), np.uint8)
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
@@ -333,13 +334,12 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
         anchored = starts * px_per_mm - offset
     else:
         anchored = np.zeros((0, 4, 2))
-    on_edges = magnitude[canny > 0]
-    ref = max(1.0, 0.5 * float(np.percentile(on_edges, 90))) if on_edges.size else 1.0
-    ys, xs = np.nonzero(canny)
-    edge_normal = np.arctan2(gy[ys, xs], gx[ys, xs])
+    xs, ys, edge_gx, edge_gy, on_edges = outline_kernels.edge_pixels(canny, gx, gy, magnitude)
+    ref = max(1.0, 0.5 * _percentile_f32(on_edges, 90)) if len(on_edges) else 1.0
+    edge_normal = np.arctan2(edge_gy, edge_gx)
     fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,
                edge_normal.astype(np.float64))
-    votes = _candidate_quads(xs, ys, edge_normal, blob, px_per_mm, card_mm)
+    votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
     return fit.solve(np.concatenate([votes, anchored]), REFINED)
 
 
@@ -513,9 +513,9 @@ def _length(vector: Vec) -> float:
 
 
 def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray[np.float32],
-                     blob: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> Vec:
-    """Nx4x2 card rectangles (ROI pixels) that the edges of a blob (edge pixels at xs, ys,
-    the angles of their gradient) vote for."""
+                     area_px: int, px_per_mm: float, card_mm: tuple[float, float]) -> Vec:
+    """Nx4x2 card rectangles (ROI pixels) that the edges of a blob of area_px pixels (edge
+    pixels at xs, ys, the angles of their gradient) vote for."""
     if len(xs) < 10:
         return np.zeros((0, 4, 2))
     # dominant directions mod 90 degrees, at 1 degree, smoothed round the circle
@@ -539,7 +539,7 @@ def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray
         angles.append(float(i) + 0.5 + shift)
         if len(angles) == 3:
             break
-    area = float(np.count_nonzero(blob)) / px_per_mm**2
+    area = float(area_px) / px_per_mm**2
     per_axis = min(MAX_SIDE_PAIRS, 2 + math.ceil(area / (card_mm[0] * card_mm[1])))
     thetas = np.array([math.radians(angle) for angle in angles])
     return outline_kernels.candidate_rects(xs, ys, normal, thetas,
@@ -555,9 +555,10 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
                                   np.ascontiguousarray(normal, np.float64), rounds)
 
 
-def _percentiles_u8(values: Mask, percents: tuple[float, ...]) -> list[float]:
-    """np.percentile (linear) of a non-empty uint8 array, from its histogram."""
-    ends = np.cumsum(np.bincount(values, minlength=256))  # ends[v]: how many are <= v
+def _percentiles_of_counts(counts: NDArray[np.int64], percents: tuple[float, ...]
+                           ) -> list[float]:
+    """np.percentile (linear) of the (not no) uint8 values that have these counts (256)."""
+    ends = np.cumsum(counts)  # ends[v]: how many are <= v
     n = int(ends[-1])
 
     def ranked(i: int) -> int:  # the i-th smallest value
@@ -571,6 +572,21 @@ def _percentiles_u8(values: Mask, percents: tuple[float, ...]) -> list[float]:
         t = at - before
         out.append(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t))
     return out
+
+
+def _percentile_f32(values: NDArray[np.float32], percent: float) -> float:
+    """np.percentile (linear) of a non-empty float32 array, rounded in float32 as numpy does
+    for a plain number `percent`, from a partition of the two values it lies between."""
+    n = len(values)
+    at = (n - 1) * (percent / 100)
+    before = n - 1 if at >= n - 1 else math.floor(at)
+    after = min(before + 1, n - 1)
+    t = at - (-1 if at >= n - 1 else before)  # (numpy's weight when at the last value)
+    part = np.partition(values, (before, after))
+    a, b = part[before], part[after]
+    step = b - a
+    value = b - step * np.float32(1 - t) if t >= 0.5 else a + step * np.float32(t)
+    return float(value)
 
 
 def _anchors(contour: NDArray[np.int32], px_per_mm: float,

@@ -470,3 +470,46 @@ def candidate_rects(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray[
     out: Vec = _candidate_rects(xs, ys, along_u, along_v, thetas, np.array(card_px, np.float64),
                                 spans, int(per_axis))
     return out
+
+
+@compiled
+def _histogram_under(image: Any, mask: Any) -> Any:  # pragma: no cover
+    counts = np.zeros(256, np.int64)
+    for y in range(image.shape[0]):
+        for x in range(image.shape[1]):
+            if mask[y, x]:
+                counts[image[y, x]] += 1
+    return counts
+
+
+def histogram_under(image: Mask, mask: Mask) -> NDArray[np.int64]:
+    """How many pixels of a grey image have each level (256) where the mask is set:
+    np.bincount(image[mask > 0], minlength=256), in one pass."""
+    counts: NDArray[np.int64] = _histogram_under(image, mask)
+    return counts
+
+
+@compiled
+def _edge_pixels(edges: Any, gx: Any, gy: Any, magnitude: Any) -> Any:  # pragma: no cover
+    n = np.count_nonzero(edges)
+    xs, ys = np.empty(n, np.intp), np.empty(n, np.intp)
+    on_gx, on_gy = np.empty(n, np.float32), np.empty(n, np.float32)
+    on_magnitude = np.empty(n, np.float32)
+    k = 0
+    for y in range(edges.shape[0]):
+        for x in range(edges.shape[1]):
+            if edges[y, x]:
+                xs[k], ys[k] = x, y
+                on_gx[k], on_gy[k], on_magnitude[k] = gx[y, x], gy[y, x], magnitude[y, x]
+                k += 1
+    return xs, ys, on_gx, on_gy, on_magnitude
+
+
+def edge_pixels(edges: Mask, gx: NDArray[np.float32], gy: NDArray[np.float32],
+                magnitude: NDArray[np.float32]
+                ) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float32],
+                           NDArray[np.float32], NDArray[np.float32]]:
+    """The edge pixels (set in `edges`) row by row, as np.nonzero gives them: their x and y,
+    and the x and y gradient and its magnitude there, in one pass."""
+    xs, ys, on_gx, on_gy, on_magnitude = _edge_pixels(edges, gx, gy, magnitude)
+    return xs, ys, on_gx, on_gy, on_magnitude

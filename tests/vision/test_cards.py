@@ -161,14 +161,29 @@ def test_colour_alone_marks_something_on_the_mat(scene: Any) -> None:
 
 
 def test_percentiles_from_the_histogram_are_numpys() -> None:
-    from vision.cards import _percentiles_u8
+    from vision.cards import _percentiles_of_counts
 
     rng = np.random.default_rng(3)
     for n in (1, 2, 3, 7, 20, 21, 500, 4001):
         for _ in range(20):
             low, high = sorted(rng.integers(0, 256, 2))
             values = rng.integers(low, high + 1, n).astype(np.uint8)
-            assert _percentiles_u8(values, (5, 95)) == list(np.percentile(values, [5, 95]))
+            counts = np.bincount(values, minlength=256)
+            assert _percentiles_of_counts(counts, (5, 95)) == list(np.percentile(values, [5, 95]))
+
+
+def test_float32_percentile_is_numpys() -> None:
+    from vision.cards import _percentile_f32
+
+    rng = np.random.default_rng(12)
+    for n in (1, 2, 3, 9, 10, 11, 101, 4000, 4001):
+        for percent in (0, 5, 50, 90, 99.9, 100):
+            for _ in range(10):
+                values = rng.gamma(2.0, 40.0, n).astype(np.float32)
+                if n > 3:
+                    values[: n // 3] = values[n // 3]  # ties
+                expected = float(np.percentile(values, percent))
+                assert _percentile_f32(values.copy(), percent) == expected
 
 
 def test_the_foreground_threshold_is_the_channel_and_colour_rule() -> None:

@@ -267,3 +267,19 @@ def test_median_and_quarter_turn_mod_are_numpys_and_pythons() -> None:
                              np.nextafter(turns, np.inf), np.nextafter(turns, -np.inf)])
     for angle in angles.tolist():
         assert outline_kernels._quarter_turn_mod(angle) == angle % quarter
+
+
+def test_histogram_and_edge_pixels_are_numpys() -> None:
+    rng = np.random.default_rng(13)
+    for _ in range(20):
+        h, w = (int(v) for v in rng.integers(1, 120, 2))
+        image = rng.integers(0, 256, (h, w)).astype(np.uint8)
+        mask = np.where(rng.random((h, w)) < 0.3, 255, 0).astype(np.uint8)
+        expected = np.bincount(image[mask > 0], minlength=256)
+        assert np.array_equal(outline_kernels.histogram_under(image, mask), expected)
+        gx, gy, magnitude = (rng.normal(0, 50, (h, w)).astype(np.float32) for _ in range(3))
+        xs, ys, on_gx, on_gy, on_magnitude = outline_kernels.edge_pixels(mask, gx, gy, magnitude)
+        want_y, want_x = np.nonzero(mask)
+        assert np.array_equal(xs, want_x) and np.array_equal(ys, want_y)
+        assert np.array_equal(on_gx, gx[mask > 0]) and np.array_equal(on_gy, gy[mask > 0])
+        assert np.array_equal(on_magnitude, magnitude[mask > 0])
