@@ -603,9 +603,10 @@ def _anchors(contour: NDArray[np.int32], px_per_mm: float,
         poly = poly[::-1]
     n = len(poly)
     sides = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
-    lengths = [np.linalg.norm(q - p) for p, q in sides]
+    along = np.concatenate([poly[1:], poly[:1]]) - poly  # each side, from its start
+    lengths = [_length(v) for v in along]
     long_sides = [i for i in range(n) if lengths[i] >= 0.45 * card_mm[0]]
-    unit = {i: (sides[i][1] - sides[i][0]) / lengths[i] for i in long_sides}
+    unit = {i: along[i] / lengths[i] for i in long_sides}
     found: list[tuple[Vec, Vec, Vec]] = []
     for i in long_sides:
         p, q = sides[i]
