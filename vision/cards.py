@@ -71,7 +71,9 @@ class CardQuad:
     beneath: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def from_axes(cls, center: Vec, long_axis: Vec, card_mm: tuple[float, float]) -> CardQuad:
+    def from_axes(cls, center: Vec | tuple[float, float], long_axis: Vec,
+                  card_mm: tuple[float, float], alternatives: tuple[CardQuad, ...] = (),
+                  beneath: tuple[int, ...] = ()) -> CardQuad:
         """Build a quad from its centre and the direction of its long side (mm)."""
         length = _length(long_axis)
         down_x, down_y = float(long_axis[0]) / length, float(long_axis[1]) / length
@@ -85,7 +87,8 @@ class CardQuad:
                    (cx + right_x * hw + down_x * hh, cy + right_y * hw + down_y * hh),
                    (cx - right_x * hw + down_x * hh, cy - right_y * hw + down_y * hh))
         return cls(corners_mm=corners, center_mm=(cx, cy),
-                   angle_deg=math.degrees(math.atan2(-down_x, down_y)))
+                   angle_deg=math.degrees(math.atan2(-down_x, down_y)),
+                   alternatives=alternatives, beneath=beneath)
 
 
 @dataclass(frozen=True)
@@ -501,10 +504,9 @@ def _to_card(quad: Vec, card_mm: tuple[float, float],
              alternatives: tuple[CardQuad, ...] = (), beneath: tuple[int, ...] = ()) -> CardQuad:
     side_a, side_b = quad[1] - quad[0], quad[3] - quad[0]
     long_axis = side_a if _length(side_a) > _length(side_b) else side_b
-    card = CardQuad.from_axes(quad.mean(axis=0), long_axis, card_mm)
-    if alternatives or beneath:
-        card = dataclasses.replace(card, alternatives=alternatives, beneath=beneath)
-    return card
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
+    centre = ((((x0 + x1) + x2) + x3) / 4, (((y0 + y1) + y2) + y3) / 4)  # (quad.mean(axis=0))
+    return CardQuad.from_axes(centre, long_axis, card_mm, alternatives, beneath)
 
 
 def _length(vector: Vec) -> float:
