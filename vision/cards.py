@@ -129,10 +129,12 @@ def view_mask(calibration: Calibration, px_per_mm: float) -> Mask:
 
 def mat_colour(top_down: Frame, valid: Mask | None = None) -> NDArray[np.float64]:
     """The mat's BGR colour as lit now: the median of a sparse sample of the view."""
-    sample = top_down[::8, ::8].reshape(-1, 3)
-    if valid is not None:
-        sample = sample[valid[::8, ::8].reshape(-1) > 0]
-    return np.median(sample, axis=0) if len(sample) else np.zeros(3)
+    view = top_down[::8, ::8]
+    chosen = np.full(view.shape[:2], 255, np.uint8) if valid is None else valid[::8, ::8]
+    counts = [outline_kernels.histogram_under(view[:, :, c], chosen) for c in range(3)]
+    if not counts[0].any():
+        return np.zeros(3)
+    return np.array([_percentiles_of_counts(c, (50,))[0] for c in counts])  # (np.median)
 
 
 def mat_background(top_down: Frame, px_per_mm: float) -> Frame:
@@ -205,11 +207,14 @@ class MatModel:
             model[covered > 0] = local[covered > 0]
         self.model = model
         self._sample = (valid[::8, ::8] > 0)
+        # the model where the gain is measured, at hand in one block (kept with the model)
+        self._model_sample = np.ascontiguousarray(model[::8, ::8])
         self._gain_held: NDArray[np.float32] | None = None  # the gain views are compared at
 
     def gain(self, top_down: Frame) -> NDArray[np.float32]:
         """Per channel, how much brighter the view is than the model (median ratio)."""
-        return foreground_kernels.exposure_gain(top_down, self.model, self._sample)
+        return foreground_kernels.exposure_gain(top_down[::8, ::8], self._model_sample,
+                                                self._sample)
 
     def foreground(self, top_down: Frame, valid: Mask | None) -> Mask:
         """The pixels of the view that differ from the model at the view's exposure (as
@@ -225,6 +230,7 @@ class MatModel:
     def update(self, top_down: Frame, keep: Mask, rate: float = UPDATE_RATE) -> None:
         """Blend the view into the model where `keep` is set (pixels showing the mat)."""
         cv2.accumulateWeighted(top_down.astype(np.float32), self.model, rate, keep)
+        self._model_sample = np.ascontiguousarray(self.model[::8, ::8])
         self._gain_held = None
 
 

@@ -70,29 +70,28 @@ def _median_f32(values: Any) -> Any:  # pragma: no cover
 
 
 @compiled
-def _exposure_gain(top: Any, model: Any, sample: Any) -> Any:  # pragma: no cover
+def _exposure_gain(view: Any, model: Any, chosen: Any) -> Any:  # pragma: no cover
     gain = np.ones(3, np.float32)
-    n = np.count_nonzero(sample)
+    n = np.count_nonzero(chosen)
     if n == 0:
         return gain
     one = np.float32(1.0)
     ratios = np.empty((3, n), np.float32)
     k = 0
-    for i in range(sample.shape[0]):
-        for j in range(sample.shape[1]):
-            if sample[i, j]:
+    for y in range(chosen.shape[0]):
+        for x in range(chosen.shape[1]):
+            if chosen[y, x]:
                 for c in range(3):
-                    ratios[c, k] = ((np.float32(top[8 * i, 8 * j, c]) + one)
-                                    / (model[8 * i, 8 * j, c] + one))
+                    ratios[c, k] = (np.float32(view[y, x, c]) + one) / (model[y, x, c] + one)
                 k += 1
     for c in range(3):
         gain[c] = min(max(_median_f32(ratios[c]), np.float32(0.25)), np.float32(4.0))
     return gain
 
 
-def exposure_gain(top_down: Mask, model: NDArray[np.float32],
-                  sample: NDArray[np.bool_]) -> NDArray[np.float32]:
-    """Per channel, the median ratio (view + 1) / (model + 1) over every 8th pixel of every
-    8th row where `sample` (a mask of those pixels) is set, within 0.25..4; 1 without any."""
-    gain: NDArray[np.float32] = _exposure_gain(top_down, model, sample)
+def exposure_gain(view: Mask, model: NDArray[np.float32],
+                  chosen: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """Per channel, the median ratio (view + 1) / (model + 1) over the pixels `chosen` in
+    a BGR view and the float32 model of the same pixels, within 0.25..4; 1 without any."""
+    gain: NDArray[np.float32] = _exposure_gain(view, model, chosen)
     return gain

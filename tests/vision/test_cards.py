@@ -172,6 +172,19 @@ def test_percentiles_from_the_histogram_are_numpys() -> None:
             assert _percentiles_of_counts(counts, (5, 95)) == list(np.percentile(values, [5, 95]))
 
 
+def test_mat_colour_is_the_median_of_every_8th_pixel() -> None:
+    rng = np.random.default_rng(14)
+    for _ in range(20):
+        h, w = (int(v) for v in rng.integers(1, 120, 2))
+        view = rng.integers(0, 256, (h, w, 3)).astype(np.uint8)
+        valid = np.where(rng.random((h, w)) < 0.7, 255, 0).astype(np.uint8)
+        sample = view[::8, ::8].reshape(-1, 3)
+        assert np.array_equal(mat_colour(view), np.median(sample, axis=0))
+        chosen = sample[valid[::8, ::8].reshape(-1) > 0]
+        expected = np.median(chosen, axis=0) if len(chosen) else np.zeros(3)
+        assert np.array_equal(mat_colour(view, valid), expected)
+
+
 def test_float32_percentile_is_numpys() -> None:
     from vision.cards import _percentile_f32
 
