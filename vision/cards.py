@@ -277,8 +277,8 @@ def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> lis
     if rw * rh <= 0 or area / (rw * rh) < MIN_FILL:
         return None
     theta = math.radians(angle)
-    axis_w = np.array([math.cos(theta), math.sin(theta)])
-    axis_h = np.array([-math.sin(theta), math.cos(theta)])
+    (wx, wy), (hx, hy) = (math.cos(theta), math.sin(theta)), (-math.sin(theta), math.cos(theta))
+    axis_w, axis_h = np.array([wx, wy]), np.array([hx, hy])
     best: tuple[float, list[CardQuad]] | None = None
     for long_along_h in (True, False):
         side_w, side_h = (card_mm[0], card_mm[1]) if long_along_h else (card_mm[1], card_mm[0])
@@ -290,10 +290,12 @@ def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> lis
             continue
         # touching cards lie a card apart (the blob is a little wider by the blur of its edge)
         cell_w, cell_h = min(rw / nx, side_w + GRID_GAP), min(rh / ny, side_h + GRID_GAP)
-        origin = np.array([cx, cy]) - axis_w * cell_w * nx / 2 - axis_h * cell_h * ny / 2
+        ox = cx - wx * cell_w * nx / 2 - hx * cell_h * ny / 2
+        oy = cy - wy * cell_w * nx / 2 - hy * cell_h * ny / 2
         long_axis = axis_h if long_along_h else axis_w
         quads = [
-            CardQuad.from_axes(origin + axis_w * cell_w * (i + 0.5) + axis_h * cell_h * (j + 0.5),
+            CardQuad.from_axes((ox + wx * cell_w * (i + 0.5) + hx * cell_h * (j + 0.5),
+                                oy + wy * cell_w * (i + 0.5) + hy * cell_h * (j + 0.5)),
                                long_axis, card_mm)
             for j in range(ny)
             for i in range(nx)

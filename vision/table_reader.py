@@ -139,11 +139,15 @@ class TableReader:
                     quads[i], named[i] = alt, (code, conf)
                     break
         quads, named = self._name_extras(image, cal, scan, quads, named)
+        # every card's corners in the frame at once
+        corners_px = np.zeros((0, 4, 2))
+        if quads:
+            corners_px = cal.mat_to_image(np.array([q.corners_mm for q in quads]).reshape(-1, 2))
+            corners_px = corners_px.round(1).reshape(-1, 4, 2)
         cards = [
-            SeenCard(code=code, confidence=conf,
-                     corners_px=cal.mat_to_image(np.array(quad.corners_mm)).round(1).tolist(),
+            SeenCard(code=code, confidence=conf, corners_px=corners.tolist(),
                      table_mm=(round(quad.center_mm[0], 1), round(quad.center_mm[1], 1)))
-            for quad, (code, conf) in zip(quads, named, strict=True)
+            for quad, (code, conf), corners in zip(quads, named, corners_px, strict=True)
         ]
         card_area = self.card_mm[0] * self.card_mm[1]
         obstructed = covered or any(
