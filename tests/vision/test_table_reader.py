@@ -14,7 +14,7 @@ from vision import render
 from vision.calibration import BadFrame, TableNotFound, calibrate
 from vision.identify import CardIdentifier
 from vision.mat import default_mat, render_mat
-from vision.table_reader import SeenCard, TableReader
+from vision.table_reader import SeenCard, TableReader, TopDownWarp
 
 CARD = (63.0, 88.0)
 
@@ -56,6 +56,21 @@ def test_seen_card_json_shape() -> None:
                     "table_mm": [10.0, 20.0]}
     assert json.loads(json.dumps(data)) == data
     assert SeenCard(None, 0.1, [[0.0, 0.0]] * 4).to_json()["table_mm"] is None
+
+
+def test_the_top_down_view_is_opencvs_warp_of_the_frame(scene: Any) -> None:
+    frame = scene.frame()
+    for image in (frame, cv2.resize(frame, (2560, 1440))):  # the second is halved first
+        cal = calibrate(image, scene.mat)
+        plan = TopDownWarp.plan(cal, image.shape, 1.0)
+        assert plan.halve == (image is not frame)
+        for view in (image, cv2.add(image, 40)):  # a next frame through the same plan
+            h, source = cal.mat_to_warp_h(1.0), view
+            if plan.halve:
+                source = cv2.resize(view, (1280, 720), interpolation=cv2.INTER_AREA)
+                h = h @ np.array([[2.0, 0.0, 0.5], [0.0, 2.0, 0.5], [0.0, 0.0, 1.0]])
+            expected = cv2.warpPerspective(source, h, (594, 420), flags=cv2.INTER_LINEAR)
+            assert np.array_equal(plan.warp(view), expected)
 
 
 def test_calibrates_once_and_again_when_asked(scene: Any, identifier: CardIdentifier) -> None:
