@@ -122,6 +122,13 @@ class TopDownWarp:
                                    flags=cv2.INTER_LINEAR)
         return np.asarray(cv2.cvtColor(view, cv2.COLOR_BGRA2BGR), np.uint8)
 
+    def holds(self, points_px: NDArray[np.float64]) -> bool:
+        """Whether the buffer holds the last frame's pixels around these frame points."""
+        x0, y0, x1, y1 = self.box
+        (low_x, low_y), (high_x, high_y) = points_px.min(axis=0), points_px.max(axis=0)
+        return (not self.halve and low_x >= x0 + 2 and low_y >= y0 + 2 and high_x <= x1 - 3
+                and high_y <= y1 - 3)
+
 
 class TableReader:
     """Reads frames of one mat: calibrates on the first frame and keeps that calibration.
@@ -180,14 +187,14 @@ class TableReader:
         self._frames += 1
         if self._frames % LEARN_EVERY == 0:
             self._learn(top, scan, valid)
-        patches = [cut_patch(image, cal, quad) for quad in scan.cards]
+        patches = [self._cut(image, cal, quad) for quad in scan.cards]
         named = self.identifier.identify_many(patches)
         quads = list(scan.cards)
         for i, quad in enumerate(quads):
             if named[i][0] is not None or not quad.alternatives:
                 continue  # an unknown outline may be a phantom: try the rival outlines there
             tries = self.identifier.identify_many(
-                [cut_patch(image, cal, alt) for alt in quad.alternatives])
+                [self._cut(image, cal, alt) for alt in quad.alternatives])
             for alt, (code, conf) in zip(quad.alternatives, tries, strict=True):
                 if code is not None:
                     quads[i], named[i] = alt, (code, conf)
@@ -229,7 +236,7 @@ class TableReader:
         found: list[tuple[CardQuad, tuple[str | None, float]]] = []
         removed: set[int] = set()
         for quad, result in zip(tries, self.identifier.identify_many(
-                [cut_patch(image, cal, q) for q in tries]), strict=True):
+                [self._cut(image, cal, q) for q in tries]), strict=True):
             if result[0] is None:
                 continue
             under = blocked(quad)
@@ -253,6 +260,14 @@ class TableReader:
             self._calibration = calibration
             self._valid = view_mask(calibration, self.px_per_mm)
             self._model = None
+
+    def _cut(self, image: Frame, cal: Calibration, quad: CardQuad) -> Frame:
+        """A card's patch: from the BGRA copy of the frame the view was warped from where it
+        holds the card (OpenCV warps 4 channels faster; the same patch), else the frame."""
+        plan = self._top_down
+        if plan is not None and plan.holds(cal.mat_to_image(np.array(quad.corners_mm))):
+            return cut_patch(plan.buffer, cal, quad)
+        return cut_patch(image, cal, quad)
 
     def _warp(self, image: Frame, cal: Calibration) -> Frame:
         """The top-down view of the frame (planned once per calibration and frame size)."""

@@ -113,6 +113,8 @@ def test_cut_patch_is_upright_and_from_the_full_frame(scene: Any, faces: Any) ->
     assert patch.shape == (88, 64, 3)
     blue = (patch[:, :, 0].astype(int) - patch[:, :, 2]) > 60
     assert blue[20:70, 10:54].mean() > 0.4  # the vizier's blue field fills the middle
+    bgra = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    assert np.array_equal(cut_patch(bgra, cal, found.cards[0]), patch)
 
 
 def _top_down(scene: Any, px_per_mm: float = 1.0) -> tuple[Any, Any]:
