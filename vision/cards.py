@@ -399,82 +399,26 @@ class _Fit:
             outline = np.concatenate([outline, more[0]])
             strength = np.concatenate([strength, more[1]])
         quads_mm = (quads + offset) / px_per_mm
-        accepted: list[Vec] = []
-        card_area = card_mm[0] * card_mm[1]
         centres = quads_mm.mean(axis=1)
         ranked = np.argsort(-np.where(outline >= MIN_OUTLINE, strength, -1.0), kind="stable")
-        taken: list[list[float]] = []  # centres of the accepted cards
-        clear = np.ones(len(quads_mm), bool)  # not the same card as an accepted one
-        # two cards whose centres lie further apart than this cannot overlap
-        apart = math.hypot(*card_mm) + 1.0
-        at: list[list[float]] = centres.tolist()
-        score: list[float] = outline.tolist()
-        corners32 = quads_mm.astype(np.float32)  # what OpenCV's intersection takes
-        chosen: list[int] = []  # the accepted cards' candidates
-        overlaps: dict[tuple[int, int], float] = {}
-
-        def overlap(k: int, i: int) -> float:  # of candidate k and accepted card i
-            (x, y), (tx, ty) = at[k], taken[i]
-            if max(abs(x - tx), abs(y - ty)) > apart:
-                return 0.0
-            if (k, i) not in overlaps:
-                area, _ = cv2.intersectConvexConvex(corners32[k], corners32[chosen[i]])
-                overlaps[k, i] = float(area)
-            return overlaps[k, i]
-
-        for k in ranked.tolist():
-            if score[k] < MIN_OUTLINE:
-                break
-            if not clear[k]:
-                continue  # the same card again, from another pair of votes
-            if all(overlap(k, i) < MAX_OVERLAP * card_area for i in range(len(accepted))):
-                accepted.append(quads_mm[k])
-                chosen.append(k)
-                taken.append(at[k])
-                clear &= np.hypot(*(centres - centres[k]).T) >= 0.5 * card_mm[0]
-        # the next best outlines where an accepted card lies: if the reader cannot name a card,
-        # one of these may be the true one (a phantom spanning two cards of a pile reads as none)
-        rivals: list[list[Vec]] = [[] for _ in accepted]
-        top = ranked[:RIVALS_CHECKED]
-        near_taken = np.zeros(len(top), bool)  # within half a card length of an accepted one
-        if taken:
-            distance = np.hypot(*(centres[top][:, None, :] - np.array(taken)[None]).T).T
-            near_taken = (distance <= 0.5 * card_mm[1]).any(axis=1)
-        rival_at = [[centre] for centre in taken]  # where each card and its rivals lie
-        for n_k, k in enumerate(top.tolist()):
-            if score[k] < ALTERNATIVE_OUTLINE:
-                break
-            if not near_taken[n_k]:
-                continue
-            shares = [overlap(k, i) / card_area for i in range(len(accepted))]
-            mine = [i for i, share in enumerate(shares) if share > 0.5]
-            if len(mine) != 1 or sum(share >= MAX_OVERLAP for share in shares) > 1:
-                continue
-            group, seen = rivals[mine[0]], rival_at[mine[0]]  # (seen: the card, its rivals)
-            x, y = at[k]
-            if len(group) < 3 and all(math.hypot(x - sx, y - sy) > 3 for sx, sy in seen):
-                group.append(quads_mm[k])
-                seen.append(at[k])
-        cards = [_to_card(quad, card_mm, tuple(_to_card(r, card_mm) for r in group))
-                 for quad, group in zip(accepted, rivals, strict=True)]
-        # the best outlines elsewhere in the blob: cards the greedy choice pushed out (a
-        # phantom taken first overlaps them); the reader keeps those that it can name
-        extras: list[Vec] = []
-        extras_at: list[list[float]] = []
-        for k in top.tolist():
-            if score[k] < EXTRA_OUTLINE or len(extras) == EXTRAS:
-                break
-            x, y = at[k]
-            if clear[k] and all(math.hypot(x - ex, y - ey) > 0.3 * card_mm[0]
-                                for ex, ey in extras_at):
-                extras.append(quads_mm[k])
-                extras_at.append(at[k])
-        over = tuple(tuple(j for j, quad in enumerate(accepted)
-                           if abs(extra.mean(axis=0) - taken[j]).max() <= apart
-                           and _overlap_mm2(extra, quad) >= MAX_OVERLAP * card_area
-                           and self.lies_on(extra, quad)) for extra in extras)
-        return cards, [_to_card(quad, card_mm, beneath=under)
-                       for quad, under in zip(extras, over, strict=True)]
+        # the cards; where each lies, the next best outlines (if the reader cannot name a
+        # card, one of these may be the true one: a phantom spanning two cards of a pile
+        # reads as none); and the best outlines elsewhere in the blob (cards the greedy
+        # choice pushed out: a phantom taken first overlaps them), for the reader to name
+        accepted, rivals, extras = outline_kernels.choose(
+            quads_mm, centres, outline, ranked, card_mm, MIN_OUTLINE, MAX_OVERLAP,
+            ALTERNATIVE_OUTLINE, EXTRA_OUTLINE, RIVALS_CHECKED, EXTRAS)
+        cards = [_to_card(quads_mm[k], card_mm,
+                          tuple(_to_card(quads_mm[r], card_mm) for r in group if r >= 0))
+                 for k, group in zip(accepted.tolist(), rivals.tolist(), strict=True)]
+        card_area = card_mm[0] * card_mm[1]
+        apart = math.hypot(*card_mm) + 1.0  # centres further apart: the cards cannot overlap
+        over = tuple(tuple(j for j, k in enumerate(accepted.tolist())
+                           if abs(centres[e] - centres[k]).max() <= apart
+                           and _overlap_mm2(quads_mm[e], quads_mm[k]) >= MAX_OVERLAP * card_area
+                           and self.lies_on(quads_mm[e], quads_mm[k])) for e in extras.tolist())
+        return cards, [_to_card(quads_mm[e], card_mm, beneath=under)
+                       for e, under in zip(extras.tolist(), over, strict=True)]
 
     def lies_on(self, upper: Vec, lower: Vec) -> bool:
         """Whether card `upper` (mm) lies on card `lower` where they overlap: its own outline

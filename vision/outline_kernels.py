@@ -3,13 +3,16 @@
 Each kernel does, point by point, the arithmetic the numpy code it replaced did (the same
 operations in the same order, no fast-math), so the results are bit for bit the same; where
 numpy left the order to BLAS (a side's length, turning a quad) the refit writes it out, which
-can differ from BLAS in the last bit. Reductions over whole arrays (means) stay in numpy, on
-arrays of the same shape and type as before. The kernels are compiled on first use and
-cached on disk.
+can differ from BLAS in the last bit, and the areas two card outlines share come from a
+float64 clipping where OpenCV's intersection worked in float32 (within 0.01 mm^2; they are
+only compared with limits). Reductions over whole arrays (means) stay in numpy, on arrays
+of the same shape and type as before. The kernels are compiled on first use and cached on
+disk.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -513,3 +516,157 @@ def edge_pixels(edges: Mask, gx: NDArray[np.float32], gy: NDArray[np.float32],
     and the x and y gradient and its magnitude there, in one pass."""
     xs, ys, on_gx, on_gy, on_magnitude = _edge_pixels(edges, gx, gy, magnitude)
     return xs, ys, on_gx, on_gy, on_magnitude
+
+
+@compiled
+def _overlap_area(a: Any, b: Any) -> float:  # pragma: no cover
+    """The area two convex quads (4 x 2) share: a clipped to each side of b in turn
+    (Sutherland-Hodgman), then the shoelace formula."""
+    sense = 0.0  # b's turning sense, from twice its signed area
+    for i in range(4):
+        j = (i + 1) % 4
+        sense += b[i, 0] * b[j, 1] - b[j, 0] * b[i, 1]
+    sense = 1.0 if sense >= 0 else -1.0
+    poly, clipped = np.empty((8, 2)), np.empty((8, 2))
+    poly[:4] = a
+    n = 4
+    for i in range(4):
+        px, py = b[i, 0], b[i, 1]
+        ex, ey = b[(i + 1) % 4, 0] - px, b[(i + 1) % 4, 1] - py
+        m = 0
+        for j in range(n):
+            last = j - 1 if j else n - 1
+            sx, sy = poly[last, 0], poly[last, 1]
+            qx, qy = poly[j, 0], poly[j, 1]
+            s_in = sense * (ex * (sy - py) - ey * (sx - px))  # how far inside b's side
+            q_in = sense * (ex * (qy - py) - ey * (qx - px))
+            if (s_in >= 0) != (q_in >= 0):  # the side crosses the edge s -> q
+                t = s_in / (s_in - q_in)
+                clipped[m, 0], clipped[m, 1] = sx + t * (qx - sx), sy + t * (qy - sy)
+                m += 1
+            if q_in >= 0:
+                clipped[m, 0], clipped[m, 1] = qx, qy
+                m += 1
+        if m == 0:
+            return 0.0
+        poly, clipped = clipped, poly
+        n = m
+    twice = 0.0
+    for j in range(n):
+        k = (j + 1) % n
+        twice += poly[j, 0] * poly[k, 1] - poly[k, 0] * poly[j, 1]
+    return abs(twice) / 2
+
+
+def overlap_area(a: Vec, b: Vec) -> float:
+    """The area two convex quads (4 x 2) share (OpenCV's intersectConvexConvex, in float64
+    and without its call overhead)."""
+    return float(_overlap_area(np.ascontiguousarray(a, np.float64),
+                               np.ascontiguousarray(b, np.float64)))
+
+
+@compiled
+def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, card_h: float,
+            apart: float, limits: Any, rivals_checked: int,
+            most_extras: int) -> Any:  # pragma: no cover
+    min_outline, max_overlap, rival_outline, extra_outline = limits
+    n = len(quads)
+    card_area = card_w * card_h
+    accepted = np.empty(n, np.int64)
+    n_accepted = 0
+    clear = np.ones(n, np.bool_)  # not the same card as an accepted one
+    shares = np.empty(n)
+
+    def overlap(k: int, i: int) -> float:  # of candidate k and accepted card i
+        j = accepted[i]
+        if max(abs(centres[k, 0] - centres[j, 0]), abs(centres[k, 1] - centres[j, 1])) > apart:
+            return 0.0
+        return _overlap_area(quads[k], quads[j])
+
+    for k in ranked:
+        if score[k] < min_outline:
+            break
+        if not clear[k]:
+            continue  # the same card again, from another pair of votes
+        fits = True
+        for i in range(n_accepted):
+            if overlap(k, i) >= max_overlap * card_area:
+                fits = False
+                break
+        if fits:
+            accepted[n_accepted] = k
+            n_accepted += 1
+            for j in range(n):
+                apart_j = np.hypot(centres[j, 0] - centres[k, 0], centres[j, 1] - centres[k, 1])
+                clear[j] = clear[j] and apart_j >= 0.5 * card_w
+    # the next best outlines where an accepted card lies: up to 3 per card, at least 3 mm
+    # from it and from each other
+    top = ranked[:rivals_checked]
+    rivals = np.full((n_accepted, 3), -1, np.int64)
+    for k in top:
+        if score[k] < rival_outline:
+            break
+        near = False  # within half a card length of an accepted one
+        for i in range(n_accepted):
+            j = accepted[i]
+            near = near or np.hypot(centres[k, 0] - centres[j, 0],
+                                    centres[k, 1] - centres[j, 1]) <= 0.5 * card_h
+        if not near:
+            continue
+        mine, covers, overlapping = -1, 0, 0
+        for i in range(n_accepted):
+            shares[i] = overlap(k, i) / card_area
+            if shares[i] > 0.5:
+                mine, covers = i, covers + 1
+            overlapping += shares[i] >= max_overlap
+        if covers != 1 or overlapping > 1:
+            continue
+        j, free = accepted[mine], 0
+        far = np.hypot(centres[k, 0] - centres[j, 0], centres[k, 1] - centres[j, 1]) > 3
+        while free < 3 and rivals[mine, free] >= 0:
+            r = rivals[mine, free]
+            far = far and np.hypot(centres[k, 0] - centres[r, 0],
+                                   centres[k, 1] - centres[r, 1]) > 3
+            free += 1
+        if free < 3 and far:
+            rivals[mine, free] = k
+    # the best outlines elsewhere: cards the greedy choice pushed out
+    extras = np.empty(most_extras, np.int64)
+    n_extras = 0
+    for k in top:
+        if score[k] < extra_outline or n_extras == most_extras:
+            break
+        if not clear[k]:
+            continue
+        alone = True
+        for e in range(n_extras):
+            alone = alone and np.hypot(centres[k, 0] - centres[extras[e], 0],
+                                       centres[k, 1] - centres[extras[e], 1]) > 0.3 * card_w
+        if alone:
+            extras[n_extras] = k
+            n_extras += 1
+    return accepted[:n_accepted], rivals, extras[:n_extras]
+
+
+def choose(quads: Vec, centres: Vec, score: Vec, ranked: NDArray[np.intp],
+           card_mm: tuple[float, float], min_outline: float, max_overlap: float,
+           rival_outline: float, extra_outline: float, rivals_checked: int, most_extras: int
+           ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """The cards among candidate quads (N x 4 x 2 mm, their centres, outline scores and
+    their order best first), their rivals and the extra outlines, as candidate indices.
+
+    In `ranked` order, a candidate whose outline scores `min_outline` or more is a card if
+    it is not within half a card width of a card already taken and overlaps none by
+    `max_overlap` of a card or more. Of the first `rivals_checked`, those scoring
+    `rival_outline` or more that overlap exactly one card by more than half (and no other
+    by `max_overlap`) are that card's rivals (up to 3, each at least 3 mm from the card and
+    the others; -1 pads the rows). Up to `most_extras` of them that score `extra_outline`
+    or more, lie clear of the cards and 0.3 card widths from each other are the extras.
+    """
+    limits = np.array([min_outline, max_overlap, rival_outline, extra_outline])
+    accepted, rivals, extras = _choose(
+        np.ascontiguousarray(quads, np.float64), np.ascontiguousarray(centres, np.float64),
+        np.ascontiguousarray(score, np.float64), np.ascontiguousarray(ranked, np.int64),
+        float(card_mm[0]), float(card_mm[1]), math.hypot(*card_mm) + 1.0, limits,
+        int(rivals_checked), int(most_extras))
+    return accepted, rivals, extras

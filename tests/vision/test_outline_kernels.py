@@ -1,4 +1,4 @@
-"""The compiled kernels of the card fit give bit for bit what the numpy code they replace did."""
+"""The compiled kernels of the card fit give what the numpy and OpenCV code they replace did."""
 
 from __future__ import annotations
 
@@ -283,3 +283,80 @@ def test_histogram_and_edge_pixels_are_numpys() -> None:
         assert np.array_equal(xs, want_x) and np.array_equal(ys, want_y)
         assert np.array_equal(on_gx, gx[mask > 0]) and np.array_equal(on_gy, gy[mask > 0])
         assert np.array_equal(on_magnitude, magnitude[mask > 0])
+
+
+def _card(centre: NDArray[np.float64], angle: float) -> NDArray[np.float64]:
+    c, s = math.cos(angle), math.sin(angle)
+    local = np.array([[-31.5, -44.0], [31.5, -44.0], [31.5, 44.0], [-31.5, 44.0]])
+    out: NDArray[np.float64] = local @ np.array([[c, -s], [s, c]]).T + centre
+    return out
+
+
+def test_overlap_area_is_opencvs() -> None:
+    rng = np.random.default_rng(15)
+    for _ in range(500):
+        a = _card(rng.uniform(0, 120, 2), rng.uniform(0, np.pi))
+        b = _card(a.mean(axis=0) + rng.normal(0, 40, 2), rng.uniform(0, np.pi))
+        if rng.random() < 0.5:
+            b = b[::-1].copy()  # either way round
+        area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+        assert abs(outline_kernels.overlap_area(a, b) - area) < 0.01
+
+
+def _choose_python(quads: NDArray[np.float64], score: NDArray[np.float64],
+                   ranked: NDArray[np.intp]) -> tuple[list[int], list[list[int]], list[int]]:
+    """The choice of cards, rivals and extras written out in Python, with OpenCV's areas."""
+    centres, area = quads.mean(axis=1), 63.0 * 88.0
+
+    def overlap(k: int, j: int) -> float:
+        return float(cv2.intersectConvexConvex(quads[k].astype(np.float32),
+                                               quads[j].astype(np.float32))[0])
+
+    accepted: list[int] = []
+    clear = np.ones(len(quads), bool)
+    for k in ranked.tolist():
+        if score[k] < 0.8:
+            break
+        if clear[k] and all(overlap(k, j) < 0.15 * area for j in accepted):
+            accepted.append(k)
+            clear &= np.hypot(*(centres - centres[k]).T) >= 0.5 * 63.0
+    rivals: list[list[int]] = [[] for _ in accepted]
+    top = ranked[:60].tolist()
+    for k in top:
+        if score[k] < 0.7:
+            break
+        if not any(np.hypot(*(centres[k] - centres[j])) <= 44.0 for j in accepted):
+            continue
+        shares = [overlap(k, j) / area for j in accepted]
+        mine = [i for i, share in enumerate(shares) if share > 0.5]
+        if len(mine) != 1 or sum(share >= 0.15 for share in shares) > 1:
+            continue
+        seen = [accepted[mine[0]], *rivals[mine[0]]]
+        if len(seen) < 4 and all(np.hypot(*(centres[k] - centres[j])) > 3 for j in seen):
+            rivals[mine[0]].append(k)
+    extras: list[int] = []
+    for k in top:
+        if score[k] < 0.6 or len(extras) == 6:
+            break
+        if clear[k] and all(np.hypot(*(centres[k] - centres[e])) > 0.3 * 63.0 for e in extras):
+            extras.append(k)
+    return accepted, rivals, extras
+
+
+def test_choose_is_the_choice_written_out() -> None:
+    rng = np.random.default_rng(16)
+    for _ in range(60):
+        # a few cards, each found again and again a few mm and degrees off, and strays
+        cards = [(rng.uniform(0, 200, 2), rng.uniform(0, np.pi)) for _ in range(3)]
+        quads = np.array([_card(c + rng.normal(0, 2.5, 2), a + rng.normal(0, 0.04))
+                          for c, a in cards for _ in range(12)]
+                         + [_card(rng.uniform(0, 200, 2), rng.uniform(0, np.pi))
+                            for _ in range(10)])
+        score = rng.uniform(0.5, 1.0, len(quads))
+        ranked = np.argsort(-np.where(score >= 0.8, rng.random(len(quads)), -1.0),
+                            kind="stable")
+        accepted, rivals, extras = outline_kernels.choose(
+            quads, quads.mean(axis=1), score, ranked, (63.0, 88.0), 0.8, 0.15, 0.7, 0.6, 60, 6)
+        want_accepted, want_rivals, want_extras = _choose_python(quads, score, ranked)
+        assert accepted.tolist() == want_accepted and extras.tolist() == want_extras
+        assert [[r for r in row if r >= 0] for row in rivals.tolist()] == want_rivals
