@@ -1,8 +1,8 @@
-"""Compiling vision's inner loops with numba: nopython, cached on disk, typed as before.
+"""Compiling vision's inner loops with numba (nopython, cached on disk, typed as before), and
+the compiled helpers the kernels share.
 
 The first call of a process compiles a kernel or loads it from numba's disk cache; the
-kernels do no floating-point reassociation (no fast-math), so they give what the numpy or
-OpenCV code they stand for gives, bit for bit.
+kernels do no floating-point reassociation (no fast-math).
 """
 
 from __future__ import annotations
@@ -19,3 +19,33 @@ def compiled(function: F) -> F:
     """Compile with numba (nopython, cached on disk), keeping the function's type."""
     # (a numba Dispatcher is called like the function it compiles)
     return cast(F, numba.njit(cache=True, nogil=True)(function))
+
+
+@compiled
+def median_of(values: Any, count: int) -> float:  # pragma: no cover
+    """np.median of the first `count` (> 0) values, which it reorders: the middle ones found
+    by quickselect (numba's np.sort and np.partition are slower, and slow to compile). The
+    mean of the middle two is in the values' own precision, then exactly halved."""
+    half = count // 2
+    lo, hi = 0, count - 1
+    while lo < hi:  # values[:lo] <= values[lo:hi + 1] <= values[hi + 1:count]
+        pivot = values[(lo + hi) // 2]
+        i, j = lo, hi
+        while i <= j:
+            while values[i] < pivot:
+                i += 1
+            while values[j] > pivot:
+                j -= 1
+            if i <= j:
+                values[i], values[j] = values[j], values[i]
+                i += 1
+                j -= 1
+        if half <= j:
+            hi = j
+        elif half >= i:
+            lo = i
+        else:
+            break  # values[j + 1:i] all equal the pivot
+    upper = values[half]
+    lower = values[:half].max() if count % 2 == 0 else upper
+    return float((lower + upper) / 2)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.compiled import compiled
+from vision.compiled import compiled, median_of
 
 Mask = NDArray[np.uint8]
 
@@ -60,16 +60,6 @@ def model_foreground(top_down: Mask, model: NDArray[np.float32], gain: NDArray[n
 
 
 @compiled
-def _median_f32(values: Any) -> Any:  # pragma: no cover
-    """np.median of a non-empty float32 array: the mean of the middle two, in float32."""
-    half = len(values) // 2
-    part = np.partition(values, half)
-    if len(values) % 2:
-        return part[half]
-    return (part[:half].max() + part[half]) / np.float32(2.0)
-
-
-@compiled
 def _exposure_gain(view: Any, model: Any, chosen: Any) -> Any:  # pragma: no cover
     gain = np.ones(3, np.float32)
     n = np.count_nonzero(chosen)
@@ -85,7 +75,7 @@ def _exposure_gain(view: Any, model: Any, chosen: Any) -> Any:  # pragma: no cov
                     ratios[c, k] = (np.float32(view[y, x, c]) + one) / (model[y, x, c] + one)
                 k += 1
     for c in range(3):
-        gain[c] = min(max(_median_f32(ratios[c]), np.float32(0.25)), np.float32(4.0))
+        gain[c] = min(max(median_of(ratios[c], k), 0.25), 4.0)
     return gain
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.compiled import compiled
+from vision.compiled import compiled, median_of
 
 Vec = NDArray[np.float64]
 Mask = NDArray[np.uint8]
@@ -221,35 +221,6 @@ def outline_inside(quad: Vec, other: Vec, steps: Vec, shifts: Vec, margin: float
 
 
 @compiled
-def _median_of(values: Any, count: int) -> float:  # pragma: no cover
-    """np.median of the first `count` (> 0) values, which it reorders: the middle ones found
-    by quickselect, not a sort."""
-    half = count // 2
-    lo, hi = 0, count - 1
-    while lo < hi:  # values[:lo] <= values[lo:hi + 1] <= values[hi + 1:count]
-        pivot = values[(lo + hi) // 2]
-        i, j = lo, hi
-        while i <= j:
-            while values[i] < pivot:
-                i += 1
-            while values[j] > pivot:
-                j -= 1
-            if i <= j:
-                values[i], values[j] = values[j], values[i]
-                i += 1
-                j -= 1
-        if half <= j:
-            hi = j
-        elif half >= i:
-            lo = i
-        else:
-            break  # values[j + 1:i] all equal the pivot
-    upper = values[half]
-    lower = values[:half].max() if count % 2 == 0 else upper
-    return float((lower + upper) / 2)
-
-
-@compiled
 def _quarter_turn_mod(angle: float) -> float:  # pragma: no cover
     """angle % (pi / 2) as Python computes it (the exact fmod, then up by pi / 2 if
     negative), for angles within +-5 quarter turns: the fmod by exact subtractions."""
@@ -315,13 +286,13 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int) -> Any:  # p
                     side_counts[side] += 1
             if near < 20:
                 break  # too few edges along it to fit: it stays where it is
-            turn = _median_of(turn_votes, near)
+            turn = median_of(turn_votes, near)
             shift = np.zeros(2)
             for axis in range(2):
                 total, used = 0.0, 0
                 for side in (2 * axis, 2 * axis + 1):
                     if side_counts[side] >= 5:
-                        total += _median_of(side_votes[side], side_counts[side])
+                        total += median_of(side_votes[side], side_counts[side])
                         used += 1
                 shift[axis] = total / used if used else 0.0
             move_x = c * shift[0] - s * shift[1]
