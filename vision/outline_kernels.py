@@ -417,11 +417,11 @@ def _candidate_rects(xs: Any, ys: Any, along_u: Any, along_v: Any, thetas: Any, 
                 a = (np.float64(i) + (side_u - span_u) / 2) + u_low
                 for j in near_v:
                     b = (np.float64(j) + (side_v - span_v) / 2) + v_low
-                    corner_u = (a, a + side_u, a + side_u, a)
-                    corner_v = (b, b, b + side_v, b + side_v)
-                    for k in range(4):
-                        out[found, k, 0] = corner_u[k] * c - corner_v[k] * s
-                        out[found, k, 1] = corner_u[k] * s + corner_v[k] * c
+                    for k in range(4):  # corners (a, b), (a + side_u, b), ... (a, b + side_v)
+                        at_u = a + side_u if k == 1 or k == 2 else a
+                        at_v = b + side_v if k >= 2 else b
+                        out[found, k, 0] = at_u * c - at_v * s
+                        out[found, k, 1] = at_u * s + at_v * c
                     found += 1
     return out[:found]
 
@@ -499,7 +499,8 @@ def _overlap_area(a: Any, b: Any) -> float:  # pragma: no cover
         sense += b[i, 0] * b[j, 1] - b[j, 0] * b[i, 1]
     sense = 1.0 if sense >= 0 else -1.0
     poly, clipped = np.empty((8, 2)), np.empty((8, 2))
-    poly[:4] = a
+    for i in range(4):
+        poly[i, 0], poly[i, 1] = a[i, 0], a[i, 1]
     n = 4
     for i in range(4):
         px, py = b[i, 0], b[i, 1]
