@@ -328,17 +328,20 @@ def _side_pairs(hist: Any, span: int, k: int) -> Any:  # pragma: no cover
         near, far = hist[i], hist[i + span]
         pair[i] = near + far
         pair[i] += min(near, far)
-    order = np.argsort(-pair, kind="mergesort")
+    # the strongest free position, the first of equals (a stable sort's order), k times
     taken = np.zeros(n, np.bool_)
     out = np.empty(min(k, n), np.int64)
     found = 0
-    for i in order:
-        if pair[i] <= 0 or found == k:
+    while found < k:
+        best = -1
+        for i in range(n):
+            if not taken[i] and (best < 0 or pair[i] > pair[best]):
+                best = i
+        if best < 0 or pair[best] <= 0:
             break
-        if taken[i]:
-            continue
-        taken[max(0, i - 3): i + 4] = True
-        out[found] = i
+        for i in range(max(0, best - 3), min(n, best + 4)):
+            taken[i] = True
+        out[found] = best
         found += 1
     return out[:found]
 
