@@ -543,8 +543,11 @@ def _percentile_f32(values: NDArray[np.float32], percent: float) -> float:
     return float(value)
 
 
+Point = tuple[float, float]
+
+
 def _anchors(contour: NDArray[np.int32], px_per_mm: float,
-             card_mm: tuple[float, float]) -> list[tuple[Vec, Vec, Vec]]:
+             card_mm: tuple[float, float]) -> list[tuple[Point, Point, Point]]:
     """Where a card may start in a blob: (point mm, unit side a, unit side b).
 
     Every right-angled convex corner, with its sides made exactly perpendicular, and both
@@ -556,41 +559,40 @@ def _anchors(contour: NDArray[np.int32], px_per_mm: float,
     if cv2.contourArea(poly.astype(np.float32), oriented=True) < 0:
         poly = poly[::-1]
     n = len(poly)
-    sides = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
     along = np.concatenate([poly[1:], poly[:1]]) - poly  # each side, from its start
     lengths = [_length(v) for v in along]
     long_sides = [i for i in range(n) if lengths[i] >= 0.45 * card_mm[0]]
-    unit = {i: along[i] / lengths[i] for i in long_sides}
-    found: list[tuple[Vec, Vec, Vec]] = []
+    unit = {i: along[i] / lengths[i] for i in long_sides}  # (arrays, for BLAS's dot below)
+    corners: list[Point] = [(x, y) for x, y in poly.tolist()]
+    found: list[tuple[Point, Point, Point]] = []
     for i in long_sides:
-        p, q = sides[i]
-        d = unit[i]
-        inward = np.array([-d[1], d[0]])
-        found.extend([(p, d, inward), (q, -d, inward)])
+        dx, dy = unit[i].tolist()
+        inward = (-dy, dx)
+        found.extend([(corners[i], (dx, dy), inward), (corners[(i + 1) % n], (-dx, -dy), inward)])
     for k, i in enumerate(long_sides):
         j = long_sides[(k + 1) % len(long_sides)]
         between = sum(lengths[m % n] for m in range(i + 1, i + 1 + (j - i - 1) % n))
         if between > 0.2 * card_mm[0]:
             continue
-        p1, p2 = sides[i][0], sides[j][0]
-        d1, d2 = unit[i], unit[j]
-        cross = d1[0] * d2[1] - d1[1] * d2[0]
-        if abs(float(d1 @ d2)) > math.sin(math.radians(12)) or cross <= 0:
+        (x1, y1), (x2, y2) = corners[i], corners[j]
+        (d1x, d1y), (d2x, d2y) = unit[i].tolist(), unit[j].tolist()
+        cross = d1x * d2y - d1y * d2x
+        if abs(float(unit[i] @ unit[j])) > math.sin(math.radians(12)) or cross <= 0:
             continue
         # where the two side lines meet: p1 + t d1 = p2 + s d2
-        t = ((p2 - p1)[0] * d2[1] - (p2 - p1)[1] * d2[0]) / cross
-        corner = p1 + t * d1
-        a = -d1
-        err = math.atan2(d2[1], d2[0]) - math.atan2(a[1], a[0]) + math.pi / 2
+        t = ((x2 - x1) * d2y - (y2 - y1) * d2x) / cross
+        corner = (x1 + t * d1x, y1 + t * d1y)
+        a = (-d1x, -d1y)
+        err = math.atan2(d2y, d2x) - math.atan2(a[1], a[0]) + math.pi / 2
         err = (err + math.pi) % (2 * math.pi) - math.pi
         a = _rotate(a, err / 2)
         found.append((corner, a, _rotate(a, -math.pi / 2)))
     return found
 
 
-def _rotate(v: Vec, angle: float) -> Vec:
+def _rotate(v: Point, angle: float) -> Point:
     c, s = math.cos(angle), math.sin(angle)
-    return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
+    return (c * v[0] - s * v[1], s * v[0] + c * v[1])
 
 
 _GRID_S, _GRID_T = (g.ravel()[None, :, None] for g in np.meshgrid(np.linspace(0, 1, 7),
