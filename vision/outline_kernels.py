@@ -533,13 +533,6 @@ def _overlap_area(a: Any, b: Any) -> float:  # pragma: no cover
     return abs(twice) / 2
 
 
-def overlap_area(a: Vec, b: Vec) -> float:
-    """The area two convex quads (4 x 2) share (OpenCV's intersectConvexConvex, in float64
-    and without its call overhead)."""
-    return float(_overlap_area(np.ascontiguousarray(a, np.float64),
-                               np.ascontiguousarray(b, np.float64)))
-
-
 @compiled
 def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, card_h: float,
             apart: float, limits: Any, rivals_checked: int,

@@ -301,7 +301,7 @@ def test_overlap_area_is_opencvs() -> None:
         if rng.random() < 0.5:
             b = b[::-1].copy()  # either way round
         area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-        assert abs(outline_kernels.overlap_area(a, b) - area) < 0.01
+        assert abs(outline_kernels._overlap_area(a, b) - area) < 0.01
 
 
 def _choose_python(quads: NDArray[np.float64], score: NDArray[np.float64],
