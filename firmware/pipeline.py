@@ -88,7 +88,10 @@ class RefereePipeline:
         self.match_id = match_id
         self._buttons = len(match.header.seats) if buttons is None else buttons
         self.accepted: set[int] = set(accepted)
-        self._photos = store.photo_positions(match_id) if store and match_id else set()
+        self._photos = (
+            store.photo_positions(match_id) if store is not None and match_id is not None
+            else set()
+        )
         self.transcript: list[dict[str, Any]] = []
         self._last_problem: str | None = None
         self._frame_trouble: str | None = None

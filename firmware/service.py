@@ -429,7 +429,7 @@ class TableService:
             "final": bool(result.get("final", False)),
             "started": stored.started,
             "ended": stored.ended,
-            "moves": len(self._store.logged_moves(stored.id)),
+            "moves": self._store.move_count(stored.id),
         }
 
 

@@ -188,6 +188,13 @@ class MatchStore:
             ).fetchall()
         return [StoredMove(json.loads(move), t, bool(accepted)) for move, t, accepted in rows]
 
+    def move_count(self, match_id: int) -> int:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM moves WHERE match_id = ?", (match_id,)
+            ).fetchone()
+        return int(row[0])
+
     def last_move_time(self, match_id: int) -> float | None:
         """When the last logged move was seen (camera clock), to resume a replay after it."""
         with self._lock:

@@ -43,3 +43,12 @@ def test_a_finished_match_is_not_resumed(tmp_path: Path) -> None:
     assert stored.finished and stored.result == {
         "final": True, "scores": {"0": 3, "1": 1}, "winners": [0]
     }
+
+
+def test_the_move_count_is_counted_in_the_file(tmp_path: Path) -> None:
+    store = MatchStore.open(tmp_path / "t.sqlite")
+    match_id = store.start_match(HEADER)
+    assert store.move_count(match_id) == 0
+    for seat in (0, 1):
+        store.append_move(match_id, {"seat": seat, "move": "stuck"})
+    assert store.move_count(match_id) == len(store.moves(match_id)) == 2
