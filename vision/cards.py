@@ -377,20 +377,22 @@ class _Fit:
         blob, edges, offset, px_per_mm, card_mm = (self.blob, self.edges, self.offset,
                                                     self.px_per_mm, self.card_mm)
         grad, ref = self.grad, self.ref
-        quads = _distinct(quads, px_per_mm)
+        quads = outline_kernels.distinct(quads, px_per_mm)
         outline, strength = _outline_scores((quads + offset) / px_per_mm, blob, edges, offset,
                                             px_per_mm, grad, ref)
         # the votes use one direction per group of cards; fit each promising candidate to the
         # edges along its own outline (piles are a few degrees off each other)
         best: list[int] = []
-        mids = quads.mean(axis=1)
-        for k in np.argsort(-strength, kind="stable"):
-            if strength[k] < 0.5 or len(best) == refined:
+        mids: list[list[float]] = quads.mean(axis=1).tolist()
+        strengths, outlines = strength.tolist(), outline.tolist()
+        for k in np.argsort(-strength, kind="stable").tolist():
+            if strengths[k] < 0.5 or len(best) == refined:
                 break
-            if outline[k] >= WELL_PLACED:
+            if outlines[k] >= WELL_PLACED:
                 continue  # its outline already lies on the blob border and edges
-            if all(np.hypot(*(mids[k] - mids[j])) > 3 * px_per_mm for j in best):
-                best.append(int(k))
+            x, y = mids[k]
+            if all(math.hypot(x - mids[j][0], y - mids[j][1]) > 3 * px_per_mm for j in best):
+                best.append(k)
         if best:
             refits = _refine_many(quads[best], self.edge_x, self.edge_y, self.edge_normal)
             more = _outline_scores((refits + offset) / px_per_mm, blob, edges, offset, px_per_mm,
@@ -411,14 +413,19 @@ class _Fit:
         cards = [_to_card(quads_mm[k], card_mm,
                           tuple(_to_card(quads_mm[r], card_mm) for r in group if r >= 0))
                  for k, group in zip(accepted.tolist(), rivals.tolist(), strict=True)]
-        card_area = card_mm[0] * card_mm[1]
-        apart = math.hypot(*card_mm) + 1.0  # centres further apart: the cards cannot overlap
-        over = tuple(tuple(j for j, k in enumerate(accepted.tolist())
-                           if abs(centres[e] - centres[k]).max() <= apart
-                           and _overlap_mm2(quads_mm[e], quads_mm[k]) >= MAX_OVERLAP * card_area
-                           and self.lies_on(quads_mm[e], quads_mm[k])) for e in extras.tolist())
-        return cards, [_to_card(quads_mm[e], card_mm, beneath=under)
-                       for e, under in zip(extras.tolist(), over, strict=True)]
+        return cards, [_to_card(quads_mm[e], card_mm, beneath=self._beneath(
+            e, accepted.tolist(), quads_mm, centres.tolist())) for e in extras.tolist()]
+
+    def _beneath(self, extra: int, accepted: list[int], quads_mm: Vec,
+                 centres: list[list[float]]) -> tuple[int, ...]:
+        """The cards (indices into `accepted`) that candidate `extra` overlaps and lies on."""
+        limit = MAX_OVERLAP * self.card_mm[0] * self.card_mm[1]
+        apart = math.hypot(*self.card_mm) + 1.0  # centres further apart: they cannot overlap
+        x, y = centres[extra]
+        return tuple(j for j, k in enumerate(accepted)
+                     if max(abs(x - centres[k][0]), abs(y - centres[k][1])) <= apart
+                     and _overlap_mm2(quads_mm[extra], quads_mm[k]) >= limit
+                     and self.lies_on(quads_mm[extra], quads_mm[k]))
 
     def lies_on(self, upper: Vec, lower: Vec) -> bool:
         """Whether card `upper` (mm) lies on card `lower` where they overlap: its own outline
@@ -435,21 +442,6 @@ class _Fit:
         return outline_kernels.outline_inside(quad, other, _INSIDE_STEPS, _ACROSS_SHIFTS_FLAT,
                                               2.0, self.offset, self.px_per_mm, self.edges,
                                               *self.grad)
-
-
-def _distinct(quads: Vec, px_per_mm: float) -> Vec:
-    """The candidates without repeats: one per (centre to a pixel, angle to a degree)."""
-    if len(quads) < 2:
-        return quads
-    centre = quads.mean(axis=1)
-    side = quads[:, 1] - quads[:, 0]
-    angle = np.degrees(np.arctan2(side[:, 1], side[:, 0])) % 90.0
-    cell = np.rint(centre / max(1.0, px_per_mm)).astype(np.int64)
-    cell -= cell.min(axis=0)
-    rows = int(cell[:, 1].max()) + 1
-    key = (cell[:, 0] * rows + cell[:, 1]) * 90 + (np.rint(angle) % 90).astype(np.int64)
-    _, first = np.unique(key, return_index=True)  # the first of each (a stable sort)
-    return quads[np.sort(first)]
 
 
 def _to_card(quad: Vec, card_mm: tuple[float, float],

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numba
+import numpy as np
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,3 +50,25 @@ def median_of(values: Any, count: int) -> float:  # pragma: no cover
     upper = values[half]
     lower = values[:half].max() if count % 2 == 0 else upper
     return float((lower + upper) / 2)
+
+
+@compiled
+def box_means(image: Any, boxes: Any) -> Any:  # pragma: no cover
+    """The mean value (over every channel) of an image's pixels in each box (rows of x0, y0,
+    x1, y1; clipped to the image); 0 for an empty box. Exactly the numpy mean of each slice
+    of a uint8 image (its sum is an exact integer), in one call for many boxes."""
+    h, w = image.shape[0], image.shape[1]
+    channels = image.size // max(h * w, 1)
+    flat = image.reshape(h, w * channels)
+    out = np.zeros(len(boxes))
+    for b in range(len(boxes)):
+        x0, y0 = min(max(boxes[b, 0], 0), w), min(max(boxes[b, 1], 0), h)
+        x1, y1 = min(max(boxes[b, 2], x0), w), min(max(boxes[b, 3], y0), h)
+        total = 0
+        for y in range(y0, y1):
+            for j in range(x0 * channels, x1 * channels):
+                total += int(flat[y, j])
+        count = (y1 - y0) * (x1 - x0) * channels
+        if count:
+            out[b] = total / count
+    return out

@@ -534,6 +534,41 @@ def _overlap_area(a: Any, b: Any) -> float:  # pragma: no cover
 
 
 @compiled
+def _distinct(quads: Any, px_per_cell: float) -> Any:  # pragma: no cover
+    n = len(quads)
+    cells = np.empty((n, 2), np.int64)
+    turns = np.empty(n, np.int64)
+    for k in range(n):
+        for d in range(2):
+            c = (((quads[k, 0, d] + quads[k, 1, d]) + quads[k, 2, d]) + quads[k, 3, d]) / 4.0
+            cells[k, d] = np.int64(np.rint(c / px_per_cell))
+        angle = np.degrees(np.arctan2(quads[k, 1, 1] - quads[k, 0, 1],
+                                      quads[k, 1, 0] - quads[k, 0, 0])) % 90.0
+        turns[k] = np.int64(np.rint(angle)) % 90
+    low_x, low_y = cells[:, 0].min(), cells[:, 1].min()
+    rows = cells[:, 1].max() - low_y + 1
+    keys = np.empty(n, np.int64)
+    for k in range(n):
+        keys[k] = ((cells[k, 0] - low_x) * rows + (cells[k, 1] - low_y)) * 90 + turns[k]
+    order = np.argsort(keys, kind="mergesort")
+    keep = np.zeros(n, np.bool_)
+    for i in range(n):
+        if i == 0 or keys[order[i]] != keys[order[i - 1]]:
+            keep[order[i]] = True
+    return quads[keep]
+
+
+def distinct(quads: Vec, px_per_mm: float) -> Vec:
+    """The Nx4x2 quads (pixels at px_per_mm) without repeats, in their order: the first of
+    each centre to a millimetre (to a pixel below 1 px/mm) and first side's angle to a
+    degree (mod 90)."""
+    if len(quads) < 2:
+        return quads
+    out: Vec = _distinct(np.ascontiguousarray(quads, np.float64), max(1.0, float(px_per_mm)))
+    return out
+
+
+@compiled
 def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, card_h: float,
             apart: float, limits: Any, rivals_checked: int,
             most_extras: int) -> Any:  # pragma: no cover

@@ -30,6 +30,7 @@ from vision.cards import (
     overlap_mm2,
     view_mask,
 )
+from vision.compiled import box_means
 from vision.identify import CardIdentifier
 from vision.mat import MatSpec, TagPlacement
 
@@ -130,6 +131,14 @@ class TopDownWarp:
                 and high_y <= y1 - 3)
 
 
+def _tag_band_spans(tag: TagPlacement) -> list[tuple[float, float]]:
+    """Bands across a tag (mm below its centre): the white surround above and below it,
+    then its black border at the top and the bottom."""
+    half = tag.size_mm / 2
+    return [(-half - 5, -half - 1), (half + 1, half + 5), (-half + 2, -half + 6),
+            (half - 6, half - 2)]
+
+
 class TableReader:
     """Reads frames of one mat: calibrates on the first frame and keeps that calibration.
 
@@ -148,6 +157,7 @@ class TableReader:
         self._model: MatModel | None = None  # the empty mat, learnt after each calibration
         self._top_down: TopDownWarp | None = None
         self._frames = 0  # frames read since the model was learnt
+        self._tag_bands: NDArray[np.int64] | None = None  # view boxes of _tag_band_spans
 
     @property
     def calibration(self) -> Calibration | None:
@@ -342,24 +352,27 @@ class TableReader:
         """Whether at least 3 tags show, where the calibration puts them, a white surround
         around a black border (a hand over a tag is bright but not both)."""
         mat_level = float(mat_colour(top, valid).mean())
+        if self._tag_bands is None:
+            self._tag_bands = np.array([
+                self._band(top.shape, tag, y0, y1) for tag in self.mat.tags
+                for y0, y1 in _tag_band_spans(tag)], np.int64)
         seen = 0
-        for tag in self.mat.tags:
-            half = tag.size_mm / 2
-            surround = min(self._band(top, tag, -half - 5, -half - 1),
-                           self._band(top, tag, half + 1, half + 5))
-            border = max(self._band(top, tag, -half + 2, -half + 6),
-                         self._band(top, tag, half - 6, half - 2))
+        for before, after, border_top, border_bottom in box_means(
+                top, self._tag_bands).reshape(-1, 4).tolist():
+            surround, border = min(before, after), max(border_top, border_bottom)
             if surround > mat_level + MAT_DIFF / 2 and surround - border > MAT_DIFF:
                 seen += 1
         return seen >= 3
 
-    def _band(self, top: Frame, tag: TagPlacement, y0: float, y1: float) -> float:
-        """Mean level of a band across a tag, from y0 to y1 mm below its centre."""
+    def _band(self, shape: tuple[int, ...], tag: TagPlacement, y0: float, y1: float
+              ) -> tuple[int, int, int, int]:
+        """The box (x0, y0, x1, y1 pixels of the view) of a band across a tag, from y0 to y1
+        mm below its centre, clipped as slicing the view would."""
         s = self.px_per_mm
         (cx, cy), half = tag.center_mm, tag.size_mm / 2
-        strip = top[round((cy + y0) * s) : round((cy + y1) * s),
-                    round((cx - half) * s) : round((cx + half) * s)]
-        return float(strip.mean()) if strip.size else 0.0
+        top, bottom, _ = slice(round((cy + y0) * s), round((cy + y1) * s)).indices(shape[0])
+        left, right, _ = slice(round((cx - half) * s), round((cx + half) * s)).indices(shape[1])
+        return left, top, right, bottom
 
     def _thumbnail(self, top: Frame) -> NDArray[np.uint8]:
         grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)

@@ -286,6 +286,34 @@ def test_histogram_and_edge_pixels_are_numpys() -> None:
         assert np.array_equal(on_magnitude, magnitude[mask > 0])
 
 
+def _distinct_numpy(quads: NDArray[np.float64], px_per_mm: float) -> NDArray[np.float64]:
+    centre = quads.mean(axis=1)
+    side = quads[:, 1] - quads[:, 0]
+    angle = np.degrees(np.arctan2(side[:, 1], side[:, 0])) % 90.0
+    cell = np.rint(centre / max(1.0, px_per_mm)).astype(np.int64)
+    cell -= cell.min(axis=0)
+    rows = int(cell[:, 1].max()) + 1
+    key = (cell[:, 0] * rows + cell[:, 1]) * 90 + (np.rint(angle) % 90).astype(np.int64)
+    _, first = np.unique(key, return_index=True)
+    return quads[np.sort(first)]
+
+
+def test_distinct_keeps_the_first_of_each_place_and_angle() -> None:
+    rng = np.random.default_rng(14)
+    for trial in range(60):
+        quads = _quads(rng, int(rng.integers(2, 200)), 300, 200)
+        repeats = rng.integers(0, len(quads), len(quads) // 2)
+        # the same card a fraction of a pixel and of a degree off, and exact repeats
+        nudged = quads[repeats] + rng.uniform(-0.3, 0.3, (len(repeats), 1, 2))
+        quads = np.concatenate([quads, nudged, quads[repeats[:5]]])[rng.permutation(
+            len(quads) + len(repeats) + min(5, len(repeats)))]
+        px_per_mm = (0.5, 1.0, 1.5)[trial % 3]
+        expected = _distinct_numpy(quads, px_per_mm)
+        assert outline_kernels.distinct(quads, px_per_mm).tobytes() == expected.tobytes()
+    one = _quads(rng, 1, 300, 200)
+    assert outline_kernels.distinct(one, 1.0).tobytes() == one.tobytes()
+
+
 def _card(centre: NDArray[np.float64], angle: float) -> NDArray[np.float64]:
     c, s = math.cos(angle), math.sin(angle)
     local = np.array([[-31.5, -44.0], [31.5, -44.0], [31.5, 44.0], [-31.5, 44.0]])
