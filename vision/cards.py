@@ -599,50 +599,23 @@ _GRID_CORNER_INDEX = np.array(_GRID_CORNERS, np.intp)
 _SIDE_STEPS_FLAT = np.ascontiguousarray(_SIDE_STEPS.ravel())
 _ACROSS_SHIFTS_FLAT = np.ascontiguousarray(_ACROSS_SHIFTS.ravel())
 _INSIDE_STEPS = np.linspace(0.05, 0.95, 20)  # where an outline is checked across another card
-_NO_GRADIENT = np.zeros((1, 1), np.float32)
 
 
 def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm: float,
-                    grad: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
-                    ref: float = 1.0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+                    grad: tuple[NDArray[np.float32], NDArray[np.float32]],
+                    ref: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Per Nx4x2 quad: the share of its outline on a blob border or an image edge, and how
     strongly its outline is a step across the side (1 on a blob border; else the image
     gradient across the side relative to `ref`, at most 1), which ranks rivals: a card's
     own outline is a sharp step, the printed frame a few mm inside it only a thin line.
+    A free side (mat beyond it) is the surest outline: a phantom between two cards of a
+    pile square reaches into its neighbour and has fewer, so it adds to the strength.
 
     Both are 0 for a quad that does not lie (almost) wholly inside the blob.
     """
-    n = len(quads)
-    quads = np.ascontiguousarray(quads, np.float64)
-    offset = np.ascontiguousarray(offset, np.float64)
-    ok = outline_kernels.cover_ok(quads, offset, px_per_mm, blob, _GRID_S_FLAT, _GRID_T_FLAT,
-                                  _GRID_CORNER_INDEX, MIN_COVER)
-    if ok.all():
-        return _outline_in_blob(quads, blob, edges, offset, px_per_mm, grad, ref)
-    # score only the quads inside the blob: the rest score 0
-    outline, strength = np.zeros(n), np.zeros(n)
-    if ok.any():
-        outline[ok], strength[ok] = _outline_in_blob(quads[ok], blob, edges, offset, px_per_mm,
-                                                     grad, ref)
-    return outline, strength
-
-
-def _outline_in_blob(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm: float,
-                     grad: tuple[NDArray[np.float32], NDArray[np.float32]] | None,
-                     ref: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """_outline_scores of quads that lie inside the blob."""
-    gx, gy = grad if grad is not None else (_NO_GRADIENT, _NO_GRADIENT)
-    hit, outside, step = outline_kernels.outline_points(
-        quads, offset, px_per_mm, blob, edges, gx, gy, ref, _SIDE_STEPS_FLAT,
-        _ACROSS_SHIFTS_FLAT)
-    outline = hit.mean(axis=1)
-    if grad is None:
-        return outline, outline.copy()
-    strength = step.mean(axis=1)
-    # a free side (mat beyond it) is the surest outline: a phantom between two cards of a
-    # pile square reaches into its neighbour and has fewer
-    strength = 0.75 * strength + 0.25 * outside.mean(axis=1)
-    return outline, strength
+    return outline_kernels.outline_scores(quads, offset, px_per_mm, blob, edges, *grad, ref,
+                                          _SIDE_STEPS_FLAT, _ACROSS_SHIFTS_FLAT, _GRID_S_FLAT,
+                                          _GRID_T_FLAT, _GRID_CORNER_INDEX, MIN_COVER)
 
 
 def overlap_mm2(a: CardQuad, b: CardQuad) -> float:

@@ -132,26 +132,69 @@ def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
     return hit, outside, step
 
 
-def cover_ok(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, grid_s: Vec, grid_t: Vec,
-             corners: NDArray[np.intp], min_cover: float) -> NDArray[np.bool_]:
-    """Per Nx4x2 quad (mm): whether at least 3 of its inner grid's `corners` and a share
-    `min_cover` of its whole grid (points a + s ab + t ad of the quad shrunk by 10 %) lie
-    on the blob."""
-    ok: NDArray[np.bool_] = _cover_ok(quads, offset, float(px_per_mm), blob, grid_s, grid_t,
-                                      corners, float(min_cover))
-    return ok
+@compiled
+def _pairwise_sum(values: Any) -> float:  # pragma: no cover
+    """numpy's sum of a float64 row (its pairwise summation: eight running sums per block
+    of up to 128 values, halves above), so a mean of it is bit for bit numpy's."""
+    n = len(values)
+    if n < 8:
+        total = 0.0
+        for i in range(n):
+            total += values[i]
+        return total
+    if n <= 128:
+        r = values[:8].copy()
+        i = 8
+        while i < n - n % 8:
+            for j in range(8):
+                r[j] += values[i + j]
+            i += 8
+        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            total += values[i]
+            i += 1
+        return float(total)
+    half = n // 2
+    half -= half % 8
+    return _pairwise_sum(values[:half]) + _pairwise_sum(values[half:])
 
 
-def outline_points(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, edges: Mask,
+@compiled
+def _outline_scores(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges: Any, gx: Any,
+                    gy: Any, ref: float, steps: Any, shifts: Any, grid_s: Any, grid_t: Any,
+                    corners: Any, min_cover: float) -> Any:  # pragma: no cover
+    n = len(quads)
+    outline, strength = np.zeros(n), np.zeros(n)
+    inside = np.nonzero(_cover_ok(quads, offset, px_per_mm, blob, grid_s, grid_t, corners,
+                                  min_cover))[0]
+    if len(inside) == 0:
+        return outline, strength
+    hit, outside, step = _outline_points(quads[inside], offset, px_per_mm, blob, edges, gx, gy,
+                                         ref, steps, shifts)
+    points = hit.shape[1]
+    for i in range(len(inside)):
+        k = inside[i]
+        outline[k] = np.float64(hit[i].sum()) / points
+        free = np.float64(outside[i].sum()) / points
+        strength[k] = 0.75 * (_pairwise_sum(step[i]) / points) + 0.25 * free
+    return outline, strength
+
+
+def outline_scores(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, edges: Mask,
                    gx: NDArray[np.float32], gy: NDArray[np.float32], ref: float, steps: Vec,
-                   shifts: Vec) -> tuple[NDArray[np.bool_], NDArray[np.bool_], Vec]:
-    """Per Nx4x2 quad (mm), at the `steps` along each side (N x 4*len(steps)): whether the
-    point lies on the blob border (outside 2.5 mm out) or an edge, whether outside, and the
-    step across the side there (1 outside; else the steepest gradient across the side at the
-    `shifts` (pixels) relative to `ref`, at most 1)."""
-    hit, outside, step = _outline_points(quads, offset, float(px_per_mm), blob, edges, gx, gy,
-                                         float(ref), steps, shifts)
-    return hit, outside, step
+                   shifts: Vec, grid_s: Vec, grid_t: Vec, corners: NDArray[np.intp],
+                   min_cover: float) -> tuple[Vec, Vec]:
+    """Per Nx4x2 quad (mm), the share of its outline points (`steps` along each side) on the
+    blob border (outside 2.5 mm out) or an edge, and its strength: 3/4 the mean step across
+    the side (1 outside; else the steepest gradient across the side at the `shifts` (pixels)
+    relative to `ref`, at most 1) and 1/4 the share outside. Both are 0 for a quad that does
+    not lie on the blob: fewer than 3 of its inner grid's `corners` or less than a share
+    `min_cover` of its whole grid (points a + s ab + t ad of the quad shrunk by 10 %)."""
+    outline, strength = _outline_scores(
+        np.ascontiguousarray(quads, np.float64), np.ascontiguousarray(offset, np.float64),
+        float(px_per_mm), blob, edges, gx, gy, float(ref), steps, shifts, grid_s, grid_t,
+        corners, float(min_cover))
+    return outline, strength
 
 
 @compiled

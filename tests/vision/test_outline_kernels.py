@@ -42,8 +42,9 @@ def _quads(rng: np.random.Generator, n: int, w: int, h: int) -> NDArray[np.float
     return out
 
 
-def test_outline_points_are_the_numpy_ones() -> None:
+def test_outline_scores_are_the_numpy_ones() -> None:
     rng = np.random.default_rng(5)
+    scored = 0
     for trial in range(40):
         h, w = (int(v) for v in rng.integers(60, 240, 2))
         blob = np.zeros((h, w), np.uint8)
@@ -55,6 +56,8 @@ def test_outline_points_are_the_numpy_ones() -> None:
         quads = _quads(rng, 30, w, h)
         if trial % 2:
             quads = np.round(quads)  # pixel centres: rounding ties
+        for quad in quads[: 20 * (trial % 2)]:  # most of them on the blob, in odd trials
+            cv2.fillConvexPoly(blob, np.round(quad).astype(np.int32), 255)
         quads = (quads + offset) / px_per_mm
         # the grid inside each quad
         n = len(quads)
@@ -68,10 +71,6 @@ def test_outline_points_are_the_numpy_ones() -> None:
         inside, index = _is_set(blob, grid.reshape(-1, 2), offset, px_per_mm)
         cover = (inside & (blob.ravel()[index] > 0)).reshape(n, -1).mean(axis=1)
         ok &= cover >= MIN_COVER
-        got = outline_kernels.cover_ok(quads, offset, px_per_mm, blob, _GRID_S.ravel(),
-                                       _GRID_T.ravel(), np.array(_GRID_CORNERS, np.intp),
-                                       MIN_COVER)
-        assert np.array_equal(got, ok)
         # the outline
         along = np.roll(quads, -1, axis=1) - quads
         normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)
@@ -90,12 +89,17 @@ def test_outline_points_are_the_numpy_ones() -> None:
         sy = np.where(inside, gy.ravel()[index], 0.0).reshape(3, -1)
         across = np.abs(sx * normals[None, :, 0] + sy * normals[None, :, 1]).max(axis=0)
         step = np.where(outside, 1.0, np.minimum(1.0, across / 40.0))
-        hit, out, got_step = outline_kernels.outline_points(
+        outline = (outside | on_edge).reshape(n, -1).mean(axis=1)
+        strength = 0.75 * step.reshape(n, -1).mean(axis=1) + 0.25 * outside.reshape(
+            n, -1).mean(axis=1)
+        got_outline, got_strength = outline_kernels.outline_scores(
             quads, offset, px_per_mm, blob, edges, gx, gy, 40.0, _SIDE_STEPS.ravel(),
-            _ACROSS_SHIFTS.ravel())
-        assert np.array_equal(hit.ravel(), outside | on_edge)
-        assert np.array_equal(out.ravel(), outside)
-        assert got_step.ravel().tobytes() == step.tobytes()
+            _ACROSS_SHIFTS.ravel(), _GRID_S.ravel(), _GRID_T.ravel(),
+            np.array(_GRID_CORNERS, np.intp), MIN_COVER)
+        scored += int(ok.sum())
+        assert got_outline.tobytes() == np.where(ok, outline, 0.0).tobytes()
+        assert got_strength.tobytes() == np.where(ok, strength, 0.0).tobytes()
+    assert 100 < scored < 40 * 30  # quads on the blob and off it
 
 
 def test_side_pairs_are_the_strongest_pairs_apart() -> None:
