@@ -10,7 +10,7 @@ import json
 import pickle
 import random
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from referee.games import GAMES, get_game
 from referee.games.deserto import CELL_GAP_MM, CELLS, OFF, Deserto
 from referee.games.tempus import SERIES, Tempus
 from referee.notation import read_log, replay
-from referee.table import Play, Press, TableView, TakeBack, ViewCard
+from referee.table import TableView, ViewCard
 from referee.text import (
     LANGUAGES,
     LOCALES,
@@ -299,7 +299,7 @@ DESERTO_FACES = [*Deserto().deck.codes, None]
 TEMPUS_FACES = [*Tempus().deck.codes[:-2], None]  # the two series faces are never played
 
 
-def _deserto_view(rng: random.Random, state: Any) -> TableView:
+def _deserto_view(rng: random.Random, match: Match[Any]) -> TableView:
     """Cards on the square's cells (any face, sometimes unreadable), sometimes one beside it."""
     width, height = Deserto().deck.card_mm
     corners = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
@@ -317,16 +317,16 @@ def _deserto_view(rng: random.Random, state: Any) -> TableView:
     return TableView(tuple(cards))
 
 
-def _deserto_move(rng: random.Random, seat: int) -> Move:
+def _deserto_move(rng: random.Random, seat: int, seats: int) -> Move:
     if rng.random() < 0.1:
         return Move(seat, "stuck")
     cell = rng.choice([*CELLS, *CELLS, OFF])
     return Move(seat, "place", {"cell": cell, "card": rng.choice(DESERTO_FACES)})
 
 
-def _tempus_view(rng: random.Random, state: Any) -> TableView:
+def _tempus_view(rng: random.Random, match: Match[Any]) -> TableView:
     """The sets in front of seats (mostly as the referee has them), sometimes new cards."""
-    pairs = [(held.series, held.top) for held in state.sets if rng.random() < 0.85]
+    pairs = [(held.series, held.top) for held in match.state.sets if rng.random() < 0.85]
     pairs += [(rng.choice(SERIES), rng.choice(TEMPUS_FACES)) for _ in range(rng.randint(0, 2))]
     cards = []
     for series, top in pairs:
@@ -335,7 +335,7 @@ def _tempus_view(rng: random.Random, state: Any) -> TableView:
     return TableView(tuple(cards))
 
 
-def _tempus_move(rng: random.Random, seat: int) -> Move:
+def _tempus_move(rng: random.Random, seat: int, seats: int) -> Move:
     card = rng.choice(TEMPUS_FACES)
     number = rng.choice([1, 2, 3, 4])
     return rng.choice(
@@ -353,54 +353,32 @@ def _tempus_move(rng: random.Random, seat: int) -> Move:
 PLAY = {"deserto": (_deserto_view, _deserto_move), "tempus": (_tempus_view, _tempus_move)}
 
 
-def _said_at_the_table(name: str, seed: int) -> Iterator[str]:
-    """Everything a game says in one random match under random house options: verdicts
-    (deferred ones too), questions for the table, take-backs, moves offered on the page."""
-    rng = random.Random(seed)
+def _match(name: str, rng: random.Random) -> Match[Any]:
+    """A match of the game under random house options (not the deal sizes, which must agree)."""
     game = get_game(name)
     seats = tuple(f"seat{n}" for n in range(rng.randint(game.min_seats, game.max_seats)))
     options = {
         option.name: rng.choice(option.choices)
         for option in game.options
-        if isinstance(option.default, bool | str)  # not the deal sizes, which must agree
+        if isinstance(option.default, bool | str)
     }
-    header = game.check_header(Header(name, seats, options=options))
-    match = Match(game, header)
-    table = game.interpreter(header)
-    view, written = PLAY[name]
-    for _ in range(80):
-        last = match.rulings[-1] if match.rulings else None
-        to_play = game.to_play(match.state)
-        roll = rng.random()
-        if roll < 0.4:
-            actions = table.on_view(match.state, view(rng, match.state), last)
-        elif roll < 0.6:
-            press = Press(rng.randrange(len(seats)), rng.choice(["press", "hold", "double"]))
-            actions = table.on_press(match.state, press, last)
-        else:
-            seat = (
-                to_play if to_play is not None and rng.random() < 0.8 else rng.randrange(len(seats))
-            )
-            actions = [Play(written(rng, seat))]
-        for action in actions:
-            if isinstance(action, Play):
-                ruling = match.play(action.move)
-                yield from (said.verdict.message for said in (ruling, *ruling.deferred))
-            elif isinstance(action, TakeBack):
-                yield action.reason
-                match.undo()
-            else:
-                yield action.message
-        for offered in game.page_moves(match.state):
-            yield offered.title
-            yield from (field.label for field in offered.fields)
+    return Match(game, Header(name, seats, options=options))
 
 
 @pytest.mark.parametrize("language", FOREIGN)
 @pytest.mark.parametrize("name", sorted(PLAY))
-def test_what_a_game_says_reads_entirely_in_the_language(language: str, name: str) -> None:
-    said = [message for seed in range(200) for message in _said_at_the_table(name, seed)]
-    assert [message for message in said if not isinstance(message, Text)] == []
+def test_what_a_game_says_reads_entirely_in_the_language(
+    language: str, name: str, random_play: Callable[..., Iterator[Any]]
+) -> None:
+    view, written = PLAY[name]
+    said = [
+        message
+        for seed in range(200)
+        for rng in [random.Random(seed)]
+        for message in random_play(_match(name, rng), rng, view, written, steps=80)
+    ]
+    # sentences are Texts; the choices the page offers are words
+    assert [message for message in said if not isinstance(message, Text | str)] == []
     known = catalogue(language)
     assert sorted({missing for message in said for missing in untranslated(message, known)}) == []
 

@@ -8,7 +8,7 @@ import ast
 import json
 import random
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from referee.core import Header, Match, Move
 from referee.games import uno
 from referee.games.uno import COLOURS, WILDS, Uno, UnoTable
 from referee.notation import read_log, replay
-from referee.table import Play, Press, TableView, TakeBack, ViewCard
+from referee.table import TableView, ViewCard
 from referee.text import LOCALES, Text, catalogue, translate, untranslated
 
 GAME = Uno()
@@ -139,54 +139,22 @@ def _written(rng: random.Random, seat: int, seats: int) -> Move:
     ])
 
 
-def _said_at_the_table(seed: int) -> Iterator[str]:
-    """Everything UNO says in one random match under random house options."""
-    rng = random.Random(seed)
+def _match(rng: random.Random) -> Match[Any]:
+    """A match of 2 to 7 players under random house options, any seat to start."""
     seats = tuple(f"seat{n}" for n in range(rng.randint(2, 7)))
     options = {o.name: rng.choice(o.choices) for o in GAME.options if o.name != "target"}
-    header = GAME.check_header(Header("uno", seats, rng.randrange(len(seats)), options))
-    match = Match(GAME, header)
-    table = GAME.interpreter(header)
-    for _ in range(150):
-        last = match.rulings[-1] if match.rulings else None
-        to_play = GAME.to_play(match.state)
-        offers = GAME.page_moves(match.state)
-        roll = rng.random()
-        if offers and roll < 0.3:
-            offer = rng.choice(offers)
-            answers = {field.name: rng.choice(field.choices) for field in offer.fields}
-            actions: list[Any] = [Play(GAME.parse_move(
-                rng.choice(offer.seats), offer.kind, {**offer.fixed, **answers}
-            ))]
-        elif roll < 0.55:
-            actions = table.on_view(match.state, _view(rng, match), last)
-        elif roll < 0.75:
-            press = Press(rng.randrange(len(seats)), rng.choice(["press", "hold", "double"]))
-            actions = table.on_press(match.state, press, last)
-        else:
-            seat = to_play if to_play is not None and rng.random() < 0.8 else rng.randrange(
-                len(seats)
-            )
-            actions = [Play(_written(rng, seat, len(seats)))]
-        for action in actions:
-            if isinstance(action, Play):
-                ruling = match.play(action.move)
-                yield from (said.verdict.message for said in (ruling, *ruling.deferred))
-            elif isinstance(action, TakeBack):
-                yield action.reason
-                if match.rulings:
-                    match.undo()
-            else:
-                yield action.message
-        for offered in GAME.page_moves(match.state):
-            yield offered.title
-            for field in offered.fields:
-                yield field.label
-                yield from (str(choice) for choice in field.choices)
+    return Match(GAME, Header("uno", seats, rng.randrange(len(seats)), options))
 
 
-def test_what_uno_says_reads_entirely_in_romanian() -> None:
-    said = [message for seed in range(150) for message in _said_at_the_table(seed)]
+def test_what_uno_says_reads_entirely_in_romanian(
+    random_play: Callable[..., Iterator[Any]]
+) -> None:
+    said = [
+        message
+        for seed in range(150)
+        for rng in [random.Random(seed)]
+        for message in random_play(_match(rng), rng, _view, _written, steps=150, page_moves=True)
+    ]
     assert [message for message in said if not isinstance(message, Text | str)] == []
     plain = sorted({message for message in said if not isinstance(message, Text)} - set(COLOURS))
     assert plain == []
