@@ -335,16 +335,8 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
     # the cards that start at the blob's own corners and straight sides, and (below) those
     # the edge votes find, whose outline may run inside the blob (piles a few mm off)
-    anchors = _anchors(contour, px_per_mm, card_mm)
-    if anchors:
-        corner, a, b = (np.array(v)[:, None, :] for v in zip(*anchors, strict=True))
-        la = np.array([card_mm[0], card_mm[1]])[None, :, None]  # both ways round
-        lb = np.array([card_mm[1], card_mm[0]])[None, :, None]
-        starts = np.stack([corner + 0 * la, corner + a * la, corner + a * la + b * lb,
-                           corner + b * lb], axis=2).reshape(-1, 4, 2)
-        anchored = starts * px_per_mm - offset
-    else:
-        anchored = np.zeros((0, 4, 2))
+    anchored = outline_kernels.anchored_quads(_outline_mm(contour, px_per_mm), card_mm,
+                                              px_per_mm, offset)
     xs, ys, edge_gx, edge_gy, on_edges = outline_kernels.edge_pixels(canny, gx, gy, magnitude)
     ref = max(1.0, 0.5 * _percentile_f32(on_edges, 90)) if len(on_edges) else 1.0
     edge_normal = np.arctan2(edge_gy, edge_gx)
@@ -535,56 +527,14 @@ def _percentile_f32(values: NDArray[np.float32], percent: float) -> float:
     return float(value)
 
 
-Point = tuple[float, float]
-
-
-def _anchors(contour: NDArray[np.int32], px_per_mm: float,
-             card_mm: tuple[float, float]) -> list[tuple[Point, Point, Point]]:
-    """Where a card may start in a blob: (point mm, unit side a, unit side b).
-
-    Every right-angled convex corner, with its sides made exactly perpendicular, and both
-    ends of every long straight side (a card whose corners are all hidden or touching
-    other cards still shows one free side).
-    """
+def _outline_mm(contour: NDArray[np.int32], px_per_mm: float) -> Vec:
+    """A blob's outline (mm) as straight sides within 1.5 mm, turned to a positive oriented
+    area (the way round the anchors take it)."""
     poly = cv2.approxPolyDP(contour, 1.5 * px_per_mm, True).reshape(-1, 2).astype(np.float64)
     poly /= px_per_mm
     if cv2.contourArea(poly.astype(np.float32), oriented=True) < 0:
         poly = poly[::-1]
-    n = len(poly)
-    along = np.concatenate([poly[1:], poly[:1]]) - poly  # each side, from its start
-    lengths = [_length(v) for v in along]
-    long_sides = [i for i in range(n) if lengths[i] >= 0.45 * card_mm[0]]
-    unit = {i: along[i] / lengths[i] for i in long_sides}  # (arrays, for BLAS's dot below)
-    corners: list[Point] = [(x, y) for x, y in poly.tolist()]
-    found: list[tuple[Point, Point, Point]] = []
-    for i in long_sides:
-        dx, dy = unit[i].tolist()
-        inward = (-dy, dx)
-        found.extend([(corners[i], (dx, dy), inward), (corners[(i + 1) % n], (-dx, -dy), inward)])
-    for k, i in enumerate(long_sides):
-        j = long_sides[(k + 1) % len(long_sides)]
-        between = sum(lengths[m % n] for m in range(i + 1, i + 1 + (j - i - 1) % n))
-        if between > 0.2 * card_mm[0]:
-            continue
-        (x1, y1), (x2, y2) = corners[i], corners[j]
-        (d1x, d1y), (d2x, d2y) = unit[i].tolist(), unit[j].tolist()
-        cross = d1x * d2y - d1y * d2x
-        if abs(float(unit[i] @ unit[j])) > math.sin(math.radians(12)) or cross <= 0:
-            continue
-        # where the two side lines meet: p1 + t d1 = p2 + s d2
-        t = ((x2 - x1) * d2y - (y2 - y1) * d2x) / cross
-        corner = (x1 + t * d1x, y1 + t * d1y)
-        a = (-d1x, -d1y)
-        err = math.atan2(d2y, d2x) - math.atan2(a[1], a[0]) + math.pi / 2
-        err = (err + math.pi) % (2 * math.pi) - math.pi
-        a = _rotate(a, err / 2)
-        found.append((corner, a, _rotate(a, -math.pi / 2)))
-    return found
-
-
-def _rotate(v: Point, angle: float) -> Point:
-    c, s = math.cos(angle), math.sin(angle)
-    return (c * v[0] - s * v[1], s * v[0] + c * v[1])
+    return poly
 
 
 _GRID_S, _GRID_T = (g.ravel()[None, :, None] for g in np.meshgrid(np.linspace(0, 1, 7),

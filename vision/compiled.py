@@ -12,6 +12,9 @@ from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -20,6 +23,31 @@ def compiled(function: F) -> F:
     """Compile with numba (nopython, cached on disk), keeping the function's type."""
     # (a numba Dispatcher is called like the function it compiles)
     return cast(F, numba.njit(cache=True, nogil=True)(function))
+
+
+@intrinsic
+def _fma(typing_context: Any, a: Any, b: Any, c: Any) -> Any:  # pragma: no cover
+    """a * b + c rounded once (LLVM's fma), for kernels that must give BLAS's results."""
+    signature = types.float64(types.float64, types.float64, types.float64)
+
+    def build(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        double = ir.DoubleType()
+        fma = builder.module.declare_intrinsic("llvm.fma", [double],
+                                               ir.FunctionType(double, [double] * 3))
+        return builder.call(fma, args)
+
+    return signature, build
+
+
+#: (typed as compiled code calls it)
+fused_multiply_add = cast(Callable[[float, float, float], float], _fma)
+
+
+@compiled
+def dot2(ax: float, ay: float, bx: float, by: float) -> float:  # pragma: no cover
+    """The dot product of two 2-vectors as numpy's BLAS gives it (ddot: ay * by added to
+    ax * bx in one rounding), so a compiled side length is the one numpy computed."""
+    return fused_multiply_add(ay, by, ax * bx)
 
 
 @compiled

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.compiled import compiled, median_of
+from vision.compiled import compiled, dot2, median_of
 
 Vec = NDArray[np.float64]
 Mask = NDArray[np.uint8]
@@ -609,6 +609,82 @@ def distinct(quads: Vec, px_per_mm: float) -> Vec:
         return quads
     out: Vec = _distinct(np.ascontiguousarray(quads, np.float64), max(1.0, float(px_per_mm)))
     return out
+
+
+@compiled
+def _anchored_quads(poly: Any, card_w: float, card_h: float, px_per_mm: float,
+                    offset: Any) -> Any:  # pragma: no cover
+    n = len(poly)
+    along = np.empty((n, 2))
+    lengths = np.empty(n)
+    for i in range(n):
+        along[i, 0] = poly[(i + 1) % n, 0] - poly[i, 0]
+        along[i, 1] = poly[(i + 1) % n, 1] - poly[i, 1]
+        lengths[i] = np.sqrt(dot2(along[i, 0], along[i, 1], along[i, 0], along[i, 1]))
+    long_sides = np.array([i for i in range(n) if lengths[i] >= 0.45 * card_w], np.int64)
+    m = len(long_sides)
+    unit = np.empty((n, 2))
+    for i in long_sides:
+        unit[i, 0] = along[i, 0] / lengths[i]
+        unit[i, 1] = along[i, 1] / lengths[i]
+    # (corner, side a, side b): both ends of each long side, turned inward, then the corners
+    starts = np.empty((3 * m, 6))
+    count = 0
+    for i in long_sides:
+        dx, dy = unit[i, 0], unit[i, 1]
+        end = (i + 1) % n
+        starts[count] = (poly[i, 0], poly[i, 1], dx, dy, -dy, dx)
+        starts[count + 1] = (poly[end, 0], poly[end, 1], -dx, -dy, -dy, dx)
+        count += 2
+    most_off = np.sin(np.radians(12.0))
+    for k in range(m):
+        i, j = long_sides[k], long_sides[(k + 1) % m]
+        between = 0.0
+        for step in range(i + 1, i + 1 + (j - i - 1) % n):
+            between += lengths[step % n]
+        if between > 0.2 * card_w:
+            continue
+        x1, y1, x2, y2 = poly[i, 0], poly[i, 1], poly[j, 0], poly[j, 1]
+        d1x, d1y, d2x, d2y = unit[i, 0], unit[i, 1], unit[j, 0], unit[j, 1]
+        cross = d1x * d2y - d1y * d2x
+        if abs(dot2(d1x, d1y, d2x, d2y)) > most_off or cross <= 0:
+            continue
+        # where the two side lines meet: p1 + t d1 = p2 + s d2
+        t = ((x2 - x1) * d2y - (y2 - y1) * d2x) / cross
+        ax, ay = -d1x, -d1y
+        err = math.atan2(d2y, d2x) - math.atan2(ay, ax) + math.pi / 2
+        err = (err + math.pi) % (2 * math.pi) - math.pi
+        c, s = math.cos(err / 2), math.sin(err / 2)
+        ax, ay = c * ax - s * ay, s * ax + c * ay
+        c, s = math.cos(-math.pi / 2), math.sin(-math.pi / 2)
+        starts[count] = (x1 + t * d1x, y1 + t * d1y, ax, ay, c * ax - s * ay, s * ax + c * ay)
+        count += 1
+    quads = np.empty((2 * count, 4, 2))
+    for k in range(count):
+        for way in range(2):
+            la, lb = (card_w, card_h) if way == 0 else (card_h, card_w)
+            q = quads[2 * k + way]
+            for d in range(2):
+                corner, a, b = starts[k, d], starts[k, 2 + d], starts[k, 4 + d]
+                q[0, d] = (corner + 0.0 * la) * px_per_mm - offset[d]
+                q[1, d] = (corner + a * la) * px_per_mm - offset[d]
+                q[2, d] = ((corner + a * la) + b * lb) * px_per_mm - offset[d]
+                q[3, d] = (corner + b * lb) * px_per_mm - offset[d]
+    return quads
+
+
+def anchored_quads(poly: Vec, card_mm: tuple[float, float], px_per_mm: float,
+                   offset: Vec) -> Vec:
+    """Card rectangles (Kx4x2 pixels, less `offset`) that start where a card may start in a
+    blob outlined by `poly` (mm, straight sides, positive oriented area): at both ends of
+    every side at least 0.45 card widths long, along it and inward, and at every
+    right-angled convex corner of two such sides (joined by little else), its sides made
+    exactly perpendicular; each both ways round. A card whose corners are all hidden or
+    touching other cards still shows one free side."""
+    quads: Vec = _anchored_quads(np.ascontiguousarray(poly, np.float64), float(card_mm[0]),
+                                 float(card_mm[1]), float(px_per_mm),
+                                 np.ascontiguousarray(offset, np.float64))
+    return quads
 
 
 @compiled

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.compiled import box_means
+from vision.compiled import box_means, dot2
 
 
 def test_box_means_are_the_means_of_the_slices() -> None:
@@ -19,3 +19,11 @@ def test_box_means_are_the_means_of_the_slices() -> None:
             y0, y1, _ = slice(max(y0, 0), max(y1, 0)).indices(shape[0])
             part = image[y0:y1, x0:x1]
             assert mean == (float(part.mean()) if part.size else 0.0)
+
+
+def test_dot2_is_numpys_dot_product() -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(5000):
+        a, b = rng.normal(0, 40, 2), rng.normal(0, 40, 2)
+        assert dot2(*a.tolist(), *b.tolist()) == float(a @ b) == float(a.dot(b))
+        assert dot2(*a.tolist(), *a.tolist()) == float(a.dot(a))

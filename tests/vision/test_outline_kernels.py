@@ -318,6 +318,70 @@ def test_distinct_keeps_the_first_of_each_place_and_angle() -> None:
     assert outline_kernels.distinct(one, 1.0).tobytes() == one.tobytes()
 
 
+def _anchored_numpy(poly: NDArray[np.float64], card_mm: tuple[float, float],
+                    px_per_mm: float, offset: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The anchors as the numpy code found them (its BLAS dot products included)."""
+    n = len(poly)
+    along = np.concatenate([poly[1:], poly[:1]]) - poly
+    lengths = [math.sqrt(float(v.dot(v))) for v in along]
+    long_sides = [i for i in range(n) if lengths[i] >= 0.45 * card_mm[0]]
+    unit = {i: along[i] / lengths[i] for i in long_sides}
+    corners = [(x, y) for x, y in poly.tolist()]
+    found = []
+    for i in long_sides:
+        dx, dy = unit[i].tolist()
+        found += [(corners[i], (dx, dy), (-dy, dx)), (corners[(i + 1) % n], (-dx, -dy), (-dy, dx))]
+
+    def turned(v: tuple[float, float], angle: float) -> tuple[float, float]:
+        c, s = math.cos(angle), math.sin(angle)
+        return (c * v[0] - s * v[1], s * v[0] + c * v[1])
+
+    for k, i in enumerate(long_sides):
+        j = long_sides[(k + 1) % len(long_sides)]
+        if sum(lengths[m % n] for m in range(i + 1, i + 1 + (j - i - 1) % n)) > 0.2 * card_mm[0]:
+            continue
+        (x1, y1), (x2, y2) = corners[i], corners[j]
+        (d1x, d1y), (d2x, d2y) = unit[i].tolist(), unit[j].tolist()
+        cross = d1x * d2y - d1y * d2x
+        if abs(float(unit[i] @ unit[j])) > math.sin(math.radians(12)) or cross <= 0:
+            continue
+        t = ((x2 - x1) * d2y - (y2 - y1) * d2x) / cross
+        a = (-d1x, -d1y)
+        err = math.atan2(d2y, d2x) - math.atan2(a[1], a[0]) + math.pi / 2
+        a = turned(a, ((err + math.pi) % (2 * math.pi) - math.pi) / 2)
+        found.append(((x1 + t * d1x, y1 + t * d1y), a, turned(a, -math.pi / 2)))
+    if not found:
+        return np.zeros((0, 4, 2))
+    corner, a, b = (np.array(v)[:, None, :] for v in zip(*found, strict=True))
+    la = np.array([card_mm[0], card_mm[1]])[None, :, None]
+    lb = np.array([card_mm[1], card_mm[0]])[None, :, None]
+    starts = np.stack([corner + 0 * la, corner + a * la, corner + a * la + b * lb,
+                       corner + b * lb], axis=2).reshape(-1, 4, 2)
+    out: NDArray[np.float64] = starts * px_per_mm - offset
+    return out
+
+
+def test_anchored_quads_are_the_numpy_ones() -> None:
+    rng = np.random.default_rng(15)
+    card_mm = (63.0, 88.0)
+    for trial in range(200):
+        # the outline of a few overlapping cards, as a blob's contour
+        canvas = np.zeros((400, 400), np.uint8)
+        for quad in _quads(rng, int(rng.integers(1, 4)), 250, 250):
+            scale = np.array(card_mm) / np.ptp(quad, axis=0).max() if trial % 2 else 1.0
+            cv2.fillConvexPoly(canvas, np.round(quad * scale + 60).astype(np.int32), 255)
+        contours, _ = cv2.findContours(canvas, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        contour = max(contours, key=cv2.contourArea)
+        poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
+        if cv2.contourArea(poly.astype(np.float32), oriented=True) < 0:
+            poly = poly[::-1]
+        px_per_mm = (1.0, 1.5)[trial % 2]
+        offset = rng.integers(0, 40, 2).astype(np.float64)
+        expected = _anchored_numpy(poly, card_mm, px_per_mm, offset)
+        got = outline_kernels.anchored_quads(poly, card_mm, px_per_mm, offset)
+        assert got.tobytes() == expected.tobytes()
+
+
 def _card(centre: NDArray[np.float64], angle: float) -> NDArray[np.float64]:
     c, s = math.cos(angle), math.sin(angle)
     local = np.array([[-31.5, -44.0], [31.5, -44.0], [31.5, 44.0], [-31.5, 44.0]])
