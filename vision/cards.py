@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 
 from vision import foreground_kernels, outline_kernels
 from vision.calibration import Calibration, Frame
+from vision.compiled import dot2
 from vision.mat import tag_quiet_zone_mm
 
 Vec = NDArray[np.float64]
@@ -71,12 +72,13 @@ class CardQuad:
     beneath: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def from_axes(cls, center: Vec | tuple[float, float], long_axis: Vec,
+    def from_axes(cls, center: Vec | tuple[float, float], long_axis: Vec | tuple[float, float],
                   card_mm: tuple[float, float], alternatives: tuple[CardQuad, ...] = (),
                   beneath: tuple[int, ...] = ()) -> CardQuad:
         """Build a quad from its centre and the direction of its long side (mm)."""
-        length = _length(long_axis)
-        down_x, down_y = float(long_axis[0]) / length, float(long_axis[1]) / length
+        axis_x, axis_y = float(long_axis[0]), float(long_axis[1])
+        length = _length(axis_x, axis_y)
+        down_x, down_y = axis_x / length, axis_y / length
         if down_y < 0 or (down_y == 0 and down_x < 0):
             down_x, down_y = -down_x, -down_y
         right_x, right_y = down_y, -down_x
@@ -438,16 +440,16 @@ class _Fit:
 
 def _to_card(quad: Vec, card_mm: tuple[float, float],
              alternatives: tuple[CardQuad, ...] = (), beneath: tuple[int, ...] = ()) -> CardQuad:
-    side_a, side_b = quad[1] - quad[0], quad[3] - quad[0]
-    long_axis = side_a if _length(side_a) > _length(side_b) else side_b
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
+    side_a, side_b = (x1 - x0, y1 - y0), (x3 - x0, y3 - y0)
+    long_axis = side_a if _length(*side_a) > _length(*side_b) else side_b
     centre = ((((x0 + x1) + x2) + x3) / 4, (((y0 + y1) + y2) + y3) / 4)  # (quad.mean(axis=0))
     return CardQuad.from_axes(centre, long_axis, card_mm, alternatives, beneath)
 
 
-def _length(vector: Vec) -> float:
-    """np.linalg.norm of a 1-D vector (the same BLAS dot product), without its overhead."""
-    return math.sqrt(float(vector.dot(vector)))
+def _length(x: float, y: float) -> float:
+    """np.linalg.norm of a 2-vector (the same BLAS dot product), without numpy's overhead."""
+    return math.sqrt(dot2(x, y, x, y))
 
 
 def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray[np.float32],
