@@ -407,8 +407,10 @@ class _Fit:
         cards = [_to_card(quads_mm[k], card_mm,
                           tuple(_to_card(quads_mm[r], card_mm) for r in group if r >= 0))
                  for k, group in zip(accepted.tolist(), rivals.tolist(), strict=True)]
-        return cards, [_to_card(quads_mm[e], card_mm, beneath=self._beneath(
-            e, accepted.tolist(), quads_mm, centres.tolist())) for e in extras.tolist()]
+        taken, centre_list = accepted.tolist(), centres.tolist()
+        return cards, [_to_card(quads_mm[e], card_mm,
+                                beneath=self._beneath(e, taken, quads_mm, centre_list))
+                       for e in extras.tolist()]
 
     def _beneath(self, extra: int, accepted: list[int], quads_mm: Vec,
                  centres: list[list[float]]) -> tuple[int, ...]:
