@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 #: The languages the page offers; English is the referee's own.
-LANGUAGES = ("en", "ro")
+LANGUAGES = ("en", "ro", "it", "es", "pt")
 LOCALES = Path(__file__).with_name("locales")
 
 

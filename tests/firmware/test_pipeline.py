@@ -174,7 +174,8 @@ def test_the_snapshot_names_the_seats_and_the_seat_to_play(factory: MockFactory)
         ("Ana", False), ("Bogdan", True)
     ]
     assert snapshot["table"][0] == {"zone": "nw", "cards": ["oasis"], "top": "oasis",
-                                    "zone_texts": {"en": "nw", "ro": "NV"}}
+                                    "zone_texts": {"en": "nw", "ro": "NV", "it": "NO",
+                                                   "es": "NO", "pt": "NO"}}
     assert snapshot["verdicts"][-1]["ok"] is True
     panel.close()
 

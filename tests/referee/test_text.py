@@ -290,6 +290,136 @@ def test_the_example_logs_read_entirely_in_the_language(language: str, log: Path
         assert untranslated(ruling.verdict.message, catalogue(language)) == [], ruling
 
 
+
+# -- known sentences in Italian, Spanish and Portuguese -----------------------------------
+
+
+def _said(name: str, *moves: Move) -> Text:
+    """What the game says of the last of `moves`, played in order from a new match for two."""
+    match = Match(get_game(name), Header(name, ("Ana", "Bogdan")))
+    for move in moves:
+        ruling = match.play(move)
+    message = ruling.verdict.message
+    assert isinstance(message, Text)
+    return message
+
+
+VIZIER_NW = Move(0, "place", {"cell": "nw", "card": "vizier"})
+RED_10_OPENS = Move(0, "open", {"series": "plus", "card": "red-10"})
+UNO_DEALT = (Move(1, "deal", {}), Move(1, "turn-up", {"card": "red-9"}))
+
+#: english, then what it reads in Italian, Spanish and Portuguese.
+KNOWN: list[tuple[Text, dict[str, str]]] = [
+    (
+        _said("deserto", VIZIER_NW),
+        {"it": "visir in NO", "es": "visir en NO", "pt": "vizir em NO"},
+    ),
+    (
+        _said("deserto", VIZIER_NW, Move(1, "place", {"cell": "ne", "card": "brigand"})),
+        {
+            "it": "non si può posare un brigante vicino a un visir",
+            "es": "no se puede poner un ladrón al lado de un visir",
+            "pt": "não se pode pôr um ladrão ao lado de um vizir",
+        },
+    ),
+    (
+        t("{card} may not go on {card}", card=t("an oasis")),
+        {
+            "it": "non si può posare un'oasi su un'oasi",
+            "es": "no se puede poner un oasis sobre un oasis",
+            "pt": "não se pode pôr um oásis sobre um oásis",
+        },
+    ),
+    (
+        _said("tempus", RED_10_OPENS, Move(1, "capture", {"set": 1, "card": "violet-12"})),
+        {
+            "it": "12 viola non può andare su 10 rosso: il set è rosso",
+            "es": "el 12 violeta no puede ir sobre el 10 rojo: el set es rojo",
+            "pt": "o 12 violeta não pode ir sobre o 10 vermelho: o set é vermelho",
+        },
+    ),
+    (
+        _said("tempus", RED_10_OPENS, Move(1, "capture", {"set": 1, "card": "joker-11"})),
+        {
+            "it": "Joker 11 sul set 1: il giocatore 1 lo prende al giocatore 0",
+            "es": "Joker 11 sobre el set 1: el jugador 1 se lo quita al jugador 0",
+            "pt": "Joker 11 no set 1: o jogador 1 tira-o ao jogador 0",
+        },
+    ),
+    (
+        _said("uno", *UNO_DEALT, Move(0, "play", {"cards": ["wild"], "colour": "green"})),
+        {
+            "it": "Jolly su 9 rosso, colore scelto: verde",
+            "es": "Cambio de color sobre el 9 rojo, color elegido: verde",
+            "pt": "Coringa sobre o 9 vermelho, cor escolhida: verde",
+        },
+    ),
+    (
+        _said("uno", *UNO_DEALT, Move(0, "play", {"cards": ["blue-draw2"]})),
+        {
+            "it": "Pesca due blu non va né sul rosso né su 9 rosso",
+            "es": "el Roba dos azul no va ni con el rojo ni con el 9 rojo",
+            "pt": "o Compre duas azul não combina nem com o vermelho nem com o 9 vermelho",
+        },
+    ),
+    (
+        Text.joined("; ", [t("it is seat {current}'s turn, not {seat}'s", current=0, seat=1),
+                           t("seat {seat} took back its move", seat=1)]),
+        {
+            "it": "tocca al giocatore 0, non al giocatore 1; "
+                  "il giocatore 1 ha annullato la sua mossa",
+            "es": "le toca al jugador 0, no al jugador 1; el jugador 1 ha deshecho su jugada",
+            "pt": "é a vez do jogador 0, não do jogador 1; o jogador 1 anulou a sua jogada",
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("language", ["it", "es", "pt"])
+@pytest.mark.parametrize(
+    "message, expected", KNOWN, ids=[str(message)[:40] for message, _ in KNOWN]
+)
+def test_known_sentences_read_as_a_referee_says_them(
+    language: str, message: Text, expected: dict[str, str]
+) -> None:
+    assert render(message, catalogue(language)) == expected[language]
+    assert in_every_language(message)[language] == expected[language]
+
+
+#: The cards as seed 002 names them (Deserto) and as each language's UNO decks name them.
+CARD_NAMES = {
+    "it": {"vizier": "visir", "brigand": "brigante", "treasure": "tesoro", "oasis": "oasi",
+           "red-draw2": "Pesca due rosso", "green-skip": "Salta turno verde",
+           "blue-reverse": "Cambio giro blu", "wild": "Jolly",
+           "wild-draw4": "Jolly pesca quattro"},
+    "es": {"vizier": "visir", "brigand": "ladrón", "treasure": "tesoro", "oasis": "oasis",
+           "red-draw2": "Roba dos rojo", "green-skip": "Salta turno verde",
+           "blue-reverse": "Cambio de sentido azul", "wild": "Cambio de color",
+           "wild-draw4": "Roba cuatro"},
+    "pt": {"vizier": "vizir", "brigand": "ladrão", "treasure": "tesouro", "oasis": "oásis",
+           "red-draw2": "Compre duas vermelho", "green-skip": "Pular verde",
+           "blue-reverse": "Inverter azul", "wild": "Coringa",
+           "wild-draw4": "Coringa compre quatro"},
+}
+
+
+@pytest.mark.parametrize("language", sorted(CARD_NAMES))
+def test_the_cards_have_their_names_in_the_language(language: str) -> None:
+    words = catalogue(language).words
+    assert {code: words.get(code) for code in CARD_NAMES[language]} == CARD_NAMES[language]
+
+
+@pytest.mark.parametrize("language", FOREIGN)
+@pytest.mark.parametrize("deck", ["deserto", "tempus", "uno"])
+def test_no_two_cards_share_a_name(language: str, deck: str) -> None:
+    names = [catalogue(language).words.get(code, code) for code in load_deck(deck).codes]
+    assert len(set(names)) == len(names)
+
+
+def test_the_page_s_languages_after_english_and_romanian() -> None:
+    assert LANGUAGES == ("en", "ro", "it", "es", "pt")
+
+
 # -- what the games say at the table, in every language -----------------------------------
 #
 # Random play: the table reads random views and presses, and random moves are written as
