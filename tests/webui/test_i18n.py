@@ -11,9 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from referee.core import Header, Match, Move
+from referee.games import get_game
+from referee.text import in_every_language
 from webui.i18n import LOCALES, Catalogue, load_catalogues, localized, negotiate, safe_next
 from webui.security import Label
 
@@ -37,6 +41,31 @@ def test_a_language_firmware_did_not_translate_falls_back_to_english(phone: Any)
     page = phone.page("/", headers={"Accept-Language": "it"})
     assert "Giocatori" in page  # the chrome is Italian
     assert "A brigand may not go next to a vizier" in page  # the verdict stays English
+
+
+def test_a_verdict_of_the_referee_reads_in_italian_on_an_italian_phone(
+    data: dict[str, Any], make_table: Callable[..., Any], make_app: Callable[..., Flask]
+) -> None:
+    """The snapshot holds a real Deserto verdict as firmware sends it (its text in every
+    language of referee.text); a phone switched to Italian shows the Italian, on the page
+    and in the part a live update swaps in."""
+    match = Match(get_game("deserto"), Header("deserto", ("Ana", "Bogdan")))
+    match.play(Move(0, "place", {"cell": "nw", "card": "vizier"}))
+    message = match.play(Move(1, "place", {"cell": "ne", "card": "brigand"})).verdict.message
+    texts = in_every_language(message)
+    assert set(texts) == set(load_catalogues())  # every language the page offers
+    snapshot = data["playing"]
+    flagged = {**snapshot["flagged"], "message": str(message), "texts": texts}
+    assert snapshot["verdicts"][-1]["index"] == flagged["index"]
+    snapshot["flagged"] = snapshot["verdicts"][-1] = flagged
+    with make_app(make_table(snapshot)).test_client() as client:
+        assert client.get("/lang/it?next=/").status_code == 303
+        page = client.get("/").get_data(as_text=True)
+        fragment = client.get("/live").get_data(as_text=True)  # what a live update swaps in
+    assert '<html lang="it">' in page and "Giocatori" in page
+    for shown in (page, fragment):
+        assert shown.count("non si può posare un brigante vicino a un visir") == 2  # flag, moves
+        assert str(message) not in shown
 
 
 def test_english_for_an_unknown_or_missing_language(phone: Any) -> None:
