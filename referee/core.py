@@ -186,6 +186,15 @@ class Game(abc.ABC, Generic[StateT]):
         """Check a move's fields; raise RefereeError naming what is wrong."""
 
     @abc.abstractmethod
+    def describe(self, move: Move) -> Text:
+        """`move` as a player would say it, after the seat's name ("puts a vizier on nw").
+
+        Read from the move alone, so a log's line reads without replaying the match (the
+        history page shows it in the reader's language); never raises for a move that
+        `parse_move` accepted. Like SAN in chess: short, readable and unambiguous.
+        """
+
+    @abc.abstractmethod
     def setup(self, header: Header) -> StateT:
         """The state before the first move."""
 

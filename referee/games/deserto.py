@@ -126,6 +126,15 @@ class Deserto(Game[DesertoState]):
             return Move(seat, kind, {})
         raise RefereeError(f"unknown move {kind!r}; Deserto has place and stuck")
 
+    def describe(self, move: Move) -> Text:
+        if move.kind == "stuck":
+            return t("cannot play and gives a card to the previous player")
+        card = move.get("card")
+        named = t("an unread card") if card is None else A_CARD[card]
+        if move.get("cell") == OFF:
+            return t("puts {card} beside the square", card=named)
+        return t("puts {card} on {cell}", card=named, cell=move.get("cell"))
+
     # -- state ------------------------------------------------------------------
 
     def setup(self, header: Header) -> DesertoState:

@@ -258,6 +258,28 @@ class Tempus(Game[TempusState]):
             )
         return Move(seat, kind, dict(fields))
 
+    def describe(self, move: Move) -> Text:
+        kind, card = move.kind, move.get("card")
+        if kind == "count":
+            return t("counts {cards} cards won", cards=move.get("cards"))
+        if kind in ("open", "capture"):
+            # A card played face up that the camera could not read.
+            played = t("an unread card") if card is None else card
+            if kind == "open":
+                return t("opens a set on the '{sign}' side with {card}",
+                         sign=SIGN[move.get("series")], card=played)
+            if "series" in move.fields:
+                return t("captures set {number} with {card}, leaving it on '{sign}'",
+                         number=move.get("set"), card=played, sign=SIGN[move.get("series")])
+            return t("captures set {number} with {card}", number=move.get("set"), card=played)
+        # Fed and buried cards go face down: an unnamed one is the usual case.
+        hidden = t("a card") if card is None else card
+        if kind == "feed" and move.get("set") is None:
+            return t("slides {card} under an opponent's set", card=hidden)
+        if kind == "feed":
+            return t("slides {card} under set {number}", card=hidden, number=move.get("set"))
+        return t("buries {card}, holding all three sets", card=hidden)
+
     # -- state ------------------------------------------------------------------
 
     def setup(self, header: Header) -> TempusState:

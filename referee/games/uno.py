@@ -403,6 +403,40 @@ class Uno(Game[UnoState]):
             raise RefereeError("a draw shows at most as many cards as it draws")
         return Move(seat, kind, dict(fields))
 
+    def describe(self, move: Move) -> Text:
+        kind = move.kind
+        if kind == "deal":
+            return t("deals {count} cards each", count=HAND_SIZE)
+        if kind == "colour":
+            return t("names {colour} for the wild", colour=move.get("colour"))
+        if kind == "draw":
+            seen = move.get("cards") or []
+            if seen:
+                return t("draws {count}, seen: {cards}",
+                         count=move.get("count"), cards=Text.joined(", ", seen))
+            return t("draws {count}", count=move.get("count"))
+        if kind == "uno":
+            return t("calls UNO")
+        if kind == "catch":
+            return t("catches seat {target} without UNO", target=move.get("target"))
+        if kind == "challenge":
+            return t("challenges the wild draw 4")
+        if kind == "reveal":
+            shown = move.get("cards")
+            return t("shows {cards}", cards=Text.joined(", ", shown)) if shown else t(
+                "shows no card")
+        if kind == "turn-up":
+            said = t("turns up {card}", card=move.get("card"))
+        else:
+            said = t("plays {cards}", cards=_listed(move.get("cards")))
+        if "colour" in move.fields:
+            colour = move.get("colour")
+            said = (t("{play}, a colour named (not seen)", play=said) if colour is None
+                    else t("{play}, {colour} named", play=said, colour=colour))
+        if "swap" in move.fields:
+            said = t("{play}, swaps hands with seat {seat}", play=said, seat=move.get("swap"))
+        return said
+
     def _check_code(self, code: Any, what: str) -> None:
         if code not in self._cards:
             raise RefereeError(

@@ -20,9 +20,10 @@ Writer = Callable[[random.Random, int, int], Move]
 
 def said_at_the_table(match: Match[Any], rng: random.Random, view: Viewer, written: Writer,
                       steps: int, page_moves: bool = False) -> Iterator[Any]:
-    """Everything a game says in `steps` random turns of a match: verdicts (deferred ones
-    too), questions for the table, take-backs and the moves offered on the page (their
-    titles, labels and choices). With `page_moves`, the offered moves are made too."""
+    """Everything a game says in `steps` random turns of a match: each move played as the
+    history page describes it, verdicts (deferred ones too), questions for the table,
+    take-backs and the moves offered on the page (their titles, labels and choices). With
+    `page_moves`, the offered moves are made too."""
     game = match.game
     seats = len(match.header.seats)
     table = game.interpreter(match.header)
@@ -47,6 +48,7 @@ def said_at_the_table(match: Match[Any], rng: random.Random, view: Viewer, writt
         for action in actions:
             if isinstance(action, Play):
                 ruling = match.play(action.move)
+                yield game.describe(action.move)
                 yield from (said.verdict.message for said in (ruling, *ruling.deferred))
             elif isinstance(action, TakeBack):
                 yield action.reason
