@@ -2,7 +2,10 @@
 and a tally per player across matches. Read-only, straight from the control.
 
 The replay works without a script: `/history/<id>?move=n` shows move n with its
-verdict and the scores after it, with links to the previous and next move.
+verdict and the scores after it, with links to the previous and next move. A move reads
+as its game says it ("puts a vizier on nw") in the page's language when the record holds
+that sentence (`description`, and `description_texts` per language, as a verdict has
+`message` and `texts`); a record without it shows the log's own words (`move_words`).
 """
 
 from __future__ import annotations
@@ -84,7 +87,8 @@ def score_of(scores: Any, seat: int) -> Any:
 
 
 def move_words(move: Any) -> str:
-    """A move as a line of text: its kind and its fields, as the log records them."""
+    """A move as a line of text: its kind and its fields, as the log records them (what
+    the page shows of a move when no description in words came with it)."""
     if not isinstance(move, Mapping):
         return str(move)
     fields = [f"{name} {value}" for name, value in move.items() if name not in ("seat", "move")]

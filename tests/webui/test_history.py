@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import Any
+
+import pytest
+
+from referee.games import get_game
+from referee.notation import parse_move
+from referee.text import in_every_language
 
 
 def test_the_history_lists_ended_matches_with_scores_and_winners(phone: Any) -> None:
@@ -64,6 +71,63 @@ def test_the_replay_lists_every_move_and_the_result(phone: Any) -> None:
 def test_a_verdict_in_the_replay_is_in_the_pages_language(phone: Any) -> None:
     page = phone.page("/history/1?move=2", headers={"Accept-Language": "ro"})
     assert "Un brigand nu poate sta lângă un vizir" in page and "Mutarea 2 din 3" in page
+
+
+def described(record: dict[str, Any]) -> dict[str, Any]:
+    """`record` with each move in words, as firmware describes it: the game's sentence in
+    English and in every language of referee.text, beside the verdict's."""
+    copied = copy.deepcopy(record)
+    game = get_game(copied["game"])
+    for row in copied["moves"]:
+        said = game.describe(parse_move(game, row["move"], len(copied["seats"])))
+        row["description"], row["description_texts"] = str(said), in_every_language(said)
+    return copied
+
+
+@pytest.fixture
+def described_table(table: Any, monkeypatch: Any) -> Any:
+    """The table, its records holding each move in words."""
+    record = table.match_record
+    monkeypatch.setattr(table, "match_record", lambda match_id: described(record(match_id)))
+    return table
+
+
+def test_a_move_reads_as_its_game_says_it(described_table: Any, phone: Any) -> None:
+    page = phone.page("/history/1?move=2")
+    step = page[page.index('id="step-move"'):page.index('id="step-verdict"')]
+    assert '<span class="who">Bogdan</span> <span class="move">puts a brigand on nw</span>' in step
+    moves = page[page.index('id="move-list"'):]
+    assert [found.group(1) for found in re.finditer(r'<span class="move">([^<]*)<', moves)] == [
+        "puts an oasis on nw", "puts a brigand on nw", "puts a treasure on ne",
+    ]
+    assert "cell nw" not in page
+
+
+def test_a_romanian_phone_sees_the_moves_in_romanian(described_table: Any, phone: Any) -> None:
+    page = phone.page("/history/1", headers={"Accept-Language": "ro"})
+    step = page[page.index('id="step-move"'):page.index('id="step-verdict"')]
+    assert '<span class="move">pune o oază pe NV</span>' in step
+    moves = page[page.index('id="move-list"'):]
+    assert '<span class="move">pune un hoț pe NV</span>' in moves
+    assert "puts" not in page and "cell nw" not in page
+
+
+def test_a_move_described_only_in_english_reads_in_english(
+    table: Any, phone: Any, monkeypatch: Any
+) -> None:
+    record = described(table.match_record(1))
+    record["moves"][0]["description_texts"] = {}
+    monkeypatch.setattr(table, "match_record", lambda match_id: record)
+    page = phone.page("/history/1", headers={"Accept-Language": "ro"})
+    assert '<span class="move">puts an oasis on nw</span>' in page
+    assert '<span class="move">pune un hoț pe NV</span>' in page
+
+
+def test_a_record_without_words_for_its_moves_shows_the_log_s_own(phone: Any) -> None:
+    """An older record, or one whose moves could not be described: the log's notation."""
+    page = phone.page("/history/1", headers={"Accept-Language": "ro"})
+    moves = page[page.index('id="move-list"'):]
+    assert '<span class="move">place · cell nw · card brigand</span>' in moves
 
 
 def test_a_match_without_moves(phone: Any) -> None:
