@@ -275,9 +275,12 @@ class TableService:
                     f"match {match_id} cannot be shown past move {len(moves)}: {error}"
                 ) from None
             ruling = match.play(move)
+            said = game.describe(move)
             moves.append({
                 **ruling.to_json(),
                 "move": logged.move,
+                "description": str(said),
+                "description_texts": in_every_language(said),
                 "texts": in_every_language(ruling.verdict.message),
                 "accepted": logged.accepted,
                 "photo": f"m{match_id}-{ruling.index}" if ruling.index in photos else None,

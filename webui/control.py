@@ -90,7 +90,9 @@ class TableControl(LiveFeed, Protocol):
 
     def match_record(self, match_id: int) -> dict[str, Any]:
         """One match move by move: {id, game, title, seats, result, events, moves:
-        [{index, seat, move, ok, rules, message, texts, accepted, photo, scores}]}."""
+        [{index, seat, move, description, description_texts, ok, rules, message, texts,
+        accepted, photo, scores}]}; a move's description is the game's words for it,
+        `description_texts` the same in every language."""
         ...
 
     def tally(self) -> list[dict[str, Any]]:

@@ -107,6 +107,11 @@ def test_a_whole_session_ends_in_the_history_and_the_tally(store: MatchStore) ->
     record = service.match_record(ended["id"])
     assert len(record["moves"]) == ended["moves"] > 30
     assert record["moves"][-1]["scores"] == record["result"]["scores"]
+    first = record["moves"][0]
+    assert first["move"]["move"] == "place"  # the log's notation, and the game's words for it
+    assert first["description"] == first["description_texts"]["en"]
+    assert first["description"].startswith("puts ")
+    assert first["description_texts"]["ro"].startswith("pune ")
     tally = {row["name"]: row for row in service.tally()}
     winners = [["Ana", "Bogdan"][seat] for seat in ended["winners"]]
     assert all(tally[name]["wins"] == 1 for name in winners)
