@@ -12,6 +12,7 @@ import pytest
 
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.identify import CardIdentifier, align, augment, confidence, describe
+from vision.identify_kernels import edge_sums, project
 
 
 @pytest.fixture(scope="module")
@@ -231,3 +232,47 @@ def test_a_patch_cut_a_few_millimetres_off_the_card_is_still_read(
                                borderMode=cv2.BORDER_REPLICATE)
         assert tempus.identify(moved)[0] == "violet-18"
     assert align([patch], tempus.layout)[0].shape == patch.shape
+
+
+# -- the compiled loops and the batches give what one patch at a time with OpenCV gave ----
+
+
+def test_projection_sums_as_einsum_did() -> None:
+    rng = np.random.default_rng(81)
+    for n, dim, k in ((10, 1568, 131), (1, 7, 3), (3, 1571, 9)):
+        rows = rng.normal(0, 0.05, (n, dim)).astype(np.float32)
+        projection = rng.normal(0, 1, (dim, k)).astype(np.float32)
+        got = project(rows, projection)
+        assert np.array_equal(got, np.einsum("pd,dk->pk", rows, projection))
+        exact = rows.astype(np.float64) @ projection.astype(np.float64)
+        assert np.allclose(got, exact, rtol=0, atol=1e-4)
+
+
+def test_edge_sums_are_opencvs_column_and_row_gradients() -> None:
+    rng = np.random.default_rng(82)
+    greys = rng.integers(0, 256, (6, 88, 64), dtype=np.uint8)
+    cols, rows = edge_sums(greys)
+    for grey, col, row in zip(greys, cols, rows, strict=True):
+        assert np.array_equal(col, cv2.reduce(cv2.absdiff(grey[:, 1:], grey[:, :-1]), 0,
+                                              cv2.REDUCE_SUM, dtype=cv2.CV_32F).ravel())
+        assert np.array_equal(row, cv2.reduce(cv2.absdiff(grey[1:], grey[:-1]), 1,
+                                              cv2.REDUCE_SUM, dtype=cv2.CV_32F).ravel())
+
+
+def test_a_batch_reads_as_its_patches_one_at_a_time(tempus: CardIdentifier,
+                                                    tempus_faces: dict[str, np.ndarray]) -> None:
+    rng = np.random.default_rng(83)
+    patches = [table_view(face, float(rng.uniform(0, 360)), rng, **WARM)
+               for face in list(tempus_faces.values())[:12]]
+    patches.append(rng.integers(0, 256, (88, 64, 3), dtype=np.uint8))
+    patches.append(cv2.resize(patches[0], (50, 70)))  # resized to the patch size first
+    assert np.array_equal(describe(patches), np.concatenate([describe([p]) for p in patches]))
+    assert tempus.identify_many(patches) == [tempus.identify(p) for p in patches]
+    m = 7
+    for patch, moved in zip(patches, align(patches, tempus.layout), strict=True):
+        one = align([patch], tempus.layout)[0]
+        assert np.array_equal(moved, one)
+        prepared = cv2.resize(patch, (64, 88), interpolation=cv2.INTER_AREA)
+        padded = cv2.copyMakeBorder(prepared, m, m, m, m, cv2.BORDER_REPLICATE)
+        assert any(np.array_equal(moved, padded[m + dy : m + dy + 88, m + dx : m + dx + 64])
+                   for dy in range(-m, m + 1) for dx in range(-m, m + 1))
