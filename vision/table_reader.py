@@ -22,15 +22,15 @@ from vision.cards import (
     CardScan,
     Mask,
     MatModel,
-    cut_patch,
     find_cards,
     foreground_mask,
     mat_background,
     mat_colour,
     overlap_mm2,
     view_mask,
+    warp_patch,
 )
-from vision.identify import CardIdentifier
+from vision.identify import PATCH_SIZE, CardIdentifier
 from vision.mat import MatSpec, TagPlacement
 
 DETECT_PX_PER_MM = 1.0
@@ -187,19 +187,7 @@ class TableReader:
         self._frames += 1
         if self._frames % LEARN_EVERY == 0:
             self._learn(top, scan, valid)
-        patches = [self._cut(image, cal, quad) for quad in scan.cards]
-        named = self.identifier.identify_many(patches)
-        quads = list(scan.cards)
-        for i, quad in enumerate(quads):
-            if named[i][0] is not None or not quad.alternatives:
-                continue  # an unknown outline may be a phantom: try the rival outlines there
-            tries = self.identifier.identify_many(
-                [self._cut(image, cal, alt) for alt in quad.alternatives])
-            for alt, (code, conf) in zip(quad.alternatives, tries, strict=True):
-                if code is not None:
-                    quads[i], named[i] = alt, (code, conf)
-                    break
-        quads, named = self._name_extras(image, cal, scan, quads, named)
+        quads, named = self._name_cards(image, cal, scan)
         # every card's corners in the frame at once
         corners_px = np.zeros((0, 4, 2))
         if quads:
@@ -215,6 +203,20 @@ class TableReader:
             c.area_mm2 >= (REACHING_CARD_AREAS if c.at_edge else OBSTRUCTED_CARD_AREAS) * card_area
             for c in scan.clutter)
         return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(top))
+
+    def _name_cards(self, image: Frame, cal: Calibration, scan: CardScan
+                    ) -> tuple[list[CardQuad], list[tuple[str | None, float]]]:
+        """The card outlines to report and (code or None, confidence) of each."""
+        quads = list(scan.cards)
+        named = self._name(image, cal, quads)
+        # an unknown outline may be a phantom: try the rival outlines there, all at once
+        tries = [(i, alt) for i, quad in enumerate(quads) if named[i][0] is None
+                 for alt in quad.alternatives]
+        for (i, alt), (code, conf) in zip(tries, self._name(image, cal, [a for _, a in tries]),
+                                          strict=True):
+            if code is not None and named[i][0] is None:  # the first rival named wins
+                quads[i], named[i] = alt, (code, conf)
+        return self._name_extras(image, cal, scan, quads, named)
 
     def _name_extras(self, image: Frame, cal: Calibration, scan: CardScan,
                      quads: list[CardQuad], named: list[tuple[str | None, float]]
@@ -235,8 +237,7 @@ class TableReader:
             return quads, named
         found: list[tuple[CardQuad, tuple[str | None, float]]] = []
         removed: set[int] = set()
-        for quad, result in zip(tries, self.identifier.identify_many(
-                [self._cut(image, cal, q) for q in tries]), strict=True):
+        for quad, result in zip(tries, self._name(image, cal, tries), strict=True):
             if result[0] is None:
                 continue
             under = blocked(quad)
@@ -261,13 +262,30 @@ class TableReader:
             self._valid = view_mask(calibration, self.px_per_mm)
             self._model = None
 
-    def _cut(self, image: Frame, cal: Calibration, quad: CardQuad) -> Frame:
-        """A card's patch: from the BGRA copy of the frame the view was warped from where it
-        holds the card (OpenCV warps 4 channels faster; the same patch), else the frame."""
+    def _name(self, image: Frame, cal: Calibration, quads: list[CardQuad]
+              ) -> list[tuple[str | None, float]]:
+        """(code or None, confidence) of each card outline."""
+        return self.identifier.identify_batch(self._cut(image, cal, quads)) if quads else []
+
+    def _cut(self, image: Frame, cal: Calibration, quads: list[CardQuad]) -> Frame:
+        """The cards' upright BGR patches, one (n, height, width, 3) array. Each is cut from
+        the BGRA copy of the frame the view was warped from where it holds the card (OpenCV
+        warps 4 channels faster; the same patch), and these made BGR in one call; else from
+        the frame."""
+        w, h = PATCH_SIZE
+        corners = cal.mat_to_image(np.array([q.corners_mm for q in quads]).reshape(-1, 2))
         plan = self._top_down
-        if plan is not None and plan.holds(cal.mat_to_image(np.array(quad.corners_mm))):
-            return cut_patch(plan.buffer, cal, quad)
-        return cut_patch(image, cal, quad)
+        bgra = np.empty((len(quads), h, w, 4), np.uint8)
+        from_frame = []
+        for i, corners_px in enumerate(corners.reshape(-1, 4, 2)):
+            if plan is not None and plan.holds(corners_px):
+                warp_patch(plan.buffer, corners_px, PATCH_SIZE, out=bgra[i])
+            else:
+                from_frame.append((i, corners_px))
+        patches = cv2.cvtColor(bgra.reshape(-1, w, 4), cv2.COLOR_BGRA2BGR).reshape(-1, h, w, 3)
+        for i, corners_px in from_frame:
+            warp_patch(image, corners_px, PATCH_SIZE, out=patches[i])
+        return np.asarray(patches, np.uint8)
 
     def _warp(self, image: Frame, cal: Calibration) -> Frame:
         """The top-down view of the frame (planned once per calibration and frame size)."""
