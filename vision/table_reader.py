@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -230,7 +231,7 @@ class TableReader:
                  if code is not None}
 
         def blocked(quad: CardQuad) -> list[int]:
-            return [i for i, k in known.items() if overlap_mm2(quad, k) >= limit]
+            return [i for i, k in known.items() if _overlapping(quad, k, limit)]
 
         tries = [q for q in scan.extras if set(blocked(q)) <= set(q.beneath)]
         if not tries:
@@ -242,7 +243,7 @@ class TableReader:
                 continue
             under = blocked(quad)
             if not set(under) <= set(quad.beneath) or any(
-                    overlap_mm2(quad, f) >= limit for f, _ in found):
+                    _overlapping(quad, f, limit) for f, _ in found):
                 continue
             for i in under:
                 removed.add(i)
@@ -252,7 +253,7 @@ class TableReader:
             return quads, named
         kept = [(q, n) for i, (q, n) in enumerate(zip(quads, named, strict=True))
                 if i not in removed and (n[0] is not None
-                                         or all(overlap_mm2(q, f) < limit for f, _ in found))]
+                                         or not any(_overlapping(q, f, limit) for f, _ in found))]
         kept.extend(found)
         return [q for q, _ in kept], [n for _, n in kept]
 
@@ -384,3 +385,11 @@ class TableReader:
         size = (round(self.mat.width_mm * THUMBNAIL_PX_PER_MM),
                 round(self.mat.height_mm * THUMBNAIL_PX_PER_MM))
         return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def _overlapping(a: CardQuad, b: CardQuad, limit: float) -> bool:
+    """Whether two outlines share `limit` mm^2 (> 0) or more. Most pairs lie too far apart
+    to touch (each lies within its farthest corner's distance of its centre): their shared
+    area is not computed."""
+    reach = sum(max(math.dist(q.center_mm, c) for c in q.corners_mm) for q in (a, b))
+    return math.dist(a.center_mm, b.center_mm) < reach and overlap_mm2(a, b) >= limit
