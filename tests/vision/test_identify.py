@@ -12,7 +12,7 @@ import pytest
 
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.identify import CardIdentifier, align, augment, confidence, describe
-from vision.identify_kernels import edge_sums, project
+from vision.identify_kernels import description_rows, edge_profiles, project
 
 
 @pytest.fixture(scope="module")
@@ -248,15 +248,40 @@ def test_projection_sums_as_einsum_did() -> None:
         assert np.allclose(got, exact, rtol=0, atol=1e-4)
 
 
-def test_edge_sums_are_opencvs_column_and_row_gradients() -> None:
+def test_edge_profiles_are_opencvs_gradients_normalised_by_numpy() -> None:
     rng = np.random.default_rng(82)
     greys = rng.integers(0, 256, (6, 88, 64), dtype=np.uint8)
-    cols, rows = edge_sums(greys)
+    greys[0] = 77  # no edges at all
+    cols, rows = edge_profiles(greys)
     for grey, col, row in zip(greys, cols, rows, strict=True):
-        assert np.array_equal(col, cv2.reduce(cv2.absdiff(grey[:, 1:], grey[:, :-1]), 0,
-                                              cv2.REDUCE_SUM, dtype=cv2.CV_32F).ravel())
-        assert np.array_equal(row, cv2.reduce(cv2.absdiff(grey[1:], grey[:-1]), 1,
-                                              cv2.REDUCE_SUM, dtype=cv2.CV_32F).ravel())
+        for got, axis, diff in ((col, 0, cv2.absdiff(grey[:, 1:], grey[:, :-1])),
+                                (row, 1, cv2.absdiff(grey[1:], grey[:-1]))):
+            want = cv2.reduce(diff, axis, cv2.REDUCE_SUM, dtype=cv2.CV_32F).reshape(1, -1)
+            want -= want.mean(axis=1, keepdims=True)
+            want /= np.linalg.norm(want, axis=1, keepdims=True) + 1e-6
+            assert np.array_equal(got, want[0])
+
+
+def test_description_rows_are_numpys_steps_bit_for_bit() -> None:
+    rng = np.random.default_rng(84)
+    n = 7
+    small = rng.integers(0, 256, (n, 16, 12, 3)).astype(np.float32)
+    hue = rng.normal(0, 0.4, (n, 8, 6, 2)).astype(np.float32)
+    detail = rng.integers(0, 256, (n, 32, 28)).astype(np.float32)
+    small[0], hue[1] = 0, 0  # a black thumbnail, a grey patch without hue
+    weights, floors = np.sqrt([0.2, 0.2, 0.6]), np.array([1e-6, 1.0, 1e-6])
+    got = description_rows(small, hue, detail, weights, floors)
+    balanced = small / (small.mean(axis=(1, 2), keepdims=True) + 1.0)
+    centred = hue - hue.mean(axis=(1, 2), keepdims=True)
+    parts = []
+    for part, weight, floor, centre in zip((balanced, centred, detail), weights, floors,
+                                           (True, False, True), strict=True):
+        flat = part.reshape(n, -1)
+        if centre:
+            flat = flat - flat.mean(axis=1, keepdims=True)
+        length = np.linalg.norm(flat, axis=1, keepdims=True) + float(floor)  # in float32
+        parts.append(flat * (weight / length))  # in float64
+    assert np.array_equal(got, np.concatenate(parts, axis=1).astype(np.float32))
 
 
 def test_a_batch_reads_as_its_patches_one_at_a_time(tempus: CardIdentifier,
