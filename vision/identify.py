@@ -65,8 +65,8 @@ def _prepare(patch: Image8) -> Image8:
 
 
 def batch(patches: Sequence[Image8]) -> Image8:
-    """The patches as one (n, height, width, 3) BGR array at PATCH_SIZE: OpenCV then converts
-    and resizes all of them in one call (pixel by pixel as one at a time: the same values)."""
+    """The patches as one (n, height, width, 3) BGR array at PATCH_SIZE, which OpenCV converts
+    and resizes in one call each."""
     w, h = PATCH_SIZE
     out = np.empty((len(patches), h, w, 3), np.uint8)
     for i, patch in enumerate(patches):
@@ -82,8 +82,9 @@ def grey(patches: Image8) -> Image8:
 
 
 def _resize_each(patches: NDArray[Any], size: tuple[int, int]) -> NDArray[Any]:
-    """Each patch of a batch resized (INTER_AREA) to (width, height), in one call: the
-    patches stacked one above the other end where a row of the resized stack does."""
+    """Each patch of a batch resized (INTER_AREA) to (width, height), in one call on the
+    patches stacked one above another: a patch is a whole number of resized rows high, so
+    no resized row mixes two patches (the same values as one patch at a time)."""
     n, h, w = patches.shape[:3]
     (new_w, new_h), rest = size, patches.shape[3:]
     stack = np.ascontiguousarray(patches).reshape((n * h, w) + rest)
@@ -257,7 +258,7 @@ class CardIdentifier:
             return []
         greys = grey(patches)
         desc = _describe(*_aligned(patches, greys, self.layout))
-        z = project(desc, self.projection)
+        z = project(desc, self.projection)  # compiled: no BLAS threads fighting the camera loop
         d2 = (np.einsum("pk,pk->p", z, z)[:, None] - 2.0 * np.einsum("pk,ck->pc", z, self.centres)
               + self.centre_norms[None, :])
         n, n_codes = len(patches), len(self.codes)

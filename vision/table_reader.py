@@ -271,8 +271,8 @@ class TableReader:
     def _cut(self, image: Frame, cal: Calibration, quads: list[CardQuad]) -> Frame:
         """The cards' upright BGR patches, one (n, height, width, 3) array. Each is cut from
         the BGRA copy of the frame the view was warped from where it holds the card (OpenCV
-        warps 4 channels faster; the same patch), and these made BGR in one call; else from
-        the frame."""
+        warps 4 channels faster; the same patch; all made BGR in one call), else from the
+        frame."""
         w, h = PATCH_SIZE
         corners = cal.mat_to_image(np.array([q.corners_mm for q in quads]).reshape(-1, 2))
         plan = self._top_down
