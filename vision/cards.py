@@ -586,11 +586,19 @@ def cut_patch(frame: Frame, calibration: Calibration, quad: CardQuad,
               size: tuple[int, int] = (64, 88)) -> Frame:
     """The card as an upright (width, height) BGR patch, cut from the full-resolution frame
     (BGR, or BGRA, which OpenCV warps faster: the same patch)."""
-    src = calibration.mat_to_image(np.array(quad.corners_mm)).astype(np.float32)
+    patch = warp_patch(frame, calibration.mat_to_image(np.array(quad.corners_mm)), size)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return np.asarray(cv2.cvtColor(patch, cv2.COLOR_BGRA2BGR), np.uint8)
+    return patch
+
+
+def warp_patch(frame: Frame, corners_px: Vec, size: tuple[int, int] = (64, 88),
+               out: Frame | None = None) -> Frame:
+    """The quadrilateral of the frame with these corners (image pixels, clockwise from the
+    card's top-left) as an upright (width, height) patch of the frame's channels; written
+    into `out` when given (a slot of a batch of patches)."""
     w, h = size
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
-    m = cv2.getPerspectiveTransform(src, dst)
-    patch = cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR)
-    if frame.ndim == 3 and frame.shape[2] == 4:
-        patch = cv2.cvtColor(patch, cv2.COLOR_BGRA2BGR)
-    return np.asarray(patch, np.uint8)
+    m = cv2.getPerspectiveTransform(corners_px.astype(np.float32), dst)
+    return np.asarray(cv2.warpPerspective(frame, m, size, dst=out, flags=cv2.INTER_LINEAR),
+                      np.uint8)

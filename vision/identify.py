@@ -28,6 +28,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.identify_kernels import description_rows, edge_profiles, project
+
 Image8 = NDArray[np.uint8]
 Vectors = NDArray[np.float32]
 
@@ -62,6 +64,34 @@ def _prepare(patch: Image8) -> Image8:
     return bgr
 
 
+def batch(patches: Sequence[Image8]) -> Image8:
+    """The patches as one (n, height, width, 3) BGR array at PATCH_SIZE, which OpenCV converts
+    and resizes in one call each."""
+    w, h = PATCH_SIZE
+    out = np.empty((len(patches), h, w, 3), np.uint8)
+    for i, patch in enumerate(patches):
+        out[i] = _prepare(patch)
+    return out
+
+
+def grey(patches: Image8) -> Image8:
+    """The grey levels of a batch of BGR patches, (n, height, width)."""
+    n, h, w = patches.shape[:3]
+    flat = cv2.cvtColor(patches.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY)
+    return np.asarray(flat, np.uint8).reshape(n, h, w)
+
+
+def _resize_each(patches: NDArray[Any], size: tuple[int, int]) -> NDArray[Any]:
+    """Each patch of a batch resized (INTER_AREA) to (width, height), in one call on the
+    patches stacked one above another: a patch is a whole number of resized rows high, so
+    no resized row mixes two patches (the same values as one patch at a time)."""
+    n, h, w = patches.shape[:3]
+    (new_w, new_h), rest = size, patches.shape[3:]
+    stack = np.ascontiguousarray(patches).reshape((n * h, w) + rest)
+    out = cv2.resize(stack, (new_w, n * new_h), interpolation=cv2.INTER_AREA)
+    return np.asarray(out).reshape((n, new_h, new_w) + rest)
+
+
 def describe(patches: Sequence[Image8]) -> Vectors:
     """Vectors (one row per BGR patch) that ignore colour cast, brightness and contrast.
 
@@ -76,58 +106,39 @@ def describe(patches: Sequence[Image8]) -> Vectors:
       value or a symbol.
     A patch is first resized to PATCH_SIZE.
     """
-    n = len(patches)
+    bgr = batch(patches)
+    return _describe(bgr, grey(bgr))
+
+
+def _describe(patches: Image8, greys: Image8) -> Vectors:
+    """describe() of a batch of BGR patches at PATCH_SIZE, and their grey levels."""
     x0, y0, x1, y1 = DETAIL_BOX
-    prepared = [_prepare(p) for p in patches]
-    small = np.empty((n, VECTOR_SIZE[1], VECTOR_SIZE[0], 3), np.float32)
-    chroma = np.empty((n, CHROMA_SIZE[1], CHROMA_SIZE[0], 3), np.float32)
-    detail = np.empty((n, DETAIL_SIZE[1], DETAIL_SIZE[0]), np.float32)
-    for i, patch in enumerate(prepared):
-        small[i] = cv2.resize(patch, VECTOR_SIZE, interpolation=cv2.INTER_AREA)
-        chroma[i] = cv2.resize(small[i], CHROMA_SIZE, interpolation=cv2.INTER_AREA)
-        grey = cv2.cvtColor(patch[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-        detail[i] = cv2.resize(grey, DETAIL_SIZE, interpolation=cv2.INTER_AREA)
-    small /= small.mean(axis=(1, 2), keepdims=True) + 1.0
-    logs = np.log(chroma + CHROMA_DARK)
+    small = _resize_each(patches, VECTOR_SIZE).astype(np.float32)
+    logs = np.log(_resize_each(small, CHROMA_SIZE) + CHROMA_DARK)
     hue = logs[..., :2] - logs[..., 2:]
-    hue -= hue.mean(axis=(1, 2), keepdims=True)
-    wh, wd = np.sqrt(CHROMA_WEIGHT), np.sqrt(DETAIL_WEIGHT)
-    wc = np.sqrt(max(1.0 - CHROMA_WEIGHT - DETAIL_WEIGHT, 0.0))
-    parts = []
-    for part, weight, floor in ((small, wc, 1e-6), (hue, wh, CHROMA_FLOOR),
-                                (detail, wd, 1e-6)):
-        flat = part.reshape(n, -1)
-        if part is not hue:
-            flat = flat - flat.mean(axis=1, keepdims=True)
-        flat = flat * (weight / (np.linalg.norm(flat, axis=1, keepdims=True) + floor))
-        parts.append(flat)
-    rows: Vectors = np.concatenate(parts, axis=1).astype(np.float32)
+    detail = _resize_each(greys[:, y0:y1, x0:x1], DETAIL_SIZE).astype(np.float32)
+    weights = np.sqrt([max(1.0 - CHROMA_WEIGHT - DETAIL_WEIGHT, 0.0), CHROMA_WEIGHT,
+                       DETAIL_WEIGHT])
+    rows: Vectors = description_rows(small, hue, detail, weights,
+                                     np.array([1e-6, CHROMA_FLOOR, 1e-6]))
     return rows
 
 
-def contrast(patch: Image8) -> float:
-    """Grey-level spread relative to brightness: near 0 for a blank surface."""
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
-    mean, std = cv2.meanStdDev(grey)
-    return float(std[0, 0] / (mean[0, 0] + 1.0))
+def contrasts(greys: Image8) -> list[float]:
+    """Per grey patch its grey-level spread relative to brightness: near 0 for a blank
+    surface."""
+    out = []
+    for patch in greys:
+        mean, std = cv2.meanStdDev(patch)
+        out.append(float(std[0, 0] / (mean[0, 0] + 1.0)))
+    return out
 
 
-def profiles(patches: Sequence[Image8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """Where patches have edges: per patch, the column and the row profile of its grey
+def profiles(greys: Image8) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Where grey patches have edges: per patch, the column and the row profile of its
     gradients, each centred and of unit length (a card's outline and field edges are
     their peaks). Returns two arrays, one row per patch."""
-    n, (w, h) = len(patches), PATCH_SIZE
-    cols = np.empty((n, w - 1), np.float32)
-    rows = np.empty((n, h - 1), np.float32)
-    for i, patch in enumerate(patches):
-        grey = cv2.cvtColor(_prepare(patch), cv2.COLOR_BGR2GRAY)
-        cols[i] = cv2.reduce(cv2.absdiff(grey[:, 1:], grey[:, :-1]), 0, cv2.REDUCE_SUM,
-                             dtype=cv2.CV_32F).ravel()
-        rows[i] = cv2.reduce(cv2.absdiff(grey[1:], grey[:-1]), 1, cv2.REDUCE_SUM,
-                             dtype=cv2.CV_32F).ravel()
-    for prof in (cols, rows):
-        prof -= prof.mean(axis=1, keepdims=True)
-        prof /= np.linalg.norm(prof, axis=1, keepdims=True) + 1e-6
+    cols, rows = edge_profiles(np.ascontiguousarray(greys))
     return cols, rows
 
 
@@ -151,21 +162,27 @@ Layout = tuple[NDArray[np.float32], NDArray[np.float32]]
 def align(patches: Sequence[Image8], layout: Layout) -> list[Image8]:
     """The patches moved so that their edges fall where the learnt faces have theirs:
     undoes a card outline found a few millimetres off the card."""
-    prepared = [_prepare(p) for p in patches]
-    if not prepared:
-        return []
-    cols, rows = profiles(prepared)
+    bgr = batch(patches)
+    return list(_aligned(bgr, grey(bgr), layout)[0])
+
+
+def _aligned(patches: Image8, greys: Image8, layout: Layout) -> tuple[Image8, Image8]:
+    """align() of a batch of BGR patches at PATCH_SIZE and of their grey levels alike."""
+    cols, rows = profiles(greys)
     dxs = (cols @ layout[0].T).argmax(axis=1) - MAX_SHIFT
     dys = (rows @ layout[1].T).argmax(axis=1) - MAX_SHIFT
-    out: list[Image8] = []
-    w, h = PATCH_SIZE
-    m = MAX_SHIFT
-    for patch, dx, dy in zip(prepared, dxs.tolist(), dys.tolist(), strict=True):
-        if dx == 0 and dy == 0:
-            out.append(patch)
-            continue
-        padded = cv2.copyMakeBorder(patch, m, m, m, m, cv2.BORDER_REPLICATE)
-        out.append(np.ascontiguousarray(padded[m + dy : m + dy + h, m + dx : m + dx + w]))
+    return _shift(patches, dxs, dys), _shift(greys, dxs, dys)
+
+
+def _shift(patches: Image8, dxs: NDArray[np.intp], dys: NDArray[np.intp]) -> Image8:
+    """Each patch of a batch moved so that its pixel (x + dx, y + dy) comes to (x, y), its
+    edge pixels repeated where it runs out (|dx|, |dy| <= MAX_SHIFT)."""
+    out = patches.copy()
+    m, (w, h) = MAX_SHIFT, PATCH_SIZE
+    for i in np.flatnonzero((dxs != 0) | (dys != 0)).tolist():
+        dx, dy = int(dxs[i]), int(dys[i])
+        padded = cv2.copyMakeBorder(patches[i], m, m, m, m, cv2.BORDER_REPLICATE)
+        out[i] = padded[m + dy : m + dy + h, m + dx : m + dx + w]
     return out
 
 
@@ -205,7 +222,7 @@ class CardIdentifier:
         codes = tuple(refs)
         bases = [np.asarray(cv2.resize(_bgr(refs[code]), PATCH_SIZE,
                                        interpolation=cv2.INTER_AREA), np.uint8) for code in codes]
-        cols, rows = profiles(bases)
+        cols, rows = profiles(grey(batch(bases)))
         col_mean = (cols + cols[:, ::-1]).sum(axis=0)  # both ways up
         row_mean = (rows + rows[:, ::-1]).sum(axis=0)
         layout = (shifted(col_mean / np.linalg.norm(col_mean)),
@@ -233,18 +250,20 @@ class CardIdentifier:
 
     def identify_many(self, patches: Sequence[Image8]) -> list[tuple[str | None, float]]:
         """identify() for several patches with one matrix product."""
-        if not patches:
+        return self.identify_batch(batch(patches))
+
+    def identify_batch(self, patches: Image8) -> list[tuple[str | None, float]]:
+        """identify_many() of a batch of BGR patches at PATCH_SIZE, (n, height, width, 3)."""
+        if not len(patches):
             return []
-        bgr = [_prepare(p) for p in patches]
-        desc = describe(align(bgr, self.layout))
-        # einsum's own loop, not BLAS: a product this small gains nothing from BLAS threads,
-        # which only fight the camera loop for the cores
-        z = np.einsum("pd,dk->pk", desc, self.projection)
+        greys = grey(patches)
+        desc = _describe(*_aligned(patches, greys, self.layout))
+        z = project(desc, self.projection)  # compiled: no BLAS threads fighting the camera loop
         d2 = (np.einsum("pk,pk->p", z, z)[:, None] - 2.0 * np.einsum("pk,ck->pc", z, self.centres)
               + self.centre_norms[None, :])
-        n, n_codes = len(bgr), len(self.codes)
+        n, n_codes = len(patches), len(self.codes)
         by_way = d2.reshape(n, n_codes, 2)  # classes: each code upright, then turned
-        per_code = by_way.min(axis=2)
+        per_code = np.minimum(by_way[..., 0], by_way[..., 1])  # (min over 2 is slower)
         rows = np.arange(n)
         best = per_code.argmin(axis=1)
         best_d2 = per_code[rows, best]
@@ -257,8 +276,8 @@ class CardIdentifier:
         ratio = best_d2 / np.maximum(second, 1e-6)
         conf = confidences(similarity, best_d2 / max(self.centres.shape[1], 1), ratio)
         results: list[tuple[str | None, float]] = []
-        for i, patch in enumerate(bgr):
-            c = float(conf[i]) if contrast(patch) >= MIN_CONTRAST else 0.0
+        for i, spread in enumerate(contrasts(greys)):
+            c = float(conf[i]) if spread >= MIN_CONTRAST else 0.0
             code = self.codes[int(best[i])] if c >= self.threshold else None
             results.append((code, round(c, 3)))
         return results

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,16 +23,16 @@ from vision.cards import (
     CardScan,
     Mask,
     MatModel,
-    cut_patch,
     find_cards,
     foreground_mask,
     mat_background,
     mat_colour,
     overlap_mm2,
     view_mask,
+    warp_patch,
 )
 from vision.compiled import box_means
-from vision.identify import CardIdentifier
+from vision.identify import PATCH_SIZE, CardIdentifier
 from vision.mat import MatSpec, TagPlacement
 
 DETECT_PX_PER_MM = 1.0
@@ -197,19 +198,7 @@ class TableReader:
         self._frames += 1
         if self._frames % LEARN_EVERY == 0:
             self._learn(top, scan, valid)
-        patches = [self._cut(image, cal, quad) for quad in scan.cards]
-        named = self.identifier.identify_many(patches)
-        quads = list(scan.cards)
-        for i, quad in enumerate(quads):
-            if named[i][0] is not None or not quad.alternatives:
-                continue  # an unknown outline may be a phantom: try the rival outlines there
-            tries = self.identifier.identify_many(
-                [self._cut(image, cal, alt) for alt in quad.alternatives])
-            for alt, (code, conf) in zip(quad.alternatives, tries, strict=True):
-                if code is not None:
-                    quads[i], named[i] = alt, (code, conf)
-                    break
-        quads, named = self._name_extras(image, cal, scan, quads, named)
+        quads, named = self._name_cards(image, cal, scan)
         # every card's corners in the frame at once
         corners_px = np.zeros((0, 4, 2))
         if quads:
@@ -226,6 +215,20 @@ class TableReader:
             for c in scan.clutter)
         return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(top))
 
+    def _name_cards(self, image: Frame, cal: Calibration, scan: CardScan
+                    ) -> tuple[list[CardQuad], list[tuple[str | None, float]]]:
+        """The card outlines to report and (code or None, confidence) of each."""
+        quads = list(scan.cards)
+        named = self._name(image, cal, quads)
+        # an unknown outline may be a phantom: try the rival outlines there, all at once
+        tries = [(i, alt) for i, quad in enumerate(quads) if named[i][0] is None
+                 for alt in quad.alternatives]
+        for (i, alt), (code, conf) in zip(tries, self._name(image, cal, [a for _, a in tries]),
+                                          strict=True):
+            if code is not None and named[i][0] is None:  # the first rival named wins
+                quads[i], named[i] = alt, (code, conf)
+        return self._name_extras(image, cal, scan, quads, named)
+
     def _name_extras(self, image: Frame, cal: Calibration, scan: CardScan,
                      quads: list[CardQuad], named: list[tuple[str | None, float]]
                      ) -> tuple[list[CardQuad], list[tuple[str | None, float]]]:
@@ -238,20 +241,19 @@ class TableReader:
                  if code is not None}
 
         def blocked(quad: CardQuad) -> list[int]:
-            return [i for i, k in known.items() if overlap_mm2(quad, k) >= limit]
+            return [i for i, k in known.items() if _overlapping(quad, k, limit)]
 
         tries = [q for q in scan.extras if set(blocked(q)) <= set(q.beneath)]
         if not tries:
             return quads, named
         found: list[tuple[CardQuad, tuple[str | None, float]]] = []
         removed: set[int] = set()
-        for quad, result in zip(tries, self.identifier.identify_many(
-                [self._cut(image, cal, q) for q in tries]), strict=True):
+        for quad, result in zip(tries, self._name(image, cal, tries), strict=True):
             if result[0] is None:
                 continue
             under = blocked(quad)
             if not set(under) <= set(quad.beneath) or any(
-                    overlap_mm2(quad, f) >= limit for f, _ in found):
+                    _overlapping(quad, f, limit) for f, _ in found):
                 continue
             for i in under:
                 removed.add(i)
@@ -261,7 +263,7 @@ class TableReader:
             return quads, named
         kept = [(q, n) for i, (q, n) in enumerate(zip(quads, named, strict=True))
                 if i not in removed and (n[0] is not None
-                                         or all(overlap_mm2(q, f) < limit for f, _ in found))]
+                                         or not any(_overlapping(q, f, limit) for f, _ in found))]
         kept.extend(found)
         return [q for q, _ in kept], [n for _, n in kept]
 
@@ -271,13 +273,30 @@ class TableReader:
             self._valid = view_mask(calibration, self.px_per_mm)
             self._model = None
 
-    def _cut(self, image: Frame, cal: Calibration, quad: CardQuad) -> Frame:
-        """A card's patch: from the BGRA copy of the frame the view was warped from where it
-        holds the card (OpenCV warps 4 channels faster; the same patch), else the frame."""
+    def _name(self, image: Frame, cal: Calibration, quads: list[CardQuad]
+              ) -> list[tuple[str | None, float]]:
+        """(code or None, confidence) of each card outline."""
+        return self.identifier.identify_batch(self._cut(image, cal, quads)) if quads else []
+
+    def _cut(self, image: Frame, cal: Calibration, quads: list[CardQuad]) -> Frame:
+        """The cards' upright BGR patches, one (n, height, width, 3) array. Each is cut from
+        the BGRA copy of the frame the view was warped from where it holds the card (OpenCV
+        warps 4 channels faster; the same patch; all made BGR in one call), else from the
+        frame."""
+        w, h = PATCH_SIZE
+        corners = cal.mat_to_image(np.array([q.corners_mm for q in quads]).reshape(-1, 2))
         plan = self._top_down
-        if plan is not None and plan.holds(cal.mat_to_image(np.array(quad.corners_mm))):
-            return cut_patch(plan.buffer, cal, quad)
-        return cut_patch(image, cal, quad)
+        bgra = np.empty((len(quads), h, w, 4), np.uint8)
+        from_frame = []
+        for i, corners_px in enumerate(corners.reshape(-1, 4, 2)):
+            if plan is not None and plan.holds(corners_px):
+                warp_patch(plan.buffer, corners_px, PATCH_SIZE, out=bgra[i])
+            else:
+                from_frame.append((i, corners_px))
+        patches = cv2.cvtColor(bgra.reshape(-1, w, 4), cv2.COLOR_BGRA2BGR).reshape(-1, h, w, 3)
+        for i, corners_px in from_frame:
+            warp_patch(image, corners_px, PATCH_SIZE, out=patches[i])
+        return np.asarray(patches, np.uint8)
 
     def _warp(self, image: Frame, cal: Calibration) -> Frame:
         """The top-down view of the frame (planned once per calibration and frame size)."""
@@ -379,3 +398,11 @@ class TableReader:
         size = (round(self.mat.width_mm * THUMBNAIL_PX_PER_MM),
                 round(self.mat.height_mm * THUMBNAIL_PX_PER_MM))
         return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def _overlapping(a: CardQuad, b: CardQuad, limit: float) -> bool:
+    """Whether two outlines share `limit` mm^2 (> 0) or more. Most pairs lie too far apart
+    to touch (each lies within its farthest corner's distance of its centre): their shared
+    area is not computed."""
+    reach = sum(max(math.dist(q.center_mm, c) for c in q.corners_mm) for q in (a, b))
+    return math.dist(a.center_mm, b.center_mm) < reach and overlap_mm2(a, b) >= limit

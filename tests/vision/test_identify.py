@@ -12,6 +12,7 @@ import pytest
 
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.identify import CardIdentifier, align, augment, confidence, describe
+from vision.identify_kernels import description_rows, edge_profiles, project
 
 
 @pytest.fixture(scope="module")
@@ -231,3 +232,72 @@ def test_a_patch_cut_a_few_millimetres_off_the_card_is_still_read(
                                borderMode=cv2.BORDER_REPLICATE)
         assert tempus.identify(moved)[0] == "violet-18"
     assert align([patch], tempus.layout)[0].shape == patch.shape
+
+
+# -- the compiled loops and the batches give what one patch at a time with OpenCV gave ----
+
+
+def test_projection_sums_as_einsum_did() -> None:
+    rng = np.random.default_rng(81)
+    for n, dim, k in ((10, 1568, 131), (1, 7, 3), (3, 1571, 9)):
+        rows = rng.normal(0, 0.05, (n, dim)).astype(np.float32)
+        projection = rng.normal(0, 1, (dim, k)).astype(np.float32)
+        got = project(rows, projection)
+        assert np.array_equal(got, np.einsum("pd,dk->pk", rows, projection))
+        exact = rows.astype(np.float64) @ projection.astype(np.float64)
+        assert np.allclose(got, exact, rtol=0, atol=1e-4)
+
+
+def test_edge_profiles_are_opencvs_gradients_normalised_by_numpy() -> None:
+    rng = np.random.default_rng(82)
+    greys = rng.integers(0, 256, (6, 88, 64), dtype=np.uint8)
+    greys[0] = 77  # no edges at all
+    cols, rows = edge_profiles(greys)
+    for grey, col, row in zip(greys, cols, rows, strict=True):
+        for got, axis, diff in ((col, 0, cv2.absdiff(grey[:, 1:], grey[:, :-1])),
+                                (row, 1, cv2.absdiff(grey[1:], grey[:-1]))):
+            want = cv2.reduce(diff, axis, cv2.REDUCE_SUM, dtype=cv2.CV_32F).reshape(1, -1)
+            want -= want.mean(axis=1, keepdims=True)
+            want /= np.linalg.norm(want, axis=1, keepdims=True) + 1e-6
+            assert np.array_equal(got, want[0])
+
+
+def test_description_rows_are_numpys_steps_bit_for_bit() -> None:
+    rng = np.random.default_rng(84)
+    n = 7
+    small = rng.integers(0, 256, (n, 16, 12, 3)).astype(np.float32)
+    hue = rng.normal(0, 0.4, (n, 8, 6, 2)).astype(np.float32)
+    detail = rng.integers(0, 256, (n, 32, 28)).astype(np.float32)
+    small[0], hue[1] = 0, 0  # a black thumbnail, a grey patch without hue
+    weights, floors = np.sqrt([0.2, 0.2, 0.6]), np.array([1e-6, 1.0, 1e-6])
+    got = description_rows(small, hue, detail, weights, floors)
+    balanced = small / (small.mean(axis=(1, 2), keepdims=True) + 1.0)
+    centred = hue - hue.mean(axis=(1, 2), keepdims=True)
+    parts = []
+    for part, weight, floor, centre in zip((balanced, centred, detail), weights, floors,
+                                           (True, False, True), strict=True):
+        flat = part.reshape(n, -1)
+        if centre:
+            flat = flat - flat.mean(axis=1, keepdims=True)
+        length = np.linalg.norm(flat, axis=1, keepdims=True) + float(floor)  # in float32
+        parts.append(flat * (weight / length))  # in float64
+    assert np.array_equal(got, np.concatenate(parts, axis=1).astype(np.float32))
+
+
+def test_a_batch_reads_as_its_patches_one_at_a_time(tempus: CardIdentifier,
+                                                    tempus_faces: dict[str, np.ndarray]) -> None:
+    rng = np.random.default_rng(83)
+    patches = [table_view(face, float(rng.uniform(0, 360)), rng, **WARM)
+               for face in list(tempus_faces.values())[:12]]
+    patches.append(rng.integers(0, 256, (88, 64, 3), dtype=np.uint8))
+    patches.append(cv2.resize(patches[0], (50, 70)))  # resized to the patch size first
+    assert np.array_equal(describe(patches), np.concatenate([describe([p]) for p in patches]))
+    assert tempus.identify_many(patches) == [tempus.identify(p) for p in patches]
+    m = 7
+    for patch, moved in zip(patches, align(patches, tempus.layout), strict=True):
+        one = align([patch], tempus.layout)[0]
+        assert np.array_equal(moved, one)
+        prepared = cv2.resize(patch, (64, 88), interpolation=cv2.INTER_AREA)
+        padded = cv2.copyMakeBorder(prepared, m, m, m, m, cv2.BORDER_REPLICATE)
+        assert any(np.array_equal(moved, padded[m + dy : m + dy + 88, m + dx : m + dx + 64])
+                   for dy in range(-m, m + 1) for dx in range(-m, m + 1))
