@@ -229,9 +229,12 @@ class MatModel:
                                                    math.floor(MODEL_DIFF),
                                                    math.floor(3 * CHROMA_DIFF))
 
-    def update(self, top_down: Frame, keep: Mask, rate: float = UPDATE_RATE) -> None:
-        """Blend the view into the model where `keep` is set (pixels showing the mat)."""
-        cv2.accumulateWeighted(top_down.astype(np.float32), self.model, rate, keep)
+    def learn(self, top_down: Frame, valid: Mask, moved: Mask, cards: Mask, rate: float,
+              healing: tuple[Frame, NDArray[np.uint8], float, int] | None = None) -> None:
+        """Blend the view into the model at `rate` where it shows the mat (`valid`, not
+        `moved`, not under `cards`); with `healing` (background view, mat colour, rate,
+        level) also where it looks like bare mat (foreground_kernels.learn)."""
+        foreground_kernels.learn(top_down, self.model, valid, moved, cards, rate, healing)
         self._model_sample = np.ascontiguousarray(self.model[::8, ::8])
         self._gain_held = None
 

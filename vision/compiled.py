@@ -27,27 +27,30 @@ def compiled(function: F) -> F:
 
 @intrinsic
 def _fma(typing_context: Any, a: Any, b: Any, c: Any) -> Any:  # pragma: no cover
-    """a * b + c rounded once (LLVM's fma), for kernels that must give BLAS's results."""
-    signature = types.float64(types.float64, types.float64, types.float64)
+    """a * b + c rounded once (LLVM's fma), in float32 or float64, for kernels that must
+    give the results of BLAS or OpenCV, which round so."""
+    if not (a == b == c and a in (types.float32, types.float64)):
+        return None
+    signature = a(a, b, c)
 
     def build(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        double = ir.DoubleType()
-        fma = builder.module.declare_intrinsic("llvm.fma", [double],
-                                               ir.FunctionType(double, [double] * 3))
+        kind = args[0].type
+        fma = builder.module.declare_intrinsic("llvm.fma", [kind],
+                                               ir.FunctionType(kind, [kind] * 3))
         return builder.call(fma, args)
 
     return signature, build
 
 
 #: (typed as compiled code calls it)
-fused_multiply_add = cast(Callable[[float, float, float], float], _fma)
+fused_multiply_add = cast(Callable[[Any, Any, Any], Any], _fma)
 
 
 @compiled
 def dot2(ax: float, ay: float, bx: float, by: float) -> float:  # pragma: no cover
     """The dot product of two 2-vectors as numpy's BLAS gives it (ddot: ay * by added to
     ax * bx in one rounding), so a compiled side length is the one numpy computed."""
-    return fused_multiply_add(ay, by, ax * bx)
+    return float(fused_multiply_add(ay, by, ax * bx))
 
 
 @compiled

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.compiled import compiled, median_of
+from vision.compiled import compiled, fused_multiply_add, median_of
 
 Mask = NDArray[np.uint8]
 
@@ -85,3 +85,53 @@ def exposure_gain(view: Mask, model: NDArray[np.float32],
     a BGR view and the float32 model of the same pixels, within 0.25..4; 1 without any."""
     gain: NDArray[np.float32] = _exposure_gain(view, model, chosen)
     return gain
+
+
+@compiled
+def _learn(top: Any, model: Any, valid: Any, moved: Any, cards: Any, rate: float,
+           background: Any, colour: Any, heal_rate: float, bare_level: int,
+           heal: bool) -> None:  # pragma: no cover
+    h, w = valid.shape
+    view_rows = top.reshape(h, 3 * w)
+    model_rows = model.reshape(h, 3 * w)
+    back_rows = background.reshape(background.shape[0], -1)
+    a, heal_a = np.float32(rate), np.float32(heal_rate)
+    b, heal_b = np.float32(1.0) - a, np.float32(1.0) - heal_a
+    for y in range(h):
+        view, learnt = view_rows[y], model_rows[y]
+        for x in range(w):
+            if not valid[y, x] or cards[y, x]:
+                continue
+            j = 3 * x
+            if not moved[y, x]:
+                for c in range(3):
+                    learnt[j + c] = fused_multiply_add(np.float32(view[j + c]), a,
+                                                       learnt[j + c] * b)
+            if heal:
+                bare = True  # every channel within bare_level of the background and colour
+                for c in range(3):
+                    v = np.int32(view[j + c])
+                    if (abs(v - np.int32(back_rows[y, j + c])) > bare_level
+                            or abs(v - np.int32(colour[c])) > bare_level):
+                        bare = False
+                if bare:
+                    for c in range(3):
+                        learnt[j + c] = fused_multiply_add(np.float32(view[j + c]), heal_a,
+                                                           learnt[j + c] * heal_b)
+
+
+_NO_BACKGROUND = np.zeros((1, 3), np.uint8)
+
+
+def learn(top_down: Mask, model: NDArray[np.float32], valid: Mask, moved: Mask, cards: Mask,
+          rate: float, healing: tuple[Mask, Mask, float, int] | None = None) -> None:
+    """Blend a BGR view into the float32 mat model in place, as OpenCV's accumulateWeighted
+    does (the same roundings): at `rate` where the view shows the mat (`valid`, not `moved`,
+    not under `cards`); with `healing` = (background view, mat colour, rate, level), then
+    at that rate where the view looks like bare mat (every channel within `level` of both
+    the background and the colour), moved or not, but never under the cards."""
+    background, colour, heal_rate, level = (
+        healing if healing is not None else (_NO_BACKGROUND, _NO_BACKGROUND[0], 0.0, -1))
+    _learn(np.ascontiguousarray(top_down), model, valid, moved, cards, float(rate),
+           np.ascontiguousarray(background), np.ascontiguousarray(colour), float(heal_rate),
+           int(level), healing is not None)

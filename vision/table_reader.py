@@ -341,27 +341,16 @@ class TableReader:
         """Follow slow light changes where the mat shows; where the model no longer fits
         but the view looks like bare mat locally (a hand there when it was learnt has
         gone), heal it faster. Never learn the pixels of a card."""
-        assert self._model is not None
-        model = self._model
+        assert self._model is not None and scan.mask is not None
         cards = self._card_pixels(top, scan)
-        assert scan.mask is not None
-        moved = cv2.dilate(scan.mask, np.ones((7, 7), np.uint8))
-        keep = np.asarray(cv2.bitwise_and(valid, cv2.bitwise_not(cv2.bitwise_or(moved, cards))),
-                          np.uint8)
-        model.update(top, keep, LEARN_RATE)
+        moved = np.asarray(cv2.dilate(scan.mask, np.ones((7, 7), np.uint8)), np.uint8)
         card_area = self.card_mm[0] * self.card_mm[1]
+        healing = None
         if any(c.area_mm2 >= REACHING_CARD_AREAS * card_area for c in scan.clutter):
             # bare mat: like the mat's own colour (no card is), and smooth around
-            b, g, r = cv2.split(cv2.absdiff(top, mat_background(top, self.px_per_mm)))
-            local = cv2.max(cv2.max(b, g), r)
             colour = np.clip(mat_colour(top, valid).round(), 0, 255).astype(np.uint8)
-            b, g, r = cv2.split(cv2.absdiff(top, np.full_like(top, colour)))
-            local = cv2.max(local, cv2.max(cv2.max(b, g), r))
-            bare = np.asarray(cv2.threshold(local, MAT_DIFF // 2, 255, cv2.THRESH_BINARY_INV)[1],
-                              np.uint8)
-            bare = np.asarray(cv2.bitwise_and(cv2.bitwise_and(bare, valid), cv2.bitwise_not(cards)),
-                              np.uint8)
-            model.update(top, bare, HEAL_RATE)
+            healing = (mat_background(top, self.px_per_mm), colour, HEAL_RATE, MAT_DIFF // 2)
+        self._model.learn(top, valid, moved, cards, LEARN_RATE, healing)
 
     def _current(self) -> tuple[Calibration, Mask]:
         assert self._calibration is not None and self._valid is not None
