@@ -372,11 +372,15 @@ class RefereePipeline:
         }
 
     def _verdict(self, ruling: Ruling) -> dict[str, Any]:
-        """A ruling for the page: its verdict, in every language, with the deferred ones."""
+        """A ruling for the page: the move in words and its verdict, in every language, with
+        the deferred ones."""
         photo = f"m{self.match_id}-{ruling.index}" if ruling.index in self._photos else None
+        said = self.match.game.describe(ruling.move)
         return {
             **ruling.to_json(),
             "move": ruling.move.to_json(),
+            "description": str(said),
+            "description_texts": in_every_language(said),
             "texts": in_every_language(ruling.verdict.message),
             "flagged": not ruling.verdict.ok or bool(ruling.deferred),
             "accepted": ruling.index in self.accepted,

@@ -177,6 +177,9 @@ def test_the_snapshot_names_the_seats_and_the_seat_to_play(factory: MockFactory)
                                     "zone_texts": {"en": "nw", "ro": "NV", "it": "NO",
                                                    "es": "NO", "pt": "NO"}}
     assert snapshot["verdicts"][-1]["ok"] is True
+    said = snapshot["verdicts"][-1]
+    assert said["description"] == said["description_texts"]["en"] == "puts an oasis on nw"
+    assert said["description_texts"]["ro"] == "pune o oază pe NV"
     panel.close()
 
 

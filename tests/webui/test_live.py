@@ -290,3 +290,14 @@ def test_a_move_that_proves_an_earlier_one_illegal_flags_that_one(
 def test_each_verdict_says_what_the_move_was(phone: Any) -> None:
     verdicts = section(phone.page("/"), "verdicts")
     assert '<span class="move">place · cell ne · card brigand</span>' in verdicts
+
+
+def test_a_move_reads_in_the_game_s_words_in_the_phone_s_language(
+    table: Any, phone: Any, data: dict[str, Any]
+) -> None:
+    latest = {**data["playing"]["verdicts"][0], "description": "puts a brigand on ne",
+              "description_texts": {"en": "puts a brigand on ne", "ro": "pune un bandit pe NE"}}
+    table.publish({**data["playing"], "verdicts": [latest]})
+    assert '<span class="move">puts a brigand on ne</span>' in section(phone.page("/"), "verdicts")
+    romanian = section(phone.page("/", headers={"Accept-Language": "ro"}), "verdicts")
+    assert '<span class="move">pune un bandit pe NE</span>' in romanian
