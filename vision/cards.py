@@ -585,16 +585,6 @@ def _overlap_mm2(a: Vec, b: Vec) -> float:
     return float(area)
 
 
-def cut_patch(frame: Frame, calibration: Calibration, quad: CardQuad,
-              size: tuple[int, int] = (64, 88)) -> Frame:
-    """The card as an upright (width, height) BGR patch, cut from the full-resolution frame
-    (BGR, or BGRA, which OpenCV warps faster: the same patch)."""
-    patch = warp_patch(frame, calibration.mat_to_image(np.array(quad.corners_mm)), size)
-    if frame.ndim == 3 and frame.shape[2] == 4:
-        return np.asarray(cv2.cvtColor(patch, cv2.COLOR_BGRA2BGR), np.uint8)
-    return patch
-
-
 def warp_patch(frame: Frame, corners_px: Vec, size: tuple[int, int] = (64, 88),
                out: Frame | None = None) -> Frame:
     """The quadrilateral of the frame with these corners (image pixels, clockwise from the
