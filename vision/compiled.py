@@ -103,3 +103,56 @@ def box_means(image: Any, boxes: Any) -> Any:  # pragma: no cover
         if count:
             out[b] = total / count
     return out
+
+
+@compiled
+def _block_sum(values: Any, start: int, count: int) -> Any:  # pragma: no cover
+    """numpy's sum of at most 128 values of a row: eight running sums (below 8 values one,
+    from 0), added pairwise, then the values left over one by one."""
+    if count < 8:
+        total = np.zeros(1, values.dtype)[0]
+        for i in range(start, start + count):
+            total += values[i]
+        return total
+    sums = values[start : start + 8].copy()
+    end = start + count - count % 8
+    for i in range(start + 8, end, 8):
+        for j in range(8):
+            sums[j] += values[i + j]
+    total = ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5])
+                                                          + (sums[6] + sums[7]))
+    for i in range(end, start + count):
+        total += values[i]
+    return total
+
+
+@compiled
+def pairwise_sum(values: Any, start: int, count: int) -> Any:  # pragma: no cover
+    """numpy's sum of values[start:start + count] along a contiguous row, in the values' own
+    precision, bit for bit (its pairwise summation), so a mean taken here is numpy's: a run
+    longer than 128 is split in two (the first part a multiple of 8 long) and the sums of
+    the parts added; shorter runs are `_block_sum`s. The recursion is kept on a stack of
+    parts (numba cannot load a recursive function from its cache)."""
+    starts = np.empty(64, np.int64)
+    counts = np.empty(64, np.int64)
+    firsts = np.empty(64, values.dtype)  # the sum of a split part's first half, once known
+    second = np.zeros(64, np.bool_)  # whether a split part is summing its second half
+    top, starts[0], counts[0] = 0, start, count
+    while True:
+        if counts[top] > 128:  # split: sum the first half first
+            half = counts[top] // 2 - counts[top] // 2 % 8
+            second[top] = False
+            starts[top + 1], counts[top + 1] = starts[top], half
+            top += 1
+            continue
+        total = _block_sum(values, starts[top], counts[top])
+        top -= 1
+        while top >= 0 and second[top]:  # a second half: its part is summed
+            total = firsts[top] + total
+            top -= 1
+        if top < 0:
+            return total
+        half = counts[top] // 2 - counts[top] // 2 % 8  # a first half: now the second
+        firsts[top], second[top] = total, True
+        starts[top + 1], counts[top + 1] = starts[top] + half, counts[top] - half
+        top += 1

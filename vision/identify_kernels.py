@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.compiled import compiled
+from vision.compiled import compiled, pairwise_sum
 
 
 @compiled
@@ -51,58 +51,6 @@ def project(rows: NDArray[np.float32], projection: NDArray[np.float32]) -> NDArr
 
 
 @compiled
-def _block_sum(values: Any, start: int, count: int) -> Any:  # pragma: no cover
-    """numpy's float32 sum of at most 128 values of a row: eight running sums (below 8
-    values one), added pairwise, then the values left over one by one."""
-    if count < 8:
-        total = np.float32(0.0)
-        for i in range(start, start + count):
-            total += values[i]
-        return total
-    sums = values[start : start + 8].copy()
-    end = start + count - count % 8
-    for i in range(start + 8, end, 8):
-        for j in range(8):
-            sums[j] += values[i + j]
-    total = ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5])
-                                                          + (sums[6] + sums[7]))
-    for i in range(end, start + count):
-        total += values[i]
-    return total
-
-
-@compiled
-def _pairwise_sum(values: Any, start: int, count: int) -> Any:  # pragma: no cover
-    """numpy's float32 sum of values[start:start + count] along a contiguous row: a run
-    longer than 128 is split in two (the first part a multiple of 8 long) and the sums of
-    the parts added; shorter runs are `_block_sum`s. The recursion is kept on a stack of
-    parts (numba cannot load a recursive function from its cache)."""
-    starts = np.empty(64, np.int64)
-    counts = np.empty(64, np.int64)
-    firsts = np.empty(64, np.float32)  # the sum of a split part's first half, once known
-    second = np.zeros(64, np.bool_)  # whether a split part is summing its second half
-    top, starts[0], counts[0] = 0, start, count
-    while True:
-        if counts[top] > 128:  # split: sum the first half first
-            half = counts[top] // 2 - counts[top] // 2 % 8
-            second[top] = False
-            starts[top + 1], counts[top + 1] = starts[top], half
-            top += 1
-            continue
-        total = _block_sum(values, starts[top], counts[top])
-        top -= 1
-        while top >= 0 and second[top]:  # a second half: its part is summed
-            total = firsts[top] + total
-            top -= 1
-        if top < 0:
-            return total
-        half = counts[top] // 2 - counts[top] // 2 % 8  # a first half: now the second
-        firsts[top], second[top] = total, True
-        starts[top + 1], counts[top + 1] = starts[top] + half, counts[top] - half
-        top += 1
-
-
-@compiled
 def edge_profiles(greys: Any) -> tuple[Any, Any]:  # pragma: no cover
     """vision.identify.profiles of a (n, height, width) uint8 batch: per patch the sums of
     the absolute differences of neighbouring pixels across each column gap and each row
@@ -124,9 +72,9 @@ def edge_profiles(greys: Any) -> tuple[Any, Any]:  # pragma: no cover
     for profiles in (out_cols, out_rows):
         for i in range(n):
             profile = profiles[i]
-            profile -= _pairwise_sum(profile, 0, len(profile)) / np.float32(len(profile))
+            profile -= pairwise_sum(profile, 0, len(profile)) / np.float32(len(profile))
             squares = profile * profile
-            profile /= np.sqrt(_pairwise_sum(squares, 0, len(squares))) + np.float32(1e-6)
+            profile /= np.sqrt(pairwise_sum(squares, 0, len(squares))) + np.float32(1e-6)
     return out_cols, out_rows
 
 
@@ -135,7 +83,7 @@ def _scaled(part: Any, out: Any, weight: float, floor: float) -> None:  # pragma
     """out = part * (weight / (|part| + floor)): the length in float32 as np.linalg.norm
     takes it, the scale and the product in float64, rounded to float32."""
     squares = part * part
-    length = np.sqrt(_pairwise_sum(squares, 0, len(part))) + np.float32(floor)
+    length = np.sqrt(pairwise_sum(squares, 0, len(part))) + np.float32(floor)
     scale = weight / np.float64(length)
     for j in range(len(part)):
         out[j] = np.float32(np.float64(part[j]) * scale)
@@ -164,7 +112,7 @@ def description_rows(small: Any, hue: Any, detail: Any, weights: Any,
             for p in range(colour.shape[1]):
                 balanced[p, c] = colour[i, p, c] / divisor
         flat = balanced.reshape(-1)
-        flat = flat - _pairwise_sum(flat, 0, len(flat)) / np.float32(len(flat))
+        flat = flat - pairwise_sum(flat, 0, len(flat)) / np.float32(len(flat))
         _scaled(flat, out[i, : sizes[0]], weights[0], floors[0])
         centred = np.empty((hues.shape[1], 2), np.float32)
         for c in range(2):
@@ -177,6 +125,6 @@ def description_rows(small: Any, hue: Any, detail: Any, weights: Any,
         _scaled(centred.reshape(-1), out[i, sizes[0] : sizes[0] + sizes[1]], weights[1],
                 floors[1])
         row = greys[i]
-        row = row - _pairwise_sum(row, 0, len(row)) / np.float32(len(row))
+        row = row - pairwise_sum(row, 0, len(row)) / np.float32(len(row))
         _scaled(row, out[i, sizes[0] + sizes[1] :], weights[2], floors[2])
     return out

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.compiled import compiled, dot2, median_of
+from vision.compiled import compiled, dot2, median_of, pairwise_sum
 
 Vec = NDArray[np.float64]
 Mask = NDArray[np.uint8]
@@ -133,33 +133,6 @@ def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
 
 
 @compiled
-def _pairwise_sum(values: Any) -> float:  # pragma: no cover
-    """numpy's sum of a float64 row (its pairwise summation: eight running sums per block
-    of up to 128 values, halves above), so a mean of it is bit for bit numpy's."""
-    n = len(values)
-    if n < 8:
-        total = 0.0
-        for i in range(n):
-            total += values[i]
-        return total
-    if n <= 128:
-        r = values[:8].copy()
-        i = 8
-        while i < n - n % 8:
-            for j in range(8):
-                r[j] += values[i + j]
-            i += 8
-        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        while i < n:
-            total += values[i]
-            i += 1
-        return float(total)
-    half = n // 2
-    half -= half % 8
-    return _pairwise_sum(values[:half]) + _pairwise_sum(values[half:])
-
-
-@compiled
 def _outline_scores(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges: Any, gx: Any,
                     gy: Any, ref: float, steps: Any, shifts: Any, grid_s: Any, grid_t: Any,
                     corners: Any, min_cover: float) -> Any:  # pragma: no cover
@@ -176,7 +149,7 @@ def _outline_scores(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
         k = inside[i]
         outline[k] = np.float64(hit[i].sum()) / points
         free = np.float64(outside[i].sum()) / points
-        strength[k] = 0.75 * (_pairwise_sum(step[i]) / points) + 0.25 * free
+        strength[k] = 0.75 * (pairwise_sum(step[i], 0, points) / points) + 0.25 * free
     return outline, strength
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.compiled import box_means, dot2
+from vision.compiled import box_means, dot2, pairwise_sum
 
 
 def test_box_means_are_the_means_of_the_slices() -> None:
@@ -27,3 +27,14 @@ def test_dot2_is_numpys_dot_product() -> None:
         a, b = rng.normal(0, 40, 2), rng.normal(0, 40, 2)
         assert dot2(*a.tolist(), *b.tolist()) == float(a @ b) == float(a.dot(b))
         assert dot2(*a.tolist(), *a.tolist()) == float(a.dot(a))
+
+
+def test_pairwise_sum_is_numpys_sum_of_a_row() -> None:
+    rng = np.random.default_rng(5)
+    for dtype in (np.float32, np.float64):
+        for count in (0, 1, 7, 8, 9, 96, 127, 128, 129, 255, 300, 1000, 4099):
+            row = (rng.normal(0, 1, count) * rng.choice([1e-3, 1.0, 1e4], count)).astype(dtype)
+            total = pairwise_sum(row, 0, count)
+            assert total == row.sum()  # in the values' precision: a float64 sum would differ
+            if count > 20:  # a part of a longer row
+                assert pairwise_sum(row, 5, count - 10) == row[5:-5].sum()
