@@ -273,6 +273,8 @@ def test_a_flagged_play_is_shown_big_with_its_rule_explanation_and_photo(
         FLAG_RULE)
     expect(page.locator("#flag-message")).to_have_text(FLAG_MESSAGE)
     expect(page.locator("#flag-seat")).to_have_text(table.header["seats"][1])
+    expect(page.locator("#flag-move")).to_have_text(flagged["description"])  # what was played
+    assert flagged["description"].startswith("puts a brigand")
     expect(verdict_on(page, FLAGGED)).to_have_attribute("data-ok", "false")
     # The crop of the moment it was seen actually loads, and is the stored JPEG.
     page.wait_for_function(

@@ -54,6 +54,20 @@ def test_a_flagged_play_is_shown_big_with_its_rule_explanation_and_photo(phone: 
     assert 'id="flag-photo" class="flag-photo" src="/photos/m1-4.jpg"' in flag
 
 
+def test_a_flagged_play_says_what_was_played_in_the_phone_s_language(
+    table: Any, phone: Any, data: dict[str, Any]
+) -> None:
+    flag = section(phone.page("/"), "flag")
+    assert 'id="flag-move"' not in flag  # a snapshot without the game's words: none shown
+    flagged = {**data["playing"]["flagged"], "description": "puts a brigand on ne",
+               "description_texts": {"ro": "pune un bandit pe NE"}}
+    table.publish({**data["playing"], "flagged": flagged})
+    flag = section(phone.page("/"), "flag")
+    assert '<p id="flag-move" class="flag-move">puts a brigand on ne</p>' in flag
+    romanian = section(phone.page("/", headers={"Accept-Language": "ro"}), "flag")
+    assert '<p id="flag-move" class="flag-move">pune un bandit pe NE</p>' in romanian
+
+
 def test_without_a_flag_the_box_is_hidden(table: Any, phone: Any, data: dict[str, Any]) -> None:
     table.publish({**data["playing"], "flagged": None})
     flag = section(phone.page("/"), "flag")
