@@ -95,10 +95,10 @@ def box_means(image: Any, boxes: Any) -> Any:  # pragma: no cover
     for b in range(len(boxes)):
         x0, y0 = min(max(boxes[b, 0], 0), w), min(max(boxes[b, 1], 0), h)
         x1, y1 = min(max(boxes[b, 2], x0), w), min(max(boxes[b, 3], y0), h)
-        total = 0
+        total = np.int64(0)  # (numba's int() of a uint8 is unsigned: kept signed here)
         for y in range(y0, y1):
             for j in range(x0 * channels, x1 * channels):
-                total += int(flat[y, j])
+                total += np.int64(flat[y, j])
         count = (y1 - y0) * (x1 - x0) * channels
         if count:
             out[b] = total / count
