@@ -35,7 +35,6 @@ Mask = NDArray[np.uint8]
 MAT_DIFF = 45  # grey levels a pixel must differ from the mat colour to be "something"
 MODEL_DIFF = 32  # the same against the learnt mat model, which has no print or light left
 CHROMA_DIFF = 24  # or this much in colour alone (channels apart from their mean change)
-UPDATE_RATE = 0.1  # share of a new view blended into the mat model where the mat shows
 BACKGROUND_MM = 140  # wider than the 2x2 square's short side, narrower than a lamp's glare
 SIZE_TOL = 0.09  # relative tolerance on card sides
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
