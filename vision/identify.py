@@ -211,18 +211,25 @@ class CardIdentifier:
         object.__setattr__(self, "centre_norms", (self.centres * self.centres).sum(axis=1))
 
     @classmethod
-    def from_references(cls, refs: Mapping[str, Image8], rng: np.random.Generator,
-                        threshold: float = 0.5, views: int = 64) -> CardIdentifier:
-        """Learn each face (code -> upright BGR image of the card) from `views` augmentations.
+    def from_references(cls, refs: Mapping[str, Image8 | Sequence[Image8]],
+                        rng: np.random.Generator, threshold: float = 0.5,
+                        views: int = 64) -> CardIdentifier:
+        """Learn each face (code -> an upright BGR image of the card, or several: views of
+        it in other light or places) from `views` augmentations per face, shared among its
+        images.
 
         A "back" reference makes face-down cards come out as the code "back".
         """
         if not refs:
             raise ValueError("no reference images to learn from")
         codes = tuple(refs)
-        bases = [np.asarray(cv2.resize(_bgr(refs[code]), PATCH_SIZE,
-                                       interpolation=cv2.INTER_AREA), np.uint8) for code in codes]
-        cols, rows = profiles(grey(batch(bases)))
+        faces = [_images(refs[code]) for code in codes]
+        if any(not images for images in faces):
+            raise ValueError("a face without a reference image")
+        bases = [(label, np.asarray(cv2.resize(_bgr(image), PATCH_SIZE,
+                                               interpolation=cv2.INTER_AREA), np.uint8))
+                 for label, images in enumerate(faces) for image in images]
+        cols, rows = profiles(grey(batch([base for _, base in bases])))
         col_mean = (cols + cols[:, ::-1]).sum(axis=0)  # both ways up
         row_mean = (rows + rows[:, ::-1]).sum(axis=0)
         layout = (shifted(col_mean / np.linalg.norm(col_mean)),
@@ -230,8 +237,10 @@ class CardIdentifier:
         patches: list[Image8] = []
         labels: list[int] = []
         turned: list[int] = []
-        for label, base in enumerate(bases):
-            for view in [base] + align([augment(base, rng) for _ in range(views)], layout):
+        shares = np.bincount([label for label, _ in bases], minlength=len(codes))
+        for label, base in bases:
+            count = -(-views // int(shares[label]))  # the face's views, shared out
+            for view in [base] + align([augment(base, rng) for _ in range(count)], layout):
                 patches.extend([view, view[::-1, ::-1]])
                 labels.extend([label, label])
                 turned.extend([0, 1])
@@ -371,6 +380,13 @@ def augment(card: Image8, rng: np.random.Generator) -> Image8:
         if ok:
             out = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
     return out
+
+
+def _images(refs: Image8 | Sequence[Image8]) -> list[Image8]:
+    """A face's reference images: one array, or a sequence of them."""
+    if isinstance(refs, np.ndarray):
+        return [refs]
+    return list(refs)
 
 
 def _bgr(image: Image8) -> Image8:

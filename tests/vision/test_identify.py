@@ -301,3 +301,23 @@ def test_a_batch_reads_as_its_patches_one_at_a_time(tempus: CardIdentifier,
         padded = cv2.copyMakeBorder(prepared, m, m, m, m, cv2.BORDER_REPLICATE)
         assert any(np.array_equal(moved, padded[m + dy : m + dy + 88, m + dx : m + dx + 64])
                    for dy in range(-m, m + 1) for dx in range(-m, m + 1))
+
+
+def test_a_face_is_learnt_from_several_views(faces: Any) -> None:
+    """A profile keeps several views of a face (another light, another table): each is
+    learnt, and the face is named in either."""
+    codes = list(faces)[:6]
+    warm = {code: camera_view(faces[code], gains=(0.6, 0.9, 1.3)) for code in codes}
+    refs = {code: [faces[code], warm[code]] for code in codes}
+    ident = CardIdentifier.from_references(refs, np.random.default_rng(3), views=32)
+    assert ident.codes == tuple(codes)
+    for code in codes:
+        assert ident.identify(camera_view(faces[code]))[0] == code
+        assert ident.identify(camera_view(faces[code], gains=(0.65, 0.9, 1.25)))[0] == code
+
+
+def test_a_face_without_a_view_is_refused(faces: Any) -> None:
+    code = next(iter(faces))
+    with pytest.raises(ValueError, match="without a reference"):
+        CardIdentifier.from_references({code: faces[code], "other": []},
+                                       np.random.default_rng(0))
