@@ -1,6 +1,6 @@
-"""The games tableref referees, one module each, all behind `referee.core.Game`.
+"""The games tableref referees, one package each, all behind `referee.core.Game`.
 
-Adding a game means adding its module and one line to `GAMES`.
+Adding a game means adding its package and one line to `GAMES`.
 """
 
 from __future__ import annotations
