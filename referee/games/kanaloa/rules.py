@@ -555,7 +555,8 @@ class Kanaloa(Game[KanaloaState]):
         state = replace(state, trick=(), previous=previous, trump=None, tricks=state.tricks + 1)
         if state.tricks < TRICKS:
             return state
-        state = replace(state, phase="deal", round=state.round + 1, dealer=state.leader)
+        state = replace(state, phase="deal", round=state.round + 1, dealer=state.leader,
+                        voids=())
         if self._removable(state, "KAN-ROUND-REMOVE"):
             return replace(state, removal=Removal(state.leader, "KAN-ROUND-REMOVE"))
         return state
