@@ -5,17 +5,23 @@ Hands are held and won tricks lie face down, so the playing cards in sight are t
 trick being played and the one before it (until its winner takes it): a card beyond
 those is the next card of the trick, and goes to the seat whose turn it is in trick
 order. A seat that plays out of order presses its button first. An ocean card gone
-from sight while a removal is due is the removed one. Reading the ring's layout and
-the boats is not done here yet: the ring is entered as a move.
+from sight while a removal is due is the removed one.
+
+At setup the ring is read once all its ocean cards lie in sight: their order clockwise
+round the mat's centre, from the island's card. The camera gives a card's place, not
+which way round it lies, so each card is taken as laid with its `a` half first
+clockwise; a card laid the other way is entered in the log (`turned`). The boats are
+not read.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from referee.core import Move, Ruling
 from referee.decks import Deck
-from referee.games.kanaloa.state import KanaloaState
+from referee.games.kanaloa.state import RING_CARDS, KanaloaState
 from referee.table import Action, AskTable, Play, Press, TableInterpreter, TableView, TakeBack
 from referee.text import t
 
@@ -25,6 +31,8 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
 
     def __init__(self, deck: Deck, seats: int) -> None:
         kinds = {face.code: face.attrs["kind"] for face in deck.faces}
+        self._island = next(face.code for face in deck.faces if face.attrs["kind"] == "ocean"
+                            and any(space["island"] for space in face.attrs["spaces"]))
         self._playing = {code for code, kind in kinds.items() if kind != "ocean"}
         self._oceans = {code for code, kind in kinds.items() if kind == "ocean"}
         self._seats = seats
@@ -32,6 +40,8 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
         self._claimed: int | None = None
 
     def on_view(self, state: KanaloaState, view: TableView, last: Ruling | None) -> list[Action]:
+        if state.phase == "ring":
+            return self._ring(state, view)
         codes = [card.code for card in view.cards if card.code is not None]
         if state.removal is not None and state.race is not None:
             gone = [card for card in state.race.cards if card not in codes]
@@ -51,6 +61,21 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
         seat = state.next_in_trick() if self._claimed is None else self._claimed
         self._claimed = None
         return [Play(Move(seat, "play", {"card": cards[0]}))]
+
+    def _ring(self, state: KanaloaState, view: TableView) -> list[Action]:
+        """The ring laid, once it has the players' number of ocean cards and the island's."""
+        oceans = [card for card in view.cards if card.code in self._oceans]
+        if len(oceans) != RING_CARDS[self._seats]:
+            return []
+        codes = [card.code for card in oceans]
+        if len(set(codes)) != len(codes) or self._island not in codes:
+            return [AskTable(t("the ring is not readable: each ocean card once, the island's "
+                               "among them"))]
+        # Clockwise on the mat seen from above: the angle grows with image y down.
+        ordered = [str(card.code) for card in
+                   sorted(oceans, key=lambda card: math.atan2(card.y_mm, card.x_mm))]
+        start = ordered.index(self._island)
+        return [Play(Move(state.dealer, "ring", {"cards": ordered[start:] + ordered[:start]}))]
 
     def on_press(self, state: KanaloaState, press: Press, last: Ruling | None) -> list[Action]:
         if press.kind == "double" and last is not None and last.move.seat == press.seat:

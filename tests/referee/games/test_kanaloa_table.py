@@ -3,6 +3,8 @@ the buttons; and what the page offers, in every language."""
 
 from __future__ import annotations
 
+import math
+
 from referee.core import Header, Match, Move
 from referee.games.kanaloa import Kanaloa, KanaloaState, KanaloaTable
 from referee.table import AskTable, Play, Press, TableView, TakeBack, ViewCard
@@ -99,3 +101,30 @@ def test_what_the_page_offers_reads_in_every_language() -> None:
         texts = [offer.title, *(f.label for f in offer.fields),
                  *(str(c) for f in offer.fields for c in f.choices), "trick", "True", "False"]
         assert [missing for text in texts for missing in untranslated(text, words)] == []
+
+
+def ring_view(codes: list[str]) -> TableView:
+    """Ocean cards round the mat's centre, the first at the bottom, then clockwise."""
+    cards = []
+    for n, code in enumerate(codes):
+        angle = math.radians(90.0 + 360.0 * n / len(codes))
+        cards.append(ViewCard(code, 300.0 * math.cos(angle), 200.0 * math.sin(angle)))
+    return TableView(tuple(cards))
+
+
+def test_the_ring_is_read_clockwise_from_the_island_once_every_card_is_down() -> None:
+    match = Match(GAME, Header("kanaloa", ("a", "b", "c"), first=2))
+    table = GAME.interpreter(match.header)
+    laid = ["ocean-7", "ocean-3", "ocean-1", "ocean-12", "ocean-5", "ocean-9", "ocean-2",
+            "ocean-11", "ocean-4", "ocean-8"]
+    assert table.on_view(match.state, ring_view(laid[:9]), None) == []
+    [action] = table.on_view(match.state, ring_view(laid), None)
+    assert action == Play(Move(2, "ring", {"cards": [*laid[2:], *laid[:2]]}))
+    assert GAME.judge(match.state, action.move).ok
+
+
+def test_a_ring_without_the_island_or_with_a_card_twice_is_asked_about() -> None:
+    match = Match(GAME, Header("kanaloa", ("a", "b", "c")))
+    table = GAME.interpreter(match.header)
+    [action] = table.on_view(match.state, ring_view([f"ocean-{n}" for n in range(2, 12)]), None)
+    assert isinstance(action, AskTable) and "the island's" in action.message
