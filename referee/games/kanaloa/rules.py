@@ -429,7 +429,7 @@ class Kanaloa(Game[KanaloaState]):
         not made is skipped (a breach when it was compulsory)."""
         breaches: list[Breach] = []
         if state.dolphin is not None and move.kind not in ("dolphin", "boat"):
-            state = self._finish_trick(replace(state, dolphin=None, chained=False))
+            state = self._finish_trick(replace(state, dolphin=None))
         pending = state.removal
         if pending is not None and move.kind not in ("remove", "boat"):
             if state.options["removals"] == "compulsory":
@@ -527,7 +527,7 @@ class Kanaloa(Game[KanaloaState]):
         if not state.race.dolphin_ahead(seat) or (chained and not state.options["dolphin_chain"]):
             return self._finish_trick(state)
         if state.options["dolphin"] == "choice":
-            return replace(state, dolphin=seat, chained=chained)
+            return replace(state, dolphin=seat)
         return self._dolphin_step(state, seat)
 
     def _dolphin_step(self, state: KanaloaState, seat: int) -> KanaloaState:
@@ -543,7 +543,7 @@ class Kanaloa(Game[KanaloaState]):
     def _apply_dolphin(self, state: KanaloaState, move: Move) -> KanaloaState:
         if state.dolphin is None or move.seat != state.dolphin:
             return state
-        state = replace(state, dolphin=None, chained=False)
+        state = replace(state, dolphin=None)
         if move.get("step"):
             return self._dolphin_step(state, move.seat)
         return self._finish_trick(state)

@@ -184,8 +184,6 @@ class KanaloaState:
     removal: Removal | None = None
     #: The seat whose boat may take a dolphin's step (KAN-DOLPHIN, the owner's choice).
     dolphin: int | None = None
-    #: The last step taken was a dolphin's: another one is a chain (KAN-DOLPHIN-CHAIN).
-    chained: bool = False
     voids: tuple[Void, ...] = ()
     #: Cards played this round, to tell a camera's misread from a card seen twice.
     played: tuple[str, ...] = ()
