@@ -1,6 +1,6 @@
-"""The games tableref referees, one module each, all behind `referee.core.Game`.
+"""The games tableref referees, one package each, all behind `referee.core.Game`.
 
-Adding a game means adding its module and one line to `GAMES`.
+Adding a game means adding its package and one line to `GAMES`.
 """
 
 from __future__ import annotations
@@ -10,11 +10,13 @@ from typing import Any
 
 from referee.core import Game, RefereeError
 from referee.games.deserto import Deserto
+from referee.games.kanaloa import Kanaloa
 from referee.games.tempus import Tempus
 from referee.games.uno import Uno
 
 GAMES: dict[str, Callable[[], Game[Any]]] = {
     "deserto": Deserto,
+    "kanaloa": Kanaloa,
     "tempus": Tempus,
     "uno": Uno,
 }

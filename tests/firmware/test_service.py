@@ -210,12 +210,12 @@ def test_run_goes_on_waiting_for_the_page_when_the_log_cannot_be_resumed(
     service = make_service(store)
     service.start_match(HEADER)
     store._db.execute(  # noqa: SLF001 - a log written by a newer version, say
-        "UPDATE matches SET header = ?", ('{"game": "kanaloa", "seats": ["A", "B"]}',)
+        "UPDATE matches SET header = ?", ('{"game": "bridge", "seats": ["A", "B"]}',)
     )
     again = make_service(store)
     start_or_resume(again, None)
     assert "cannot be resumed" in capsys.readouterr().out
-    assert "unknown game 'kanaloa'" in again.snapshot()["message"]
+    assert "unknown game 'bridge'" in again.snapshot()["message"]
     again.start_match(HEADER)  # the page can start a new match
     assert again.snapshot()["status"] == "playing"
 

@@ -75,6 +75,16 @@ ENGLISH = [
     ("uno", {"move": "challenge"}, "challenges the wild draw 4"),
     ("uno", {"move": "reveal", "cards": ["red-3", "blue-5"]}, "shows red-3, blue-5"),
     ("uno", {"move": "reveal", "cards": []}, "shows no card"),
+    ("kanaloa", {"move": "ring", "cards": [f"ocean-{n}" for n in range(1, 11)]},
+     "lays the ring of 10 ocean cards"),
+    ("kanaloa", {"move": "deal"}, "deals 8 cards each"),
+    ("kanaloa", {"move": "play", "card": "blue-7"}, "plays blue-7"),
+    ("kanaloa", {"move": "play", "card": "kanaloa", "trump": "red"},
+     "plays kanaloa, announcing red as trump"),
+    ("kanaloa", {"move": "remove", "card": "ocean-4"}, "removes ocean-4 from the ring"),
+    ("kanaloa", {"move": "dolphin", "step": True}, "takes the dolphin's step"),
+    ("kanaloa", {"move": "dolphin", "step": False}, "lets the dolphin's step go"),
+    ("kanaloa", {"move": "boat", "space": "ocean-4b"}, "has its boat seen on ocean-4b"),
 ]
 
 
@@ -104,6 +114,8 @@ ROMANIAN = [
     ("uno", {"move": "play", "cards": ["wild"], "colour": "blue"},
      "joacă „Schimbă culoarea”, se alege albastru"),
     ("uno", {"move": "catch", "target": 3}, "prinde jucătorul 3 fără UNO"),
+    ("kanaloa", {"move": "play", "card": "octopus", "trump": "blue"},
+     "joacă Caracatiță și anunță atu albastru"),
 ]
 
 
@@ -127,6 +139,7 @@ KINDS = {
     "deserto": ["place", "stuck"],
     "tempus": ["open", "capture", "feed", "bury", "count"],
     "uno": ["deal", "turn-up", "play", "colour", "draw", "uno", "catch", "challenge", "reveal"],
+    "kanaloa": ["ring", "deal", "play", "remove", "dolphin", "boat"],
 }
 OTHER_KINDS = ["pass", "undo", ""]
 
@@ -151,6 +164,15 @@ VALUES: dict[str, dict[str, list[Any]]] = {
         "swap": [0, 3, -1, "2", None],
         "count": [1, 2, 4, 0, "1", None],
         "target": [0, 3, 9, None, False],
+    },
+    "kanaloa": {
+        "cards": [["ocean-1", "ocean-2", "ocean-3"], ["ocean-2", "ocean-3", "ocean-4"],
+                  ["ocean-1", "ocean-1", "ocean-2"], "ocean-1", None],
+        "turned": [["ocean-2"], [], ["ocean-9"], None],
+        "card": ["blue-1", "yellow-12", "kanaloa", "octopus", "ocean-3", "blue-13", None],
+        "trump": ["red", "yellow", "violet", None],
+        "step": [True, False, 1, None],
+        "space": ["ocean-3a", "ocean-12b", "ocean-3", "ocean-13a", None],
     },
 }
 

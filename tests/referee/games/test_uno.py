@@ -1008,8 +1008,8 @@ def test_whole_rounds_enter_on_the_page_only_what_is_legal() -> None:
 
 
 def test_every_rule_id_is_one_the_module_can_name() -> None:
-    source = Path(__file__).parents[3] / "referee" / "games" / "uno.py"
-    text = source.read_text(encoding="utf-8")
+    package = Path(__file__).parents[3] / "referee" / "games" / "uno"
+    text = "".join(source.read_text(encoding="utf-8") for source in package.glob("*.py"))
     for rule in RULE_IDS:
         assert f'"{rule}"' in text, rule
 

@@ -6,66 +6,30 @@ Notation (see docs/notation.md):
     {"seat": 0, "move": "place", "cell": "nw", "card": "vizier"}
     {"seat": 1, "move": "stuck"}
 
-Cells are `nw`, `ne`, `sw`, `se` of the square printed on the mat; `off` is a card put
-down beside the square. `card` is null when the camera could not recognise it.
+Cells and the state: `state`; the square read off the mat: `table`; a move in words:
+`words`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Ruling, Verdict
+from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Verdict
 from referee.decks import Deck, load_deck
+from referee.games.deserto.state import (
+    CELLS,
+    HAND_SIZE,
+    NEIGHBOURS,
+    OFF,
+    PREY,
+    DesertoState,
+)
+from referee.games.deserto.table import DesertoTable
+from referee.games.deserto.words import A_CARD, describe
 from referee.seats import DIRECTIONS, TurnOrder, direction_option
-from referee.table import Action, AskTable, Play, Press, TableInterpreter, TableView, TakeBack
 from referee.text import Text, t
-
-CELLS = ("nw", "ne", "sw", "se")
-OFF = "off"
-NEIGHBOURS = {"nw": ("ne", "sw"), "ne": ("nw", "se"), "sw": ("nw", "se"), "se": ("ne", "sw")}
-HAND_SIZE = 3
-#: What each capturing card takes when placed next to it.
-PREY = {"vizier": "brigand", "brigand": "treasure"}
-#: Each card with its article, as a sentence names it (a language may give them genders).
-A_CARD = {
-    "vizier": t("a vizier"),
-    "brigand": t("a brigand"),
-    "treasure": t("a treasure"),
-    "oasis": t("an oasis"),
-}
-
-Stack = tuple[str | None, ...]
-
-
-@dataclass(frozen=True)
-class DesertoState:
-    """The square, the hidden hands (as counts), the draw pile and the won piles."""
-
-    stacks: Mapping[str, Stack]
-    hands: tuple[int, ...]
-    pile: int
-    won: tuple[int, ...]
-    turn: TurnOrder
-    #: The house options of the match header.
-    options: Mapping[str, Any]
-    #: Cards put down outside the square (illegal, DES-FORM) and not taken back.
-    strays: int = 0
-    #: For an empty cell, the top card of the pile last captured from it: the camera
-    #: may still see that pile until a player has picked it up.
-    captured_tops: Mapping[str, str | None] = ()  # type: ignore[assignment]
-    last_capturer: int | None = None
-    #: The seat that made the last move: the "previous player" of DES-STUCK.
-    last_mover: int | None = None
-
-    def top(self, cell: str) -> str | None:
-        stack = self.stacks[cell]
-        return stack[-1] if stack else None
-
-    @property
-    def occupied(self) -> list[str]:
-        return [cell for cell in CELLS if self.stacks[cell]]
 
 
 class Deserto(Game[DesertoState]):
@@ -127,13 +91,7 @@ class Deserto(Game[DesertoState]):
         raise RefereeError(f"unknown move {kind!r}; Deserto has place and stuck")
 
     def describe(self, move: Move) -> Text:
-        if move.kind == "stuck":
-            return t("cannot play and gives a card to the previous player")
-        card = move.get("card")
-        named = t("an unread card") if card is None else A_CARD[card]
-        if move.get("cell") == OFF:
-            return t("puts {card} beside the square", card=named)
-        return t("puts {card} on {cell}", card=named, cell=move.get("cell"))
+        return describe(move)
 
     # -- state ------------------------------------------------------------------
 
@@ -365,154 +323,3 @@ def _skip_empty_hands(turn: TurnOrder, hands: list[int]) -> TurnOrder:
             return turn
         turn = turn.advance()
     return turn
-
-
-#: Gap between the cells of the square printed on the mat, in mm.
-CELL_GAP_MM = 6.0
-
-
-class DesertoTable(TableInterpreter[DesertoState]):
-    """Reads the square in the middle of the mat.
-
-    A card whose centre lies within a cell's slack of that cell's printed place is in
-    that cell; the top one is the one nearest the cell's centre. A card elsewhere in the
-    middle of the mat (within one card of the square) has been put beside it (`off`).
-    Won piles and the draw pile belong outside that area.
-    """
-
-    def __init__(self, card_mm: tuple[float, float]) -> None:
-        width, height = card_mm
-        self._centres = {
-            cell: (sx * (width + CELL_GAP_MM) / 2, sy * (height + CELL_GAP_MM) / 2)
-            for cell, (sx, sy) in zip(CELLS, [(-1, -1), (1, -1), (-1, 1), (1, 1)], strict=True)
-        }
-        self._slack = (width * 0.45, height * 0.45)
-        self._middle = (width * 1.75, height * 1.6)
-        #: Empty cells the camera has seen empty since their pile was captured.
-        self._cleared: set[str] = set()
-
-    def on_view(self, state: DesertoState, view: TableView, last: Ruling | None) -> list[Action]:
-        seen, off_square = self._read_square(view)
-        if (
-            last is not None
-            and not last.verdict.ok
-            and self._taken_back(state, seen, off_square, last)
-        ):
-            return [TakeBack(t("seat {seat} took the flagged card back", seat=last.move.seat))]
-        changes: list[tuple[str, str | None]] = []
-        missing: list[str] = []
-        for cell in CELLS:
-            stack = state.stacks[cell]
-            present = cell in seen
-            code = seen.get(cell)
-            if not stack:
-                if not present:
-                    self._cleared.add(cell)
-                    continue
-                leftover_of_capture = (
-                    cell in state.captured_tops
-                    and cell not in self._cleared
-                    and code in (None, state.captured_tops[cell])
-                )
-                if not leftover_of_capture:
-                    changes.append((cell, code))
-                continue
-            self._cleared.discard(cell)
-            if not present:
-                missing.append(cell)
-            elif code is not None and stack[-1] is not None and code != stack[-1]:
-                changes.append((cell, code))
-        for card in off_square[state.strays :]:
-            changes.append((OFF, card))
-        if missing:
-            # The square does not look like the referee's: judging a new card against
-            # cards that are not where they should be could flag a play wrongly.
-            return [
-                AskTable(
-                    t(
-                        "the referee has cards on {cells} but sees none there: "
-                        "put them back, or double press to take a move back",
-                        cells=Text.joined(", ", missing),
-                    )
-                )
-            ]
-        if len(changes) > 1:
-            where = Text.joined(", ", (cell for cell, _ in changes))
-            return [
-                AskTable(
-                    t(
-                        "{count} cards changed at once ({cells}): play one at a time",
-                        count=len(changes),
-                        cells=where,
-                    )
-                )
-            ]
-        if changes:
-            cell, card = changes[0]
-            move = Move(state.turn.current, "place", {"cell": cell, "card": card})
-            actions: list[Action] = [Play(move)]
-            if card is None:
-                actions.append(
-                    AskTable(t("which card went on {cell}? The camera is not sure", cell=cell))
-                )
-            return actions
-        return []
-
-    def on_press(self, state: DesertoState, press: Press, last: Ruling | None) -> list[Action]:
-        if press.kind == "hold":
-            if press.seat != state.turn.current:
-                return [
-                    AskTable(
-                        t(
-                            "seat {seat} held its button, but it is seat {current}'s turn",
-                            seat=press.seat,
-                            current=state.turn.current,
-                        )
-                    )
-                ]
-            return [Play(Move(press.seat, "stuck", {}))]
-        if press.kind == "double" and last is not None and last.move.seat == press.seat:
-            return [TakeBack(t("seat {seat} took back its move", seat=press.seat))]
-        return []
-
-    def _read_square(self, view: TableView) -> tuple[dict[str, str | None], list[str | None]]:
-        """The top card seen in each cell, and the cards lying beside the square."""
-        nearest: dict[str, tuple[float, str | None]] = {}
-        off_square: list[str | None] = []
-        for card in view.cards:
-            cell = self._cell_of(card.x_mm, card.y_mm)
-            if cell is None:
-                if abs(card.x_mm) < self._middle[0] and abs(card.y_mm) < self._middle[1]:
-                    off_square.append(card.code)
-                continue
-            cx, cy = self._centres[cell]
-            distance = (card.x_mm - cx) ** 2 + (card.y_mm - cy) ** 2
-            if cell not in nearest or distance < nearest[cell][0]:
-                nearest[cell] = (distance, card.code)
-        return {cell: code for cell, (_, code) in nearest.items()}, off_square
-
-    def _cell_of(self, x: float, y: float) -> str | None:
-        for cell, (cx, cy) in self._centres.items():
-            if abs(x - cx) <= self._slack[0] and abs(y - cy) <= self._slack[1]:
-                return cell
-        return None
-
-    def _taken_back(
-        self,
-        state: DesertoState,
-        seen: Mapping[str, str | None],
-        off_square: list[str | None],
-        last: Ruling,
-    ) -> bool:
-        """Does the view show the flagged last card gone again?"""
-        if last.move.kind != "place":
-            return False
-        cell = last.move.get("cell")
-        if cell == OFF:
-            return len(off_square) < state.strays
-        stack = state.stacks[cell]
-        if not stack:
-            return False
-        if len(stack) == 1:
-            return cell not in seen
-        return cell in seen and seen[cell] is not None and seen[cell] == stack[-2]

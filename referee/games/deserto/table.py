@@ -1,0 +1,160 @@
+"""How the camera sees a Deserto square: cards in cells, beside it, taken back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from referee.core import Move, Ruling
+from referee.games.deserto.state import CELLS, OFF, DesertoState
+from referee.table import Action, AskTable, Play, Press, TableInterpreter, TableView, TakeBack
+from referee.text import Text, t
+
+#: Gap between the cells of the square printed on the mat, in mm.
+CELL_GAP_MM = 6.0
+
+
+class DesertoTable(TableInterpreter[DesertoState]):
+    """Reads the square in the middle of the mat.
+
+    A card whose centre lies within a cell's slack of that cell's printed place is in
+    that cell; the top one is the one nearest the cell's centre. A card elsewhere in the
+    middle of the mat (within one card of the square) has been put beside it (`off`).
+    Won piles and the draw pile belong outside that area.
+    """
+
+    def __init__(self, card_mm: tuple[float, float]) -> None:
+        width, height = card_mm
+        self._centres = {
+            cell: (sx * (width + CELL_GAP_MM) / 2, sy * (height + CELL_GAP_MM) / 2)
+            for cell, (sx, sy) in zip(CELLS, [(-1, -1), (1, -1), (-1, 1), (1, 1)], strict=True)
+        }
+        self._slack = (width * 0.45, height * 0.45)
+        self._middle = (width * 1.75, height * 1.6)
+        #: Empty cells the camera has seen empty since their pile was captured.
+        self._cleared: set[str] = set()
+
+    def on_view(self, state: DesertoState, view: TableView, last: Ruling | None) -> list[Action]:
+        seen, off_square = self._read_square(view)
+        if (
+            last is not None
+            and not last.verdict.ok
+            and self._taken_back(state, seen, off_square, last)
+        ):
+            return [TakeBack(t("seat {seat} took the flagged card back", seat=last.move.seat))]
+        changes: list[tuple[str, str | None]] = []
+        missing: list[str] = []
+        for cell in CELLS:
+            stack = state.stacks[cell]
+            present = cell in seen
+            code = seen.get(cell)
+            if not stack:
+                if not present:
+                    self._cleared.add(cell)
+                    continue
+                leftover_of_capture = (
+                    cell in state.captured_tops
+                    and cell not in self._cleared
+                    and code in (None, state.captured_tops[cell])
+                )
+                if not leftover_of_capture:
+                    changes.append((cell, code))
+                continue
+            self._cleared.discard(cell)
+            if not present:
+                missing.append(cell)
+            elif code is not None and stack[-1] is not None and code != stack[-1]:
+                changes.append((cell, code))
+        for card in off_square[state.strays :]:
+            changes.append((OFF, card))
+        if missing:
+            # The square does not look like the referee's: judging a new card against
+            # cards that are not where they should be could flag a play wrongly.
+            return [
+                AskTable(
+                    t(
+                        "the referee has cards on {cells} but sees none there: "
+                        "put them back, or double press to take a move back",
+                        cells=Text.joined(", ", missing),
+                    )
+                )
+            ]
+        if len(changes) > 1:
+            where = Text.joined(", ", (cell for cell, _ in changes))
+            return [
+                AskTable(
+                    t(
+                        "{count} cards changed at once ({cells}): play one at a time",
+                        count=len(changes),
+                        cells=where,
+                    )
+                )
+            ]
+        if changes:
+            cell, card = changes[0]
+            move = Move(state.turn.current, "place", {"cell": cell, "card": card})
+            actions: list[Action] = [Play(move)]
+            if card is None:
+                actions.append(
+                    AskTable(t("which card went on {cell}? The camera is not sure", cell=cell))
+                )
+            return actions
+        return []
+
+    def on_press(self, state: DesertoState, press: Press, last: Ruling | None) -> list[Action]:
+        if press.kind == "hold":
+            if press.seat != state.turn.current:
+                return [
+                    AskTable(
+                        t(
+                            "seat {seat} held its button, but it is seat {current}'s turn",
+                            seat=press.seat,
+                            current=state.turn.current,
+                        )
+                    )
+                ]
+            return [Play(Move(press.seat, "stuck", {}))]
+        if press.kind == "double" and last is not None and last.move.seat == press.seat:
+            return [TakeBack(t("seat {seat} took back its move", seat=press.seat))]
+        return []
+
+    def _read_square(self, view: TableView) -> tuple[dict[str, str | None], list[str | None]]:
+        """The top card seen in each cell, and the cards lying beside the square."""
+        nearest: dict[str, tuple[float, str | None]] = {}
+        off_square: list[str | None] = []
+        for card in view.cards:
+            cell = self._cell_of(card.x_mm, card.y_mm)
+            if cell is None:
+                if abs(card.x_mm) < self._middle[0] and abs(card.y_mm) < self._middle[1]:
+                    off_square.append(card.code)
+                continue
+            cx, cy = self._centres[cell]
+            distance = (card.x_mm - cx) ** 2 + (card.y_mm - cy) ** 2
+            if cell not in nearest or distance < nearest[cell][0]:
+                nearest[cell] = (distance, card.code)
+        return {cell: code for cell, (_, code) in nearest.items()}, off_square
+
+    def _cell_of(self, x: float, y: float) -> str | None:
+        for cell, (cx, cy) in self._centres.items():
+            if abs(x - cx) <= self._slack[0] and abs(y - cy) <= self._slack[1]:
+                return cell
+        return None
+
+    def _taken_back(
+        self,
+        state: DesertoState,
+        seen: Mapping[str, str | None],
+        off_square: list[str | None],
+        last: Ruling,
+    ) -> bool:
+        """Does the view show the flagged last card gone again?"""
+        if last.move.kind != "place":
+            return False
+        cell = last.move.get("cell")
+        if cell == OFF:
+            return len(off_square) < state.strays
+        stack = state.stacks[cell]
+        if not stack:
+            return False
+        if len(stack) == 1:
+            return cell not in seen
+        return cell in seen and seen[cell] is not None and seen[cell] == stack[-2]

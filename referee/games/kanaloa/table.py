@@ -1,0 +1,89 @@
+"""How the camera and the buttons see a Kanaloa table: cards put on the trick, an ocean
+card taken out of the ring, and the presses for the rest.
+
+Hands are held and won tricks lie face down, so the playing cards in sight are the
+trick being played and the one before it (until its winner takes it): a card beyond
+those is the next card of the trick, and goes to the seat whose turn it is in trick
+order. A seat that plays out of order presses its button first. An ocean card gone
+from sight while a removal is due is the removed one.
+
+At setup the ring is read once all its ocean cards lie in sight: their order clockwise
+round the mat's centre, from the island's card. The camera gives a card's place, not
+which way round it lies, so each card is taken as laid with its `a` half first
+clockwise; a card laid the other way is entered in the log (`turned`). The boats are
+not read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from referee.core import Move, Ruling
+from referee.decks import Deck
+from referee.games.kanaloa.state import RING_CARDS, KanaloaState
+from referee.table import Action, AskTable, Play, Press, TableInterpreter, TableView, TakeBack
+from referee.text import t
+
+
+class KanaloaTable(TableInterpreter[KanaloaState]):
+    """Reads the trick and the ring's cards; a press claims the next card for its seat."""
+
+    def __init__(self, deck: Deck, seats: int) -> None:
+        kinds = {face.code: face.attrs["kind"] for face in deck.faces}
+        self._island = next(face.code for face in deck.faces if face.attrs["kind"] == "ocean"
+                            and any(space["island"] for space in face.attrs["spaces"]))
+        self._playing = {code for code, kind in kinds.items() if kind != "ocean"}
+        self._oceans = {code for code, kind in kinds.items() if kind == "ocean"}
+        self._seats = seats
+        #: A seat that pressed to say the next card is its own (an out-of-order play).
+        self._claimed: int | None = None
+
+    def on_view(self, state: KanaloaState, view: TableView, last: Ruling | None) -> list[Action]:
+        if state.phase == "ring":
+            return self._ring(state, view)
+        codes = [card.code for card in view.cards if card.code is not None]
+        if state.removal is not None and state.race is not None:
+            gone = [card for card in state.race.cards if card not in codes]
+            if len(gone) == 1:
+                return [Play(Move(state.removal.seat, "remove", {"card": gone[0]}))]
+            return []
+        if state.phase != "play":
+            return []
+        known = Counter([card for _, card in state.trick]) + Counter(state.previous)
+        new = Counter(code for code in codes if code in self._playing) - known
+        cards = sorted(new.elements())
+        if len(cards) > 1:
+            return [AskTable(t("{count} new cards on the trick at once: play one at a time",
+                               count=len(cards)))]
+        if not cards:
+            return []
+        seat = state.next_in_trick() if self._claimed is None else self._claimed
+        self._claimed = None
+        return [Play(Move(seat, "play", {"card": cards[0]}))]
+
+    def _ring(self, state: KanaloaState, view: TableView) -> list[Action]:
+        """The ring laid, once it has the players' number of ocean cards and the island's."""
+        oceans = [card for card in view.cards if card.code in self._oceans]
+        if len(oceans) != RING_CARDS[self._seats]:
+            return []
+        codes = [card.code for card in oceans]
+        if len(set(codes)) != len(codes) or self._island not in codes:
+            return [AskTable(t("the ring is not readable: each ocean card once, the island's "
+                               "among them"))]
+        # Clockwise on the mat seen from above: the angle grows with image y down.
+        ordered = [str(card.code) for card in
+                   sorted(oceans, key=lambda card: math.atan2(card.y_mm, card.x_mm))]
+        start = ordered.index(self._island)
+        return [Play(Move(state.dealer, "ring", {"cards": ordered[start:] + ordered[:start]}))]
+
+    def on_press(self, state: KanaloaState, press: Press, last: Ruling | None) -> list[Action]:
+        if press.kind == "double" and last is not None and last.move.seat == press.seat:
+            return [TakeBack(t("seat {seat} took back its move", seat=press.seat))]
+        if state.dolphin == press.seat and press.kind in ("press", "hold"):
+            return [Play(Move(press.seat, "dolphin", {"step": press.kind == "press"}))]
+        if press.kind == "press" and state.phase == "play" and 0 <= press.seat < self._seats:
+            self._claimed = press.seat
+            return [AskTable(t("seat {seat} plays next: put the card on the trick",
+                               seat=press.seat))]
+        return []
