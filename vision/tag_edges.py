@@ -22,12 +22,12 @@ MIN_ON_LINE = 0.5  # share of a side's points that must lie on its line
 LINE_TOLERANCE_PX = 0.6  # distance from the line at which a point is a stray
 
 
-def refine_square(grey: NDArray[np.uint8], quad: Points, dark_inside: bool = True
-                  ) -> Points | None:
-    """The corners (clockwise like quad) of the square whose sides run near quad's,
-    from lines through the strongest edges along them; None if a side has no clear
-    straight edge (covered, or out of the frame)."""
-    pad = REACH_PX + 3
+def refine_square(grey: NDArray[np.uint8], quad: Points, dark_inside: bool = True,
+                  reach_px: float = REACH_PX) -> Points | None:
+    """The corners (clockwise like quad) of the square (or any quadrilateral) whose sides
+    run within reach_px of quad's, from lines through the strongest edges along them;
+    None if a side has no clear straight edge (covered, or out of the frame)."""
+    pad = reach_px + 3
     h, w = grey.shape
     x0, y0 = np.floor(quad.min(axis=0) - pad).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0) + pad).astype(int)
@@ -36,72 +36,77 @@ def refine_square(grey: NDArray[np.uint8], quad: Points, dark_inside: bool = Tru
     roi = grey[y0:y1, x0:x1].astype(np.float32)
     if not dark_inside:
         roi = 255 - roi
-    gradients = (np.asarray(cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3), np.float32),
-                 np.asarray(cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3), np.float32))
     local = quad - [x0, y0]
-    centre = local.mean(axis=0)
-    lines = []
-    for k in range(4):
-        line = _side_line(gradients, local[k], local[(k + 1) % 4], centre)
-        if line is None:
-            return None
-        lines.append(line)
-    corners = []
-    for k in range(4):
-        (p1, d1), (p2, d2) = lines[k - 1], lines[k]
-        system = np.column_stack([d1, -d2])
-        if abs(float(np.linalg.det(system))) < 1e-3:
-            return None
-        s = np.linalg.solve(system, p2 - p1)
-        corners.append(p1 + s[0] * d1)
-    out = np.array(corners, np.float64)
-    if float(np.abs(out - local).max()) > 2 * REACH_PX:
+    lines = _side_lines(roi, local, reach_px)
+    if lines is None:
         return None
-    moved: Points = out + [x0, y0]
-    return moved
+    points, directions = lines
+    # corner k is where side k - 1 meets side k: p + s d on the first
+    p1, d1 = np.roll(points, 1, axis=0), np.roll(directions, 1, axis=0)
+    cross = d1[:, 0] * directions[:, 1] - d1[:, 1] * directions[:, 0]
+    if float(np.abs(cross).min()) < 1e-3:
+        return None
+    gap = points - p1
+    along = (gap[:, 0] * directions[:, 1] - gap[:, 1] * directions[:, 0]) / cross
+    corners = p1 + along[:, None] * d1
+    if float(np.abs(corners - local).max()) > 2 * reach_px:
+        return None
+    out: Points = corners + [x0, y0]
+    return out
 
 
-def _side_line(gradients: tuple[NDArray[np.float32], NDArray[np.float32]], a: Points,
-               b: Points, centre: Points) -> tuple[Points, Points] | None:
+def _side_lines(roi: NDArray[np.float32], quad: Points, reach_px: float
+                ) -> tuple[Points, Points] | None:
     """(a point on, the direction of) the line along the dark-to-bright edge (going
-    outwards) between a and b."""
-    along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
-    normal = np.array([along[1], -along[0]])
-    if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
-        normal = -normal
-    steps = np.linspace(-REACH_PX, REACH_PX, int(4 * REACH_PX) + 1)
+    outwards) near each side of quad, one row per side; None if a side has none."""
+    a, b = quad, np.roll(quad, -1, axis=0)
+    along = (b - a) / np.maximum(np.linalg.norm(b - a, axis=1, keepdims=True), 1e-9)
+    normal = np.column_stack([along[:, 1], -along[:, 0]])
+    outwards = ((a + b) / 2 - quad.mean(axis=0)) * normal
+    normal[outwards.sum(axis=1) < 0] *= -1
+    steps = np.linspace(-reach_px, reach_px, int(4 * reach_px) + 1)
     t = np.linspace(0.1, 0.9, SAMPLES)
-    base = a + t[:, None] * (b - a)
-    pts = (base[:, None, :] + steps[None, :, None] * normal).astype(np.float32)
-    gx = cv2.remap(gradients[0], pts[..., 0], pts[..., 1], cv2.INTER_LINEAR)
-    gy = cv2.remap(gradients[1], pts[..., 0], pts[..., 1], cv2.INTER_LINEAR)
-    rise = gx * np.float32(normal[0]) + gy * np.float32(normal[1])
+    base = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]  # side, sample, xy
+    pts = (base[:, :, None, :] + steps[None, None, :, None] * normal[:, None, None, :])
+    pts = pts.reshape(4 * SAMPLES, len(steps), 2).astype(np.float32)
+    rise = np.zeros((4 * SAMPLES, len(steps)), np.float32)
+    for axis, kernel in ((0, (1, 0)), (1, (0, 1))):
+        gradient = cv2.Sobel(roi, cv2.CV_32F, *kernel, ksize=3)
+        sampled = cv2.remap(gradient, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR)
+        rise += sampled * np.repeat(normal[:, axis], SAMPLES)[:, None].astype(np.float32)
     j = np.clip(rise.argmax(axis=1), 1, len(steps) - 2)
-    rows = np.arange(SAMPLES)
+    rows = np.arange(len(j))
     y0, y1, y2 = rise[rows, j - 1], rise[rows, j], rise[rows, j + 1]
     curve = y0 - 2 * y1 + y2
-    safe = np.where(curve < -1e-6, curve, -1.0)
-    sub = np.clip(np.where(curve < -1e-6, 0.5 * (y0 - y2) / safe, 0.0), -0.5, 0.5)
-    offset = steps[j] + sub * (steps[1] - steps[0])
-    # offset = c0 + c1 t, from the median on (sides lie within a few degrees of ArUco's)
-    fit = (float(np.sort(offset)[SAMPLES // 2]), 0.0)
+    peaked = curve < -1e-6
+    sub = np.clip(np.where(peaked, 0.5 * (y0 - y2) / np.where(peaked, curve, -1.0), 0.0),
+                  -0.5, 0.5)
+    offset = (steps[j] + sub * (steps[1] - steps[0])).reshape(4, SAMPLES)
+    # offset = c0 + c1 t per side, from the median on (sides lie near ArUco's)
+    c0, c1 = np.sort(offset, axis=1)[:, SAMPLES // 2], np.zeros(4)
     for _ in range(3):
-        miss = np.abs(offset - (fit[0] + fit[1] * t))
-        keep = miss <= max(LINE_TOLERANCE_PX, 2.5 * float(np.sort(miss)[SAMPLES // 2]))
-        if keep.sum() < MIN_ON_LINE * SAMPLES:
+        miss = np.abs(offset - (c0[:, None] + c1[:, None] * t))
+        limit = np.maximum(LINE_TOLERANCE_PX, 2.5 * np.sort(miss, axis=1)[:, SAMPLES // 2])
+        keep = (miss <= limit[:, None]).astype(np.float64)
+        if float(keep.sum(axis=1).min()) < MIN_ON_LINE * SAMPLES:
             return None
-        fit = _line_fit(t[keep], offset[keep])
-    miss = np.abs(offset - (fit[0] + fit[1] * t))
-    if (miss <= LINE_TOLERANCE_PX).sum() < MIN_ON_LINE * SAMPLES:
+        c0, c1 = _line_fits(t, offset, keep)
+    miss = np.abs(offset - (c0[:, None] + c1[:, None] * t))
+    if int((miss <= LINE_TOLERANCE_PX).sum(axis=1).min()) < MIN_ON_LINE * SAMPLES:
         return None
-    point = a + 0.5 * (b - a) + (fit[0] + 0.5 * fit[1]) * normal
-    direction = (b - a) + fit[1] * normal
-    return point, direction / float(np.linalg.norm(direction))
+    points = a + 0.5 * (b - a) + (c0 + 0.5 * c1)[:, None] * normal
+    directions = (b - a) + c1[:, None] * normal
+    return points, directions / np.linalg.norm(directions, axis=1, keepdims=True)
 
 
-def _line_fit(x: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[float, float]:
-    """(intercept, slope) of the least-squares line y = c0 + c1 x."""
-    xm, ym = float(x.mean()), float(y.mean())
-    spread = float(((x - xm) ** 2).sum())
-    slope = float(((x - xm) * (y - ym)).sum()) / spread if spread > 0 else 0.0
+def _line_fits(x: NDArray[np.float64], y: NDArray[np.float64], weight: NDArray[np.float64]
+               ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per row of y (and of the 0/1 weights), (intercept, slope) of the least-squares line
+    y = c0 + c1 x through the points weighted 1."""
+    n = weight.sum(axis=1)
+    xm, ym = (weight * x).sum(axis=1) / n, (weight * y).sum(axis=1) / n
+    dx = x[None, :] - xm[:, None]
+    spread = (weight * dx * dx).sum(axis=1)
+    slope = np.where(spread > 0, (weight * dx * (y - ym[:, None])).sum(axis=1)
+                     / np.where(spread > 0, spread, 1.0), 0.0)
     return ym - slope * xm, slope
