@@ -52,7 +52,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, calibrate
-from vision.cards import MatModel, find_cards, foreground_mask, view_mask, warp_patch
+from vision.cards import MatModel, find_cards, view_mask, warp_patch
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.foreign_decks import DESIGNS, ForeignDesign, paint_deck
 from vision.identify import CardIdentifier
@@ -87,6 +87,8 @@ ENROL_GRID = (4, 2)  # columns x rows of faces laid out in one enrolment frame
 ENROL_PASSES = 3  # enrolment passes at most: the faces not cut are laid out again
 ENROL_GAP_MM = 14.0  # between the faces of the grid
 ENROL_CROP = (128, 176)  # (width, height) a face is cut at; the identifier learns at 64x88
+MEASURE_DIFF = 14  # grey levels a pixel must change from the bare mat to be a card's
+SHADOW_RATIO = 0.45  # a shadow keeps this share of the mat's light at least
 MEASURE_PX_PER_MM = 4.0  # top-down resolution the card size is measured at
 
 Image = NDArray[np.uint8]
@@ -524,17 +526,26 @@ def enrolment_batches(deck: Deck, codes: list[str], mat: MatSpec, rng: np.random
 
 def measure_card_mm(cal: Calibration, bare: Image, frames: list[Image]) -> tuple[float, float]:
     """The card's size (short, long side in mm), seen from above: around each thing that
-    differs from the bare mat in the enrolment frames, the smallest rectangle, its sides
-    then moved onto the card's edges (a shadow or blur widens the rectangle); the median."""
+    changed from the bare mat in the enrolment frames (shadows left out), the smallest
+    rectangle, its sides then moved onto the strongest edges near them (blur widens the
+    rectangle); the median. Where the card's own edge does not show against the mat (a
+    dark border on the dark mat in dim light), the edge of what shows is measured."""
     s = MEASURE_PX_PER_MM
     valid = view_mask(cal, s)
-    model = MatModel(cal.warp_mat(bare, s), s, valid)
-    mat_level = float(cv2.cvtColor(cal.warp_mat(bare, s), cv2.COLOR_BGR2GRAY)[valid > 0].mean())
+    empty = cal.warp_mat(bare, s)
+    mat_level = float(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY)[valid > 0].mean())
     sides = []
     for frame in frames:
         top = cal.warp_mat(frame, s)
         grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
-        mask = foreground_mask(top, s, valid, model)
+        # against the bare mat in the same light a faint change is a thing (a black border
+        # on the dark mat in dim light too), unless it only darkens the mat evenly: a shadow
+        change = cv2.absdiff(top, empty).max(axis=2) > MEASURE_DIFF
+        ratio = (top.astype(np.float32) + 1) / (empty.astype(np.float32) + 1)
+        low, high = ratio.min(axis=2), ratio.max(axis=2)
+        shadow = (high <= 1.05) & (low >= SHADOW_RATIO) & (high - low <= 0.15)
+        mask = cv2.bitwise_and((change & ~shadow).astype(np.uint8) * 255, valid)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             rect = cv2.minAreaRect(contour)
@@ -546,7 +557,8 @@ def measure_card_mm(cal: Calibration, bare: Image, frames: list[Image]) -> tuple
             rim = cv2.fillConvexPoly(np.zeros_like(grey), box.round().astype(np.int32), 255)
             cv2.fillConvexPoly(rim, inner.round().astype(np.int32), 0)
             bright_rim = float(grey[rim > 0].mean()) > mat_level
-            edges = refine_square(grey, box, dark_inside=not bright_rim, reach_px=2.5 * s)
+            edges = refine_square(grey, box, dark_inside=not bright_rim, reach_px=2.5 * s,
+                                  tolerance_px=0.5 * s)
             quad = box if edges is None else edges
             lengths = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1) / s
             sides.append(sorted(((lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2)))

@@ -23,10 +23,12 @@ LINE_TOLERANCE_PX = 0.6  # distance from the line at which a point is a stray
 
 
 def refine_square(grey: NDArray[np.uint8], quad: Points, dark_inside: bool = True,
-                  reach_px: float = REACH_PX) -> Points | None:
+                  reach_px: float = REACH_PX, tolerance_px: float = LINE_TOLERANCE_PX
+                  ) -> Points | None:
     """The corners (clockwise like quad) of the square (or any quadrilateral) whose sides
     run within reach_px of quad's, from lines through the strongest edges along them;
-    None if a side has no clear straight edge (covered, or out of the frame)."""
+    None if a side has no clear straight edge (covered, or out of the frame): half its
+    edge points within tolerance_px of one line."""
     pad = reach_px + 3
     h, w = grey.shape
     x0, y0 = np.floor(quad.min(axis=0) - pad).astype(int)
@@ -37,7 +39,7 @@ def refine_square(grey: NDArray[np.uint8], quad: Points, dark_inside: bool = Tru
     if not dark_inside:
         roi = 255 - roi
     local = quad - [x0, y0]
-    lines = _side_lines(roi, local, reach_px)
+    lines = _side_lines(roi, local, reach_px, tolerance_px)
     if lines is None:
         return None
     points, directions = lines
@@ -55,7 +57,7 @@ def refine_square(grey: NDArray[np.uint8], quad: Points, dark_inside: bool = Tru
     return out
 
 
-def _side_lines(roi: NDArray[np.float32], quad: Points, reach_px: float
+def _side_lines(roi: NDArray[np.float32], quad: Points, reach_px: float, tolerance_px: float
                 ) -> tuple[Points, Points] | None:
     """(a point on, the direction of) the line along the dark-to-bright edge (going
     outwards) near each side of quad, one row per side; None if a side has none."""
@@ -86,13 +88,13 @@ def _side_lines(roi: NDArray[np.float32], quad: Points, reach_px: float
     c0, c1 = np.sort(offset, axis=1)[:, SAMPLES // 2], np.zeros(4)
     for _ in range(3):
         miss = np.abs(offset - (c0[:, None] + c1[:, None] * t))
-        limit = np.maximum(LINE_TOLERANCE_PX, 2.5 * np.sort(miss, axis=1)[:, SAMPLES // 2])
+        limit = np.maximum(tolerance_px, 2.5 * np.sort(miss, axis=1)[:, SAMPLES // 2])
         keep = (miss <= limit[:, None]).astype(np.float64)
         if float(keep.sum(axis=1).min()) < MIN_ON_LINE * SAMPLES:
             return None
         c0, c1 = _line_fits(t, offset, keep)
     miss = np.abs(offset - (c0[:, None] + c1[:, None] * t))
-    if int((miss <= LINE_TOLERANCE_PX).sum(axis=1).min()) < MIN_ON_LINE * SAMPLES:
+    if int((miss <= tolerance_px).sum(axis=1).min()) < MIN_ON_LINE * SAMPLES:
         return None
     points = a + 0.5 * (b - a) + (c0 + 0.5 * c1)[:, None] * normal
     directions = (b - a) + c1[:, None] * normal
