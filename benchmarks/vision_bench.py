@@ -181,6 +181,7 @@ class Tally:
     calibrate_ms: list[float] = field(default_factory=list)
     calibration_failures: int = 0
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    unnamed: Counter[tuple[str, str]] = field(default_factory=Counter)  # (code, how) abstained
     # condition (e.g. "light=dim") -> counts of expected, abstained, accepted, wrong
     by_condition: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     notes: list[str] = field(default_factory=list)
@@ -384,6 +385,7 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
                 bad = True
                 count(tally, keys, context, "abstained")
                 how = "not found" if not codes else "unknown"
+                tally.unnamed[(card.label, how)] += 1
                 tally.notes.append(f"seed {seed}: card {i} {card.label!r} {how} ({context}, "
                                    f"{keys['light']}, {keys['glare']}, {keys['blur']})")
         elif visible[i] >= 0.3:
@@ -672,6 +674,14 @@ def report_unseen(results: list[tuple[ForeignDesign, Enrolment, Tally]],
         if tally.confusions:
             pairs = ", ".join(f"{t}->{r} x{n}" for (t, r), n in tally.confusions.most_common(5))
             print(f"  {design.name} most confused (truth->read): {pairs}")
+        if tally.unnamed:
+            hows = Counter[str]()
+            for (_, how), n in tally.unnamed.items():
+                hows[how] += n
+            faces = ", ".join(f"{code} {how} x{n}"
+                              for (code, how), n in tally.unnamed.most_common(6))
+            print(f"  {design.name} not named: {hows['unknown']} unknown, {hows['not found']} "
+                  f"not found; most often {faces}")
 
 
 def annotate(image: Image, reading: TableReading, scene: Scene,
