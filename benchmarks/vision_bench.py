@@ -82,7 +82,7 @@ TARGETS = {"accuracy": 99.5, "abstention": 2.0, "false_accepts": 0.5, "ms_per_fr
 UNSEEN_TARGETS = {"named": 97.0}  # share of the fully visible cards of an unseen deck named
 UNSEEN_SCENES = 40  # held-out scenes per unseen design by default
 UNSEEN_PRINT_SEED = 1  # the print run of every unseen design
-ENROL_SEEDS = 500_000  # enrolment session k uses seed ENROL_SEEDS + k (not a scene seed)
+ENROL_SEEDS = 500_000  # design k of DESIGNS is enrolled with seed ENROL_SEEDS + k (no scene's)
 ENROL_GRID = (4, 2)  # columns x rows of faces laid out in one enrolment frame
 ENROL_PASSES = 3  # enrolment passes at most: the faces not cut are laid out again
 ENROL_GAP_MM = 14.0  # between the faces of the grid
@@ -631,11 +631,19 @@ def run_unseen(args: argparse.Namespace) -> list[tuple[ForeignDesign, Enrolment,
     mat = default_mat()
     mat_image = render_mat(mat, MAT_PX_PER_MM)
     results = []
-    for k, name in enumerate(args.designs):
+    for name in args.designs:
         design = DESIGNS[name]
         deck = unseen_deck(design)
-        enrolment = enrol(deck, mat, mat_image, ENROL_SEEDS + k, (args.width, args.height))
-        tally = read_scenes(args, deck, enrolment.identifier, enrolment.card_mm)
+        seed = ENROL_SEEDS + list(DESIGNS).index(name)  # a design's session, however chosen
+        enrolment = enrol(deck, mat, mat_image, seed, (args.width, args.height))
+        own = argparse.Namespace(**vars(args))
+        if args.save_failures is not None:  # each design's frames and crops in its folder
+            own.save_failures = args.save_failures / name
+            crops = own.save_failures / "enrolment"
+            crops.mkdir(parents=True, exist_ok=True)
+            for code, crop in enrolment.crops.items():
+                cv2.imwrite(str(crops / f"{code}.png"), crop)
+        tally = read_scenes(own, deck, enrolment.identifier, enrolment.card_mm)
         results.append((design, enrolment, tally))
         if args.progress:
             print(f"... {name} done", flush=True)
@@ -783,7 +791,8 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("--save-failures", type=Path, default=None,
-                        help="write annotated frames with any error into this folder")
+                        help="write annotated frames with any error into this folder (with "
+                             "--unseen-decks, a folder per design, its enrolment crops too)")
     parser.add_argument("--verbose", action="store_true", help="list every error")
     parser.add_argument("--progress", action="store_true")
     parser.add_argument("--unseen-decks", action="store_true",
