@@ -21,6 +21,18 @@ A detection is scored against the card whose centre is nearest its own (within 1
 mat mm through the renderer's true homography), else the card on top where its centre
 lies (and counted as misplaced); a coded detection on no card is a false accept.
 Cards count as expected when fully visible in a frame without a hand.
+
+    .venv/bin/python benchmarks/vision_bench.py --unseen-decks [--scenes 40] [--designs a,b]
+
+reads decks the project never drew instead (vision.foreign_decks: UNO-like and Tempus-like
+designs, pale and dark, at real-deck sizes), as a table that enrols its own deck would:
+each design is enrolled from a rendered enrolment session (one random camera and light,
+the bare mat, then its faces and back laid out 4x2 a frame, a few degrees askew), the card
+size measured from those frames, each face cut upright from its frame where the reader's
+card finder outlines it, and a CardIdentifier learnt from those crops; then its held-out
+scenes are read by a reader given the measured size. Per design: the share of fully
+visible cards named right, accuracy on accepted cards, false accepts, the read time and
+the most confused pairs. The cutter here stands in for vision.enrolment's until it lands.
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -38,7 +51,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.calibration import Calibration, calibrate
+from vision.cards import MatModel, find_cards, view_mask, warp_patch
 from vision.deck_art import FaceArt, paint_back, paint_face
+from vision.foreign_decks import DESIGNS, ForeignDesign, paint_deck
 from vision.identify import CardIdentifier
 from vision.mat import MatSpec, default_mat, render_mat
 from vision.render import (
@@ -53,7 +69,8 @@ from vision.render import (
     random_layout,
     render,
 )
-from vision.table_reader import LEARN_EVERY, TableReader, TableReading
+from vision.table_reader import DETECT_PX_PER_MM, LEARN_EVERY, TableReader, TableReading
+from vision.tag_edges import refine_square
 
 ROOT = Path(__file__).resolve().parents[1]
 HELD_OUT_SEEDS = 1_000_000
@@ -62,6 +79,17 @@ BACK = "back"
 EXPECTED_VISIBLE = 0.97  # a card this visible must be read (or it counts as an abstention)
 MISPLACED_MM = 15.0  # a detection this far from the card's true centre is in the wrong place
 TARGETS = {"accuracy": 99.5, "abstention": 2.0, "false_accepts": 0.5, "ms_per_frame": 10.0}
+UNSEEN_TARGETS = {"named": 97.0}  # share of the fully visible cards of an unseen deck named
+UNSEEN_SCENES = 40  # held-out scenes per unseen design by default
+UNSEEN_PRINT_SEED = 1  # the print run of every unseen design
+ENROL_SEEDS = 500_000  # design k of DESIGNS is enrolled with seed ENROL_SEEDS + k (no scene's)
+ENROL_GRID = (4, 2)  # columns x rows of faces laid out in one enrolment frame
+ENROL_PASSES = 3  # enrolment passes at most: the faces not cut are laid out again
+ENROL_GAP_MM = 14.0  # between the faces of the grid
+ENROL_CROP = (128, 176)  # (width, height) a face is cut at; the identifier learns at 64x88
+MEASURE_DIFF = 14  # grey levels a pixel must change from the bare mat to be a card's
+SHADOW_RATIO = 0.45  # a shadow keeps this share of the mat's light at least
+MEASURE_PX_PER_MM = 4.0  # top-down resolution the card size is measured at
 
 Image = NDArray[np.uint8]
 LIGHTS = {
@@ -81,6 +109,7 @@ class Deck:
     card_mm: tuple[float, float]
     images: dict[str, Image]
     weights: dict[str, float]
+    corner_radius_mm: float = 3.0
 
     @classmethod
     def load(cls, name: str) -> Deck:
@@ -133,6 +162,7 @@ class Tally:
     correct: int = 0
     unknown_on_cards: int = 0
     expected: int = 0
+    expected_named: int = 0  # of the expected cards, those read as their own code
     abstained: int = 0
     partial_seen: int = 0
     partial_read: int = 0
@@ -151,6 +181,7 @@ class Tally:
     calibrate_ms: list[float] = field(default_factory=list)
     calibration_failures: int = 0
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    unnamed: Counter[tuple[str, str]] = field(default_factory=Counter)  # (code, how) abstained
     # condition (e.g. "light=dim") -> counts of expected, abstained, accepted, wrong
     by_condition: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     notes: list[str] = field(default_factory=list)
@@ -169,6 +200,7 @@ def build_scene(seed: int, deck: Deck, mat: MatSpec, mat_image: Image, n_cards: 
     cards = random_layout(rng, mat, [(c, deck.images[c]) for c in labels], deck.card_mm,
                           p_touch=0.25, p_overlap=0.12)
     cards += pile_card(np.random.default_rng([seed, 2]), deck, faces, cards, p_pile)
+    cards = [dataclasses.replace(c, corner_radius_mm=deck.corner_radius_mm) for c in cards]
     clutter = [Clutter.random(rng, mat) for _ in range(int(rng.integers(1, 3)))]
     if rng.random() >= 0.4:
         clutter = []
@@ -346,12 +378,14 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
             continue
         if visible[i] >= EXPECTED_VISIBLE:
             tally.expected += 1
+            tally.expected_named += card.label in codes
             count(tally, keys, context, "expected")
             if all(c is None for c in codes):
                 tally.abstained += 1
                 bad = True
                 count(tally, keys, context, "abstained")
                 how = "not found" if not codes else "unknown"
+                tally.unnamed[(card.label, how)] += 1
                 tally.notes.append(f"seed {seed}: card {i} {card.label!r} {how} ({context}, "
                                    f"{keys['light']}, {keys['glare']}, {keys['blur']})")
         elif visible[i] >= 0.3:
@@ -362,14 +396,14 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
 
 def warm_up(deck: Deck, mat: MatSpec, mat_image: NDArray[np.uint8],
             identifier: CardIdentifier, args: argparse.Namespace,
-            resolution: tuple[int, int]) -> None:
+            resolution: tuple[int, int], card_mm: tuple[float, float]) -> None:
     """Read one scene before timing: the first read of a process loads (or, after an
     install, compiles) the numba kernels, a one-off like the calibration, not a frame's cost.
     Its seed lies below the measured ones."""
     scene, camera, lighting, optics, _ = build_scene(
         args.seed_base - 1, deck, mat, mat_image, args.cards, resolution, args.piles)
     rng = np.random.default_rng([args.seed_base - 1, 1])
-    reader = TableReader(mat, identifier, deck.card_mm)
+    reader = TableReader(mat, identifier, card_mm)
     for frame in (optics.render(dataclasses.replace(scene, cards=[], hand=None), camera,
                                 lighting, rng).image,
                   optics.render(scene, camera, lighting, rng).image):
@@ -391,12 +425,18 @@ def learning_cost(reader: TableReader, frame: Image) -> float:
 def run(args: argparse.Namespace) -> Tally:
     cv2.setNumThreads(1)
     deck = Deck.load(args.deck)
+    identifier = CardIdentifier.from_references(deck.images, np.random.default_rng(0))
+    return read_scenes(args, deck, identifier, deck.card_mm)
+
+
+def read_scenes(args: argparse.Namespace, deck: Deck, identifier: CardIdentifier,
+                card_mm: tuple[float, float]) -> Tally:
+    """Read args.scenes held-out scenes of the deck with a reader told the card is card_mm."""
     mat = default_mat()
     mat_image = render_mat(mat, MAT_PX_PER_MM)
-    identifier = CardIdentifier.from_references(deck.images, np.random.default_rng(0))
     tally = Tally()
     resolution = (args.width, args.height)
-    warm_up(deck, mat, mat_image, identifier, args, resolution)
+    warm_up(deck, mat, mat_image, identifier, args, resolution, card_mm)
     for n in range(args.scenes):
         seed = args.seed_base + n
         scene, camera, lighting, optics, conditions = build_scene(
@@ -405,7 +445,7 @@ def run(args: argparse.Namespace) -> Tally:
         empty = dataclasses.replace(scene, cards=[], hand=None)
         empty_frame = optics.render(empty, camera, lighting, rng).image
         result = optics.render(scene, camera, lighting, rng)
-        reader = TableReader(mat, identifier, deck.card_mm)
+        reader = TableReader(mat, identifier, card_mm)
         start = time.perf_counter()
         try:
             reader.read(empty_frame)
@@ -440,6 +480,216 @@ def run(args: argparse.Namespace) -> Tally:
         if args.progress and (n + 1) % 50 == 0:
             print(f"... {n + 1} scenes", flush=True)
     return tally
+
+
+# --- decks the project never drew -------------------------------------------------------
+
+
+@dataclass
+class Enrolment:
+    """What an enrolment session learnt: the identifier, the card size it measured, and
+    how it went (frames shown, faces cut, faces it could not cut)."""
+
+    identifier: CardIdentifier
+    card_mm: tuple[float, float]
+    frames: int
+    crops: dict[str, Image]
+    missing: list[str]
+
+
+def unseen_deck(design: ForeignDesign) -> Deck:
+    """The design's deck painted with the codes and copies of the deck it stands for."""
+    data = json.loads((ROOT / "referee" / "decks" / f"{design.deck}.json").read_text("utf-8"))
+    images = paint_deck(design, data["faces"], seed=UNSEEN_PRINT_SEED)
+    weights = {f["code"]: float(f.get("copies", 1)) for f in data["faces"]}
+    return Deck(design.name, design.card_mm, images, weights, design.corner_radius_mm)
+
+
+def enrolment_batches(deck: Deck, codes: list[str], mat: MatSpec, rng: np.random.Generator
+                      ) -> list[list[CardPlacement]]:
+    """The faces laid out a grid at a time in the middle of the mat, as an enrolment page
+    asks: upright, a few mm and degrees off their places as hands lay them."""
+    cols, rows = ENROL_GRID
+    w, h = deck.card_mm
+    cx, cy = mat.center_mm
+    cells = [(cx + (c - (cols - 1) / 2) * (w + ENROL_GAP_MM),
+              cy + (r - (rows - 1) / 2) * (h + ENROL_GAP_MM)) for r in range(rows)
+             for c in range(cols)]
+    batches = []
+    for start in range(0, len(codes), len(cells)):
+        batches.append([
+            CardPlacement(deck.images[code], (x + float(rng.uniform(-3, 3)),
+                                              y + float(rng.uniform(-3, 3))),
+                          float(rng.uniform(-4, 4)), size_mm=deck.card_mm, label=code,
+                          corner_radius_mm=deck.corner_radius_mm)
+            for code, (x, y) in zip(codes[start:start + len(cells)], cells, strict=False)])
+    return batches
+
+
+def measure_card_mm(cal: Calibration, bare: Image, frames: list[Image]) -> tuple[float, float]:
+    """The card's size (short, long side in mm), seen from above: around each thing that
+    changed from the bare mat in the enrolment frames (shadows left out), the smallest
+    rectangle, its sides then moved onto the strongest edges near them (blur widens the
+    rectangle); the median. Where the card's own edge does not show against the mat (a
+    dark border on the dark mat in dim light), the edge of what shows is measured."""
+    s = MEASURE_PX_PER_MM
+    valid = view_mask(cal, s)
+    empty = cal.warp_mat(bare, s)
+    mat_level = float(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY)[valid > 0].mean())
+    sides = []
+    for frame in frames:
+        top = cal.warp_mat(frame, s)
+        grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
+        # against the bare mat in the same light a faint change is a thing (a black border
+        # on the dark mat in dim light too), unless it only darkens the mat evenly: a shadow
+        change = cv2.absdiff(top, empty).max(axis=2) > MEASURE_DIFF
+        ratio = (top.astype(np.float32) + 1) / (empty.astype(np.float32) + 1)
+        low, high = ratio.min(axis=2), ratio.max(axis=2)
+        shadow = (high <= 1.05) & (low >= SHADOW_RATIO) & (high - low <= 0.15)
+        mask = cv2.bitwise_and((change & ~shadow).astype(np.uint8) * 255, valid)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            rect = cv2.minAreaRect(contour)
+            if min(rect[1]) < 30 * s:
+                continue
+            box = np.asarray(cv2.boxPoints(rect), np.float64)
+            inner = np.asarray(cv2.boxPoints((rect[0], (rect[1][0] - 4 * s, rect[1][1] - 4 * s),
+                                              rect[2])), np.float64)
+            rim = cv2.fillConvexPoly(np.zeros_like(grey), box.round().astype(np.int32), 255)
+            cv2.fillConvexPoly(rim, inner.round().astype(np.int32), 0)
+            bright_rim = float(grey[rim > 0].mean()) > mat_level
+            edges = refine_square(grey, box, dark_inside=not bright_rim, reach_px=2.5 * s,
+                                  tolerance_px=0.5 * s)
+            quad = box if edges is None else edges
+            lengths = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1) / s
+            sides.append(sorted(((lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2)))
+    if not sides:
+        raise RuntimeError("no card found in the enrolment frames")
+    short, long = np.median(np.array(sides), axis=0)
+    return (round(float(short), 1), round(float(long), 1))
+
+
+def cut_faces(cal: Calibration, bare: Image, frame: Image, batch: list[CardPlacement],
+              card_mm: tuple[float, float]) -> dict[str, Image]:
+    """Each face of one enrolment frame, cut upright from the frame: the card outline the
+    reader would find (vision.cards.find_cards, against the bare mat) where the page asked
+    for that face. A place with no outline, or two, gives no crop."""
+    s = DETECT_PX_PER_MM
+    valid = view_mask(cal, s)
+    scan = find_cards(cal.warp_mat(frame, s), s, card_mm, valid,
+                      MatModel(cal.warp_mat(bare, s), s, valid))
+    crops: dict[str, Image] = {}
+    for card in batch:
+        near = [q for q in scan.cards
+                if math.dist(q.center_mm, card.center_mm) < 0.25 * card_mm[0]]
+        if len(near) == 1:
+            corners = cal.mat_to_image(np.array(near[0].corners_mm))
+            crops[card.label] = warp_patch(frame, corners, ENROL_CROP)
+    return crops
+
+
+def enrol(deck: Deck, mat: MatSpec, mat_image: Image, seed: int,
+          resolution: tuple[int, int]) -> Enrolment:
+    """A rendered enrolment session: one camera, the bare mat first, then the faces (and
+    the back) a grid at a time; the card size measured from the first pass, each face cut
+    and learnt. Faces it could not cut are laid out again, in the next light (a table asked
+    for more light), up to ENROL_PASSES passes in all."""
+    rng = np.random.default_rng(seed)
+    camera = CameraPose.random(rng, resolution)
+    optics = Optics(blur_sigma=float(rng.uniform(0.3, 1.2)),
+                    noise_sigma=float(rng.uniform(1.0, 3.0)),
+                    jpeg_quality=int(rng.integers(75, 96)))
+    bare_scene = Scene(mat_image, mat, MAT_PX_PER_MM)
+    crops: dict[str, Image] = {}
+    card_mm: tuple[float, float] | None = None
+    frames = 0
+    for _ in range(ENROL_PASSES):
+        todo = [code for code in deck.images if code not in crops]
+        if not todo:
+            break
+        lighting = jitter(LIGHTS[list(LIGHTS)[int(rng.integers(0, len(LIGHTS)))]](), rng)
+        bare = optics.render(bare_scene, camera, lighting, rng).image
+        cal = calibrate(bare, mat)
+        batches = enrolment_batches(deck, todo, mat, rng)
+        shots = [optics.render(dataclasses.replace(bare_scene, cards=batch), camera, lighting,
+                               rng).image for batch in batches]
+        frames += len(shots)
+        if card_mm is None:
+            card_mm = measure_card_mm(cal, bare, shots)
+        for batch, shot in zip(batches, shots, strict=True):
+            crops.update(cut_faces(cal, bare, shot, batch, card_mm))
+    assert card_mm is not None
+    identifier = CardIdentifier.from_references(crops, np.random.default_rng(0))
+    return Enrolment(identifier, card_mm, frames, crops,
+                     [code for code in deck.images if code not in crops])
+
+
+def run_unseen(args: argparse.Namespace) -> list[tuple[ForeignDesign, Enrolment, Tally]]:
+    """Enrol each unseen design from its rendered session, then read its held-out scenes."""
+    cv2.setNumThreads(1)
+    mat = default_mat()
+    mat_image = render_mat(mat, MAT_PX_PER_MM)
+    results = []
+    for name in args.designs:
+        design = DESIGNS[name]
+        deck = unseen_deck(design)
+        seed = ENROL_SEEDS + list(DESIGNS).index(name)  # a design's session, however chosen
+        enrolment = enrol(deck, mat, mat_image, seed, (args.width, args.height))
+        own = argparse.Namespace(**vars(args))
+        if args.save_failures is not None:  # each design's frames and crops in its folder
+            own.save_failures = args.save_failures / name
+            crops = own.save_failures / "enrolment"
+            crops.mkdir(parents=True, exist_ok=True)
+            for code, crop in enrolment.crops.items():
+                cv2.imwrite(str(crops / f"{code}.png"), crop)
+        tally = read_scenes(own, deck, enrolment.identifier, enrolment.card_mm)
+        results.append((design, enrolment, tally))
+        if args.progress:
+            print(f"... {name} done", flush=True)
+    return results
+
+
+def report_unseen(results: list[tuple[ForeignDesign, Enrolment, Tally]],
+                  args: argparse.Namespace) -> None:
+    if args.verbose:
+        for design, _, tally in results:
+            for note in tally.notes:
+                print(f"{design.name}: {note}")
+    print(f"\nUnseen decks: each enrolled from a rendered session ({ENROL_GRID[0]}x"
+          f"{ENROL_GRID[1]} faces a frame), then {args.scenes} held-out scenes from seed "
+          f"{args.seed_base}, {args.cards} cards, {args.width}x{args.height}, 1 thread")
+    print(f"\n{'design':<15}{'card mm (measured)':<22}{'cut in frames':>14}{'named':>18}"
+          f"{'accuracy':>18}{'false acc.':>12}{'read ms':>9}")
+    for design, enrolment, tally in results:
+        read = np.array(tally.read_ms or [0.0])
+        size = (f"{design.card_mm[0]:g}x{design.card_mm[1]:g} "
+                f"({enrolment.card_mm[0]:g}x{enrolment.card_mm[1]:g})")
+        cut = (f"{len(enrolment.crops)}/{len(enrolment.crops) + len(enrolment.missing)} "
+               f"in {enrolment.frames}")
+        named = (f"{pct(tally.expected_named, tally.expected):.1f} % "
+                 f"({tally.expected_named}/{tally.expected})")
+        accuracy = f"{pct(tally.correct, tally.accepted):.2f} % ({tally.accepted})"
+        false = pct(tally.false_accepts, tally.accepted + tally.false_accepts)
+        print(f"{design.name:<15}{size:<22}{cut:>14}{named:>18}{accuracy:>18}"
+              f"{false:>10.2f} %{float(np.median(read)):>9.1f}")
+    print(f"targets: named >= {UNSEEN_TARGETS['named']} %, accuracy >= "
+          f"{TARGETS['accuracy']} %, false accepts <= {TARGETS['false_accepts']} %, "
+          f"read median <= {TARGETS['ms_per_frame']} ms")
+    for design, enrolment, tally in results:
+        if enrolment.missing:
+            print(f"  {design.name}: not cut in enrolment: {', '.join(enrolment.missing)}")
+        if tally.confusions:
+            pairs = ", ".join(f"{t}->{r} x{n}" for (t, r), n in tally.confusions.most_common(5))
+            print(f"  {design.name} most confused (truth->read): {pairs}")
+        if tally.unnamed:
+            hows = Counter[str]()
+            for (_, how), n in tally.unnamed.items():
+                hows[how] += n
+            faces = ", ".join(f"{code} {how} x{n}"
+                              for (code, how), n in tally.unnamed.most_common(6))
+            print(f"  {design.name} not named: {hows['unknown']} unknown, {hows['not found']} "
+                  f"not found; most often {faces}")
 
 
 def annotate(image: Image, reading: TableReading, scene: Scene,
@@ -531,7 +781,8 @@ def report(tally: Tally, args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenes", type=int, default=200)
+    parser.add_argument("--scenes", type=int, default=None,
+                        help="held-out scenes (default 200, or 40 per design of --unseen-decks)")
     parser.add_argument("--seed-base", type=int, default=HELD_OUT_SEEDS)
     parser.add_argument("--deck", default="deserto", help="referee/decks/<deck>.json")
     parser.add_argument("--cards", type=int, default=10)
@@ -540,12 +791,26 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("--save-failures", type=Path, default=None,
-                        help="write annotated frames with any error into this folder")
+                        help="write annotated frames with any error into this folder (with "
+                             "--unseen-decks, a folder per design, its enrolment crops too)")
     parser.add_argument("--verbose", action="store_true", help="list every error")
     parser.add_argument("--progress", action="store_true")
+    parser.add_argument("--unseen-decks", action="store_true",
+                        help="decks the project never drew, each enrolled from a rendered "
+                             "enrolment session (vision.foreign_decks)")
+    parser.add_argument("--designs", type=lambda text: text.split(","), default=list(DESIGNS),
+                        help=f"with --unseen-decks, a comma list of {', '.join(DESIGNS)}")
     args = parser.parse_args()
     if args.seed_base < HELD_OUT_SEEDS:
         parser.error(f"held-out seeds start at {HELD_OUT_SEEDS}; tests use the ones below")
+    unknown = [name for name in args.designs if name not in DESIGNS]
+    if unknown:
+        parser.error(f"unknown design {unknown[0]!r}; the designs are {', '.join(DESIGNS)}")
+    if args.unseen_decks:
+        args.scenes = UNSEEN_SCENES if args.scenes is None else args.scenes
+        report_unseen(run_unseen(args), args)
+        return
+    args.scenes = 200 if args.scenes is None else args.scenes
     report(run(args), args)
 
 

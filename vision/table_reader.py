@@ -185,11 +185,16 @@ class TableReader:
         covered = False
         if not self._tags_in_place(top, valid):
             try:
-                self._use(calibrate(image, self.mat))
+                fresh = calibrate(image, self.mat, previous=cal)
+            except TableNotFound:
+                fresh = cal
+            # the same calibration back: too few tags show and those still agree with it,
+            # most likely a hand over the others: keep it
+            covered = fresh is cal
+            if not covered:
+                self._use(fresh)
                 cal, valid = self._current()
                 top = self._warp(image, cal)
-            except TableNotFound:
-                covered = True  # tags hidden, most likely by a hand: keep the calibration
         if self._model is None:
             first = find_cards(top, self.px_per_mm, self.card_mm, valid)
             self._model = MatModel(top, self.px_per_mm, valid, self._not_mat(top, first, valid))

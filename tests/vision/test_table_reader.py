@@ -235,3 +235,17 @@ def test_a_hand_there_at_calibration_is_not_learnt_as_mat(
     assert not reading.obstructed
     assert codes_at(reading) == {(15, 15): "oasis"}
     assert reader.read(scene.frame()).obstructed  # and it is seen when it comes back
+
+
+def test_keeps_its_calibration_while_a_hand_covers_two_tags(
+        scene: Any, faces: Any, identifier: CardIdentifier) -> None:
+    scene.add_card(faces["oasis"], (300, 200))
+    reader = TableReader(scene.mat, identifier, CARD)
+    reader.read(scene.frame())
+    first = reader.calibration
+    for x, y in [(40, 40), (554, 40)]:  # arms over two tags: the other two still agree
+        scene.add_blob((150, 170, 210), (x, y), (110, 110), ellipse=True)
+    reading = reader.read(scene.frame())
+    assert reader.calibration is first
+    assert reading.obstructed
+    assert codes_at(reading) == {(30, 20): "oasis"}

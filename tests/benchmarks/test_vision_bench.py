@@ -1,0 +1,48 @@
+"""The vision benchmark's unseen-deck run, end to end on one design and one scene."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "vision_bench.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("vision_bench", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["vision_bench"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_enrols_an_unseen_deck_from_rendered_frames_and_reads_a_table(
+        bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(designs=["uno-classic"], scenes=1, seed_base=bench.HELD_OUT_SEEDS,
+                              cards=6, piles=0.0, width=1280, height=720, progress=False,
+                              verbose=False, save_failures=None)
+    [(design, enrolment, tally)] = bench.run_unseen(args)
+    assert enrolment.frames >= 7  # 55 faces and the back, 8 a frame (again those not cut)
+    assert not enrolment.missing and len(enrolment.crops) == 56
+    for measured, true in zip(enrolment.card_mm, design.card_mm, strict=True):
+        assert abs(measured - true) <= 0.05 * true
+    assert tally.expected > 0 and tally.accepted + tally.unknown_on_cards > 0
+    bench.report_unseen([(design, enrolment, tally)], args)
+    out = capsys.readouterr().out
+    assert "uno-classic" in out and "56x87" in out
+
+
+def test_an_unknown_design_is_one_usage_error(bench: ModuleType,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["vision_bench.py", "--unseen-decks", "--designs", "nope"])
+    with pytest.raises(SystemExit) as stop:
+        bench.main()
+    assert stop.value.code == 2
