@@ -60,8 +60,11 @@ class TableService:
         buttons: int,
         deck_photos: Path | None = None,
         tracker_settings: TrackerSettings | None = None,
+        data: Path | None = None,
     ) -> None:
+        """`data`: the data folder, where the deck profiles are (`tableref enrol`)."""
         self._store = store
+        self._data = data
         self._panel = panel
         self._mat = mat
         self._buttons = buttons
@@ -366,7 +369,7 @@ class TableService:
         logged = self._store.logged_moves(match_id)
         for stored in logged:
             match.play(parse_move(game, stored.move, len(parsed.seats)))
-        reader = build_reader(game.deck, self._mat, self._deck_photos)
+        reader = build_reader(game.deck, self._mat, self._deck_photos, self._data)
         tracker = Tracker(self._mat.center_mm, self._tracker_settings)
         self._pipeline = RefereePipeline(
             match, reader, tracker, self._panel, VisionError, self, self._store, match_id,
