@@ -100,6 +100,7 @@ def test_a_deck_is_enrolled_on_the_page_from_the_camera(
             assert places.evaluate_all("ps => ps.map(p => p.dataset.code)") == layout
             if number == 1:
                 shot(page, "enrol-layout.png")
+            page.goto("about:blank")  # the layout page looks again every 2 s: stop it
             while (status := service.enrolment()) and status["state"] == "laying":
                 frame = camera.read()
                 assert frame is not None, f"the session ended before layout {number}"
