@@ -343,8 +343,8 @@ class EnrolSession:
 
 
 def learn(passes: Sequence[Mapping[str, Image8]]) -> CardIdentifier:
-    """An identifier learnt from the enrolled views (the first of each face for now)."""
-    refs = {code: view for views in reversed(passes) for code, view in views.items()}
+    """An identifier learnt from the enrolled views of every face in these passes."""
+    refs = {code: [views[code] for views in passes if code in views] for code in passes[0]}
     rng = np.random.default_rng(LEARN_SEED)
     return CardIdentifier.from_references(refs, rng, views=LEARN_VIEWS)
 

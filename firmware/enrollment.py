@@ -72,10 +72,11 @@ def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None,
 
 @functools.lru_cache(maxsize=4)
 def learn_profile(folder: Path, key: str) -> CardIdentifier:
-    """The identifier for a deck profile, learnt once per profile content (`key`)."""
+    """The identifier for a deck profile, learnt once per profile content (`key`) from
+    every view of each face (one per enrolment pass)."""
     rng = np.random.default_rng(ENROLLMENT_SEED)
     views = load_profile(folder).images()
-    return CardIdentifier.from_references({code: v[0] for code, v in views.items()}, rng)
+    return CardIdentifier.from_references(views, rng)
 
 
 @functools.lru_cache(maxsize=8)
