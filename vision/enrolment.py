@@ -42,7 +42,8 @@ STILL_MM = 2.0  # a card moved less than this between two frames lies still
 GRID_COLUMNS = 4
 GRID_PITCH_MM = (105.0, 130.0)  # where the page draws the grid's places (centre to centre)
 PHOTO_MIN_SHARE = 0.04  # a card in a phone photo covers at least this share of it
-MIN_SUPPORT = 0.65 # share of a card outline in a photo that must lie on the photo's edges
+PHOTO_WORK_PX = 320  # the card in a photo is looked for at this size (its longest side)
+PHOTO_RIM = 0.04  # the share of a photo's width and height at its rim taken as table
 PHOTO_CROPPED_SHARE = 0.6  # a card outline this large (or none): the photo is already
 # cropped to the card (inside a cropped card, its printed field is such an outline)
 
@@ -333,69 +334,40 @@ def contact_sheet(crops: Sequence[Image8], labels: Sequence[str], columns: int =
 
 def find_card_in_photo(photo: Image8) -> Image8:
     """The card in an ordinary photo (a card on a table, not cropped), cut out upright
-    (portrait) at the photo's own resolution: the largest convex four-sided outline of
-    card proportions, else the min-area rectangle of the largest blob that stands out
-    from the table around it, that the photo's edges follow all round. The photo itself if it
-    is already cropped to the card (or no card outline shows in it: a close-up)."""
+    (portrait) at the photo's own resolution: the outline of card proportions of what
+    stands out from the table (GrabCut, started from the photo less its rim). The photo
+    itself if it is already cropped to the card (the outline found is most of it: the
+    printed field inside the card's margin) or if no card outline shows in it."""
     h, w = photo.shape[:2]
-    scale = min(1.0, 800.0 / max(h, w))
-    small = np.asarray(cv2.resize(photo, (round(w * scale), round(h * scale)),
-                                  interpolation=cv2.INTER_AREA), np.uint8)
-    found = _card_outline(small)
-    quad = None if found is None else found / scale
+    quad = _card_outline(photo)
     area = 0.0 if quad is None else float(cv2.contourArea(quad.astype(np.float32)))
     if quad is None or area >= PHOTO_CROPPED_SHARE * h * w:
         return photo if h >= w else np.ascontiguousarray(np.rot90(photo))
     return _rectified(photo, quad)
 
 
-def _card_outline(image: Image8) -> NDArray[np.float64] | None:
-    """Four corners (px) of the card in a photo, or None: of the card-like outlines found
-    (in the photo's edges, and in what differs from the table at its rim), the largest
-    that the photo's edges follow all round."""
-    h, w = image.shape[:2]
-    grey = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(grey, 30, 90)
-    near = np.asarray(cv2.dilate(edges, np.ones((5, 5), np.uint8)), np.uint8)
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    rim = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3),
-                          lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)])
-    table = np.median(rim, axis=0)
-    spread = np.median(np.abs(rim - table), axis=0) + 4.0
-    distance = np.sqrt((((lab - table) / spread) ** 2).sum(axis=2))
-    masks = [np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)]
-    masks += [_filled(np.asarray(cv2.morphologyEx(np.asarray(distance > t, np.uint8) * 255,
-                                                  cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)),
-                                 np.uint8)) for t in (4.0, 8.0)]
-    best: tuple[float, NDArray[np.float64]] | None = None
-    for mask in masks:
-        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            quad = _quad_of(np.asarray(contour, np.int32), h * w)
-            support = 0.0 if quad is None else _support(quad, near)
-            if quad is None or support < MIN_SUPPORT:
-                continue
-            score = float(cv2.contourArea(quad.astype(np.float32)))
-            if score <= 0.95 * h * w and (best is None or score > best[0]):
-                best = (score, quad)
-    return None if best is None else best[1]
-
-
-def _support(quad: NDArray[np.float64], near: NDArray[np.uint8]) -> float:
-    """The share of points along a quad's sides that lie on (near) an edge of the photo."""
-    t = np.linspace(0.05, 0.95, 24)[:, None]
-    points = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
-    xs = np.clip(points[:, 0].round().astype(int), 0, near.shape[1] - 1)
-    ys = np.clip(points[:, 1].round().astype(int), 0, near.shape[0] - 1)
-    return float((near[ys, xs] > 0).mean())
-
-
-def _filled(mask: Image8) -> Image8:
-    """The mask with its holes filled (a card's printed face inside its outline)."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, -1)
-    return out
+def _card_outline(photo: Image8) -> NDArray[np.float64] | None:
+    """Four corners (photo px) of the card in a photo, or None."""
+    h, w = photo.shape[:2]
+    scale = min(1.0, PHOTO_WORK_PX / max(h, w))
+    small = np.asarray(cv2.resize(photo, (max(1, round(w * scale)), max(1, round(h * scale))),
+                                  interpolation=cv2.INTER_AREA), np.uint8)
+    sh, sw = small.shape[:2]
+    mask = np.zeros((sh, sw), np.uint8)
+    rim = PHOTO_RIM
+    rect = (round(rim * sw), round(rim * sh), round((1 - 2 * rim) * sw),
+            round((1 - 2 * rim) * sh))
+    background, foreground = np.zeros((1, 65)), np.zeros((1, 65))
+    cv2.grabCut(small, mask, rect, background, foreground, 3, cv2.GC_INIT_WITH_RECT)
+    card = np.where((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
+    card = np.asarray(cv2.morphologyEx(card, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)),
+                      np.uint8)
+    contours, _ = cv2.findContours(card, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    largest = np.asarray(max(contours, key=cv2.contourArea), np.int32)
+    quad = _quad_of(largest, float(sh * sw))
+    return None if quad is None else quad / scale
 
 
 def _quad_of(contour: NDArray[np.int32], photo_area: float) -> NDArray[np.float64] | None:
