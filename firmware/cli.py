@@ -16,8 +16,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from firmware import commands
+from firmware import commands, enrol_cli
 from firmware.config import ConfigError, TableConfig, load_config
+from firmware.deck_profile import ProfileError
+from firmware.enrol import EnrolError
 from firmware.enrollment import EnrollmentError
 from firmware.session import SessionError
 from hardware.camera import CameraError
@@ -27,7 +29,7 @@ from webui.control import ControlError
 
 USER_ERRORS = (
     RefereeError, VisionError, CameraError, SessionError, EnrollmentError, ConfigError,
-    ControlError, OSError, ValueError,
+    ControlError, EnrolError, ProfileError, OSError, ValueError,
 )
 
 
@@ -46,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = deck_sub.add_parser("export", help="write card PNGs, manifest.json and a PDF")
     export.add_argument("game")
     export.add_argument("--out", type=Path, required=True)
+    enrol_cli.add_profile_parser(deck_sub)
 
     mat = sub.add_parser("mat", help="the printable table mat")
     mat_sub = mat.add_subparsers(dest="action", required=True)
@@ -59,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     identify.add_argument("--game", required=True)
     identify.add_argument("--mat", type=Path, help="mat.json of the mat in use")
     identify.add_argument("--deck-photos", type=Path, help="photos of your own deck's faces")
+    identify.add_argument("--data", type=Path, help="data folder of the deck profiles")
 
     replay = sub.add_parser("replay", help="run a recorded session through the pipeline")
     replay.add_argument("session", type=Path)
@@ -75,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_options(run, required=False)
     add_page_options(run)
     run.add_argument("--deck-photos", type=Path, help="photos of your own deck's faces")
+
+    enrol_cli.add_enrol_parser(sub)
 
     demo = sub.add_parser("demo", help="replay a bundled Deserto session and serve the page")
     add_page_options(demo)
@@ -118,6 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def dispatch(args: argparse.Namespace) -> int:
     if args.command == "referee":
         return commands.referee_check(args.game, args.log, sys.stdout)
+    if args.command == "enrol":
+        return enrol_cli.enrol_command(args, sys.stdout, sys.stdin, commands.open_camera)
+    if args.command == "deck" and args.action == "profile":
+        return enrol_cli.profile_command(args, sys.stdout)
     if args.command == "deck":
         for path in commands.export_deck(args.game, args.out):
             print(path)
@@ -128,11 +138,12 @@ def dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "vision":
         image = read_image(args.image)
-        cards = commands.identify(image, args.game, args.mat, args.deck_photos)
+        data = args.data or load_config(None).data
+        cards = commands.identify(image, args.game, args.mat, args.deck_photos, data)
         print(json.dumps(cards))
         return 0
     if args.command == "replay":
-        return commands.replay(args.session, args.json, sys.stdout)
+        return commands.replay(args.session, args.json, sys.stdout, load_config(None).data)
     if args.command == "record":
         return commands.record(
             args.out, table_header(args), args.camera or "picamera", args.pins or "mock",

@@ -78,10 +78,13 @@ def export_mat(out_dir: Path) -> list[Path]:
 
 
 def identify(
-    image: np.ndarray, game_name: str, mat_file: Path | None, deck_photos: Path | None = None
+    image: np.ndarray, game_name: str, mat_file: Path | None, deck_photos: Path | None = None,
+    data: Path | None = None,
 ) -> list[dict[str, Any]]:
+    """The cards in a photo: named after `deck_photos`, else the deck profile in `data`,
+    else our art."""
     mat = load_mat(mat_file)
-    reader = build_reader(get_game(game_name).deck, mat, deck_photos)
+    reader = build_reader(get_game(game_name).deck, mat, deck_photos, data)
     return [card.to_json() for card in reader.read(image).cards]
 
 
@@ -94,8 +97,9 @@ def load_mat(mat_file: Path | None) -> MatSpec:
         raise SessionError(f"{mat_file}: not a valid mat.json") from None
 
 
-def replay(session: Path, as_json: bool, out: TextIO) -> int:
-    pipeline = replay_session(session)
+def replay(session: Path, as_json: bool, out: TextIO, data: Path | None = None) -> int:
+    """Replay a session; the deck profile in `data` names its cards if there is one."""
+    pipeline = replay_session(session, data=data)
     for event in pipeline.transcript:
         out.write((json.dumps(event) if as_json else describe(event)) + "\n")
     result = pipeline.result()
@@ -170,7 +174,8 @@ def run_table(header: dict[str, Any] | None, config: TableConfig) -> int:
         seat_panel(MAX_SEATS, config.pins) as panel,
         closing(MatchStore.open(config.data / "tableref.sqlite")) as store,
     ):
-        service = TableService(store, panel, default_mat(), panel.seats, config.deck_photos)
+        service = TableService(store, panel, default_mat(), panel.seats, config.deck_photos,
+                               data=config.data)
         if config.admin_pin is not None:
             service.set_pin(config.admin_pin)
         start_or_resume(service, parsed)

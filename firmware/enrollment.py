@@ -1,10 +1,12 @@
 """Which card faces the camera knows: a deck's reference images, and a reader built on them.
 
 By default the references are our own print-and-play art, painted from the deck data.
-A table that plays with its own commercial deck photographs each face once and puts
-the pictures, named `<code>.jpg` or `<code>.png` (cropped to the card, upright), in a
-folder; those replace the art (`tableref vision identify --deck-photos DIR`, `tableref
-run --deck-photos DIR`).
+A table that plays with its own commercial deck enrols it through its camera (`tableref
+enrol`, docs/enrolment.md): the deck profile in the data folder then replaces the art,
+with the card size it measured. Or it photographs each face once and puts the pictures,
+named `<code>.jpg` or `<code>.png` (a card on a table, or already cut out), in a folder;
+those replace the art and the profile (`tableref vision identify --deck-photos DIR`,
+`tableref run --deck-photos DIR`).
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from firmware.deck_profile import find_profile, load_profile
 from referee.decks import Deck, load_deck
 from vision.deck_art import FaceArt, paint_back, paint_face
+from vision.enrolment import find_card_in_photo
 from vision.identify import CardIdentifier
 from vision.mat import MatSpec
 from vision.table_reader import TableReader
@@ -31,7 +35,8 @@ def deck_arts(deck: Deck) -> list[FaceArt]:
 
 
 def reference_images(deck: Deck, enrolled: Path | None = None) -> dict[str, np.ndarray]:
-    """One reference image per face (and the back): enrolled photos, else our art."""
+    """One reference image per face (and the back): the card in each photo of `enrolled`
+    (found and cut out upright), else our art."""
     references = {art.code: paint_face(art, deck.card_mm) for art in deck_arts(deck)}
     references[BACK] = paint_back(str(deck.back.get("colour", "#6b3f1d")), deck.card_mm)
     if enrolled is None:
@@ -46,7 +51,7 @@ def reference_images(deck: Deck, enrolled: Path | None = None) -> dict[str, np.n
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None or min(image.shape[:2]) < 32:
                 raise EnrollmentError(f"{path}: not a readable photo of a card")
-            references[code] = np.asarray(image, dtype=np.uint8)
+            references[code] = find_card_in_photo(np.asarray(image, dtype=np.uint8))
             break
     return references
 
@@ -55,9 +60,23 @@ class EnrollmentError(Exception):
     """A folder of deck photos that cannot be used; the message says which file."""
 
 
-def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None) -> TableReader:
-    """A table reader that knows every face of `deck` on `mat`."""
+def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None,
+                 data: Path | None = None) -> TableReader:
+    """A table reader that knows every face of `deck` on `mat`: from the photos in
+    `enrolled`, else from the deck's profile in the data folder `data`, else our art."""
+    profile = find_profile(data, deck.name) if enrolled is None else None
+    if profile is not None:
+        return TableReader(mat, learn_profile(profile.folder, profile.key()), profile.card_mm)
     return TableReader(mat, learn_faces(deck.name, enrolled), deck.card_mm)
+
+
+@functools.lru_cache(maxsize=4)
+def learn_profile(folder: Path, key: str) -> CardIdentifier:
+    """The identifier for a deck profile, learnt once per profile content (`key`) from
+    every view of each face (one per enrolment pass)."""
+    rng = np.random.default_rng(ENROLLMENT_SEED)
+    views = load_profile(folder).images()
+    return CardIdentifier.from_references(views, rng)
 
 
 @functools.lru_cache(maxsize=8)

@@ -23,6 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from firmware.enrol_page import PageEnrolment
 from firmware.enrollment import build_reader, deck_arts
 from firmware.pipeline import PanelLike, PipelineError, RefereePipeline
 from firmware.store import MatchStore, StoredMatch
@@ -60,8 +61,12 @@ class TableService:
         buttons: int,
         deck_photos: Path | None = None,
         tracker_settings: TrackerSettings | None = None,
+        data: Path | None = None,
     ) -> None:
+        """`data`: the data folder, where the deck profiles are (`tableref enrol`)."""
         self._store = store
+        self._data = data
+        self._enrolment: PageEnrolment | None = None
         self._panel = panel
         self._mat = mat
         self._buttons = buttons
@@ -97,7 +102,9 @@ class TableService:
 
     def on_frame(self, frame: np.ndarray | None, label: str = "", t: float | None = None) -> None:
         with self._lock:
-            if self._pipeline is not None:
+            if self._enrolment is not None:  # the camera enrols; the match waits
+                self._enrolment.on_frame(frame)
+            elif self._pipeline is not None:
                 self._pipeline.on_frame(frame, label, t)
 
     def on_press(self, seat: int, kind: PressKind, t: float | None = None) -> None:
@@ -112,6 +119,30 @@ class TableService:
             else:
                 self._waiting_message = message
                 self._show_waiting()
+
+    # -- enrolment (firmware.enrol_page) -------------------------------------------
+
+    def enrolment(self) -> dict[str, Any] | None:
+        with self._lock:
+            return None if self._enrolment is None else self._enrolment.status()
+
+    def start_enrolment(self, game: str, second_pass: bool) -> None:
+        with self._lock:
+            self._enrolment = PageEnrolment(game, self._mat, self._data, second_pass)
+
+    def answer_enrolment(self, names: dict[int, str]) -> None:
+        with self._lock:
+            if self._enrolment is None:
+                raise ControlError("no enrolment under way")
+            self._enrolment.answer(names)
+
+    def stop_enrolment(self) -> None:
+        with self._lock:
+            self._enrolment = None
+
+    def enrolment_crop(self, number: int) -> bytes | None:
+        with self._lock:
+            return None if self._enrolment is None else self._enrolment.crop(number)
 
     # -- matches ------------------------------------------------------------------
 
@@ -366,7 +397,7 @@ class TableService:
         logged = self._store.logged_moves(match_id)
         for stored in logged:
             match.play(parse_move(game, stored.move, len(parsed.seats)))
-        reader = build_reader(game.deck, self._mat, self._deck_photos)
+        reader = build_reader(game.deck, self._mat, self._deck_photos, self._data)
         tracker = Tracker(self._mat.center_mm, self._tracker_settings)
         self._pipeline = RefereePipeline(
             match, reader, tracker, self._panel, VisionError, self, self._store, match_id,

@@ -59,13 +59,16 @@ def build_pipeline(
     moves: Iterable[dict[str, Any]] = (),
     tracker_settings: TrackerSettings | None = None,
     deck_photos: Path | None = None,
+    data: Path | None = None,
 ) -> RefereePipeline:
-    """The pipeline for one match; `moves` (from the store) are replayed first."""
+    """The pipeline for one match; `moves` (from the store) are replayed first. Cards are
+    named after `deck_photos`, else the deck profile in the data folder `data`, else our
+    art."""
     game = get_game(header.game)
     match = Match(game, header)
-    for data in moves:
-        match.play(parse_move(game, data, len(header.seats)))
-    reader = build_reader(game.deck, mat, deck_photos)
+    for logged in moves:
+        match.play(parse_move(game, logged, len(header.seats)))
+    reader = build_reader(game.deck, mat, deck_photos, data)
     tracker = Tracker(mat.center_mm, tracker_settings)
     return RefereePipeline(match, reader, tracker, panel, VisionError, feed, store, match_id)
 
@@ -75,13 +78,15 @@ def replay_session(
     feed: FeedLike | None = None,
     panel: SimulatedPanel | None = None,
     pace: Callable[[float], None] | None = None,
+    data: Path | None = None,
 ) -> RefereePipeline:
-    """Run a recorded session through the pipeline; returns it with its transcript."""
+    """Run a recorded session through the pipeline; returns it with its transcript (the
+    deck profile in the data folder `data` names its cards, if there is one)."""
     metadata = read_session_metadata(session_dir)
     header = session_header(metadata, session_dir)
     mat = session_mat(metadata, session_dir)
     panel = panel or SimulatedPanel(len(header.seats))
-    pipeline = build_pipeline(header, mat, panel, feed)
+    pipeline = build_pipeline(header, mat, panel, feed, data=data)
     play_session(pipeline, session_dir, panel, pace)
     return pipeline
 

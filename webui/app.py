@@ -19,7 +19,7 @@ from typing import Any
 from flask import Flask, Response, g
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from webui import admin, history, i18n, joining, live
+from webui import admin, enrolment, history, i18n, joining, live
 from webui.context import EXTENSION, Site
 from webui.control import ControlError, TableControl
 from webui.forms import LONGEST_NAME
@@ -79,7 +79,7 @@ def create_app(control: TableControl, config: Mapping[str, Any] | None = None) -
                           float(settings["PRESS_PERIOD_SECONDS"]), clock),
         catalogues=load_catalogues(),
     )
-    for blueprint in (live.bp, admin.bp, history.bp, i18n.bp, joining.bp):
+    for blueprint in (live.bp, admin.bp, enrolment.bp, history.bp, i18n.bp, joining.bp):
         app.register_blueprint(blueprint)
     app.before_request(i18n.choose_language)
     app.before_request(check_csrf)

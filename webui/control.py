@@ -99,6 +99,32 @@ class TableControl(LiveFeed, Protocol):
         """Per player name across ended matches: [{name, matches, wins, points}]."""
         ...
 
+    # -- enrolling the table's own deck (behind the PIN) -------------------------------
+
+    def enrolment(self) -> dict[str, Any] | None:
+        """The enrolment under way, or None: {game, title, state ("laying", "confirm",
+        "written", "failed"), pass, passes, message, asked: [code] (to lay out now, row by
+        row), rows: [cards per row], progress: [seen, total], crops: [{n, name}],
+        problems: [text], codes: [code], card_mm, confusable: [[code, code, share]],
+        folder}."""
+        ...
+
+    def start_enrolment(self, game: str, second_pass: bool) -> None:
+        """Enrol `game`'s deck from the camera's frames (the match, if any, waits)."""
+        ...
+
+    def answer_enrolment(self, names: dict[int, str]) -> None:
+        """The crops shown are right as named here (crop number -> code)."""
+        ...
+
+    def stop_enrolment(self) -> None:
+        """Stop (nothing is written if the enrolment is not done) and forget it."""
+        ...
+
+    def enrolment_crop(self, number: int) -> bytes | None:
+        """Crop `number` (from 1) of the layout to confirm, as PNG, or None."""
+        ...
+
     # -- pictures -----------------------------------------------------------------------
 
     def card_image(self, game: str, code: str) -> bytes | None:

@@ -16,6 +16,8 @@ ROUTES = {
     ("/admin/logout", "POST"), ("/admin/new", "GET"), ("/admin/start", "POST"),
     ("/admin/end", "POST"), ("/admin/undo", "POST"), ("/admin/accept", "POST"),
     ("/admin/card", "POST"), ("/admin/move", "POST"),
+    ("/admin/enrol", "GET"), ("/admin/enrol/start", "POST"), ("/admin/enrol/answer", "POST"),
+    ("/admin/enrol/stop", "POST"), ("/admin/enrol/crop/<int:number>", "GET"),
     ("/history", "GET"), ("/history/<int:match_id>", "GET"),
     ("/static/<path:filename>", "GET"),
 }

@@ -1,0 +1,388 @@
+"""Enrolling a table's own deck through its camera, one layout of cards at a time.
+
+The table is asked to lay out a few faces at once (PER_LAYOUT, in rows of four as the
+mat lies); each still, sharp frame that shows that many cards, all of the deck's
+size, is cut into crops given to the faces by their place in the grid. The table
+confirms them (`y`) or renames some (`3=red-9`), and the next faces are asked for,
+until every face and the back have been seen. A second pass, in another place or
+light, gives each face a second view and checks the first: a face named as another's
+code means two cards were swapped. At the end the faces the camera will confuse are
+named, and `EnrolSession.result()` is the deck to write as a profile.
+
+The session only sees frames and answers (no camera, no terminal, no files): the
+terminal flow (`firmware.enrol_cli`) and the page (`firmware.service`) drive it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from referee.decks import Deck
+from vision.calibration import Calibration, TableNotFound, calibrate, check_frame
+from vision.cards import mat_colour, view_mask
+from vision.enrolment import (
+    Image8,
+    LaidOut,
+    blurred,
+    contact_sheet,
+    cut_card,
+    deck_size,
+    find_laid_cards,
+    in_grid_order,
+    moved,
+    odd_borders,
+    off_size,
+    seen_px_per_mm,
+)
+from vision.identify import CardIdentifier, augment, describe
+from vision.mat import MatSpec
+
+BACK = "back"
+PER_LAYOUT = 8
+LEARN_SEED = 20261201
+LEARN_VIEWS = 24  # camera-like views per face the checks learn from (quick; play learns more)
+CONFUSION_TRIES = 6  # camera-like views of each enrolled view tried against the others
+CONFUSABLE_SHARE = 0.34  # of a face's tries not named right: a pair to warn about
+MAX_OTHER_MM2 = 1500.0  # more than this of something else on the mat: not laid out yet
+
+
+class EnrolError(Exception):
+    """An enrolment that cannot go on or end as asked; the message says why, in one line."""
+
+
+def layouts(codes: Sequence[str], per_layout: int = PER_LAYOUT) -> list[list[str]]:
+    """The faces in the order the table is asked to lay them out, `per_layout` at a time."""
+    return [list(codes[i:i + per_layout]) for i in range(0, len(codes), per_layout)]
+
+
+@dataclass
+class Layout:
+    """A layout seen: the crops in grid order, the names given to them, what is wrong."""
+
+    asked: list[str]
+    crops: list[Image8]
+    names: list[str]
+    problems: list[str] = field(default_factory=list)
+    compare: list[Image8] = field(default_factory=list)  # the first pass's views, if any
+
+    def sheet(self) -> Image8:
+        """The crops numbered and named (and the first pass's views they are checked
+        against below them) for the table to look at."""
+        sheet = contact_sheet(self.crops, self.names)
+        if not self.compare:
+            return sheet
+        below = contact_sheet(self.compare, [f"1st: {n}" for n in self.names])
+        width = max(sheet.shape[1], below.shape[1])
+        pad = [np.pad(s, ((0, 0), (0, width - s.shape[1]), (0, 0)), constant_values=255)
+               for s in (sheet, below)]
+        return np.vstack(pad)
+
+
+@dataclass(frozen=True)
+class PassInfo:
+    """When and under what light a pass was seen: the mat's colour as lit (BGR) and the
+    camera's pixels per mm on the cards."""
+
+    mat_bgr: tuple[float, float, float]
+    px_per_mm: float
+    frames: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mat_bgr": [round(c, 1) for c in self.mat_bgr],
+                "px_per_mm": round(self.px_per_mm, 2), "frames": self.frames}
+
+
+@dataclass(frozen=True)
+class EnrolledDeck:
+    """What an enrolment found: the card size, the views of each face (first pass
+    first), each pass's light, and the pairs of faces the camera will confuse."""
+
+    deck: str
+    card_mm: tuple[float, float]
+    views: dict[str, list[Image8]]
+    passes: list[PassInfo]
+    confusable: list[tuple[str, str, float]]
+
+
+class EnrolSession:
+    """One enrolment of `deck` on `mat` (see the module docstring). `state` is "laying"
+    (waiting for the asked faces on the mat), "confirm" (crops to confirm) or "done"."""
+
+    def __init__(self, deck: Deck, mat: MatSpec, passes: int = 1,
+                 per_layout: int = PER_LAYOUT) -> None:
+        if passes not in (1, 2):
+            raise EnrolError("an enrolment has one pass or two")
+        self.deck = deck
+        self.mat = mat
+        self.passes = passes
+        self.per_layout = per_layout
+        self.codes = [*deck.codes, BACK]
+        self.pass_number = 1
+        self.pending = list(self.codes)
+        self.state = "laying"
+        self.layout: Layout | None = None
+        self.message = ""
+        self.card_mm: tuple[float, float] | None = None
+        self.views: list[dict[str, Image8]] = [{}]
+        self._infos: list[PassInfo] = []
+        self._frames = 0
+        self._calibration: Calibration | None = None
+        self._last: LaidOut | None = None  # the previous frame's cards
+        self._taken: LaidOut | None = None  # the cards of the layout last confirmed
+        self._mat_bgr: list[tuple[float, float, float]] = []
+        self._ppm: list[float] = []
+        self._checker: CardIdentifier | None = None  # learnt from the first pass
+        self._confusable: list[tuple[str, str, float]] = []
+
+    # -- what to lay out ----------------------------------------------------------
+
+    def asked(self) -> list[str]:
+        """The faces to lay out now, in grid order (rows of four from the mat's top)."""
+        return self.pending[:self.per_layout]
+
+    def progress(self) -> tuple[int, int]:
+        """(faces seen, faces to see) over every pass."""
+        total = len(self.codes) * self.passes
+        return total - len(self.pending) - (self.passes - self.pass_number) * len(self.codes), \
+            total
+
+    # -- frames ---------------------------------------------------------------------
+
+    def on_frame(self, image: object, full: Image8 | None = None) -> str:
+        """Look at one frame while waiting for a layout; returns what the table is told
+        (also in `message`). `full`: the same instant at a higher resolution, to cut
+        the crops from."""
+        if self.state != "laying":
+            return self.message
+        frame = check_frame(image)
+        self._frames += 1
+        try:
+            self._calibration = calibrate(frame, self.mat)
+        except TableNotFound:
+            return self._say("the mat's tags are not all in view: is the whole mat seen?")
+        found = find_laid_cards(frame, self._calibration)
+        last, self._last = self._last, found
+        want = len(self.asked())
+        if self._taken is not None and not moved(self._taken.cards, found.cards):
+            return self._say("take the cards just seen away, then lay out the next ones")
+        if found.other_mm2 > MAX_OTHER_MM2:
+            return self._say("something else lies on the mat (a hand, cards touching): "
+                             "lay the cards apart and take your hands away")
+        if len(found.cards) != want:
+            return self._say(f"lay out {want} cards apart; I see {len(found.cards)}")
+        if last is None or moved(last.cards, found.cards):
+            return self._say("hold still")
+        return self._take(frame, full, found)
+
+    def _take(self, frame: Image8, full: Image8 | None, found: LaidOut) -> str:
+        cal = self._calibration
+        assert cal is not None
+        cards = in_grid_order(found.cards)
+        size = self.card_mm or deck_size(cards)
+        odd = [i for i, card in enumerate(cards) if off_size(card, size)]
+        if odd:
+            i = odd[0]
+            w, h = cards[i].size_mm
+            return self._say(f"card {i + 1} is {w:.0f} x {h:.0f} mm, the deck's are "
+                             f"{size[0]:.0f} x {size[1]:.0f} mm: a card of another deck? "
+                             "Put the right card there")
+        source, scale = (frame, 1.0) if full is None else (full, full.shape[1] / frame.shape[1])
+        crops = [cut_card(source, cal, card, size, scale) for card in cards]
+        soft = [card for card in cards if blurred(card, seen_px_per_mm(cal, card))]
+        if len(soft) > len(cards) // 2:
+            return self._say("the picture is blurred: hold still, and check the camera's focus")
+        asked = self.asked()
+        faces = [i for i, code in enumerate(asked) if code != BACK]
+        foreign = [faces[i] + 1 for i in odd_borders([crops[i] for i in faces])]
+        if foreign:
+            return self._say(f"card {foreign[0]} is framed unlike the others: a card of another "
+                             "deck? Put the right card there")
+        self.card_mm = size
+        self._mat_bgr.append(self._mat_light(frame, cal))
+        self._ppm.append(min(crop.shape[1] / size[0] for crop in crops))
+        self._taken = found
+        self.layout = Layout(asked=list(asked), crops=crops, names=list(asked))
+        self._check(self.layout)
+        self.state = "confirm"
+        return self._say(self._confirm_prompt())
+
+    def _mat_light(self, frame: Image8, cal: Calibration) -> tuple[float, float, float]:
+        top = cal.warp_mat(frame, 0.5)
+        b, g, r = mat_colour(top, view_mask(cal, 0.5)).tolist()
+        return (float(b), float(g), float(r))
+
+    # -- answers --------------------------------------------------------------------
+
+    def answer(self, text: str) -> str:
+        """The table's answer to the crops shown: `y` (right), `3=red-9 5=red-6` (crop 3
+        is red-9 ...), `y!` (right, whatever the check against the first pass says),
+        `again` (look at the layout again). Returns what the table is told next."""
+        if self.state != "confirm" or self.layout is None:
+            raise EnrolError("no crops to confirm now: lay out the cards asked for first")
+        words = text.strip().split()
+        if not words:
+            return self._say(self._confirm_prompt())
+        if words == ["again"]:
+            self._reject()
+            return self._say("look again: lay out " + ", ".join(self.asked()))
+        if words in (["y"], ["yes"], ["y!"]):
+            if self.layout.problems and words != ["y!"]:
+                return self._say(self._confirm_prompt())
+            return self._accept()
+        self._rename(words)
+        self._check(self.layout)
+        return self._say(self._confirm_prompt())
+
+    def _rename(self, words: list[str]) -> None:
+        assert self.layout is not None
+        names = list(self.layout.names)
+        for word in words:
+            number, sep, code = word.partition("=")
+            if not sep or not number.isdigit() or not 1 <= int(number) <= len(names):
+                raise EnrolError(f"{word!r}: answer y, or N=CODE to rename crop N "
+                                 f"(1 to {len(names)}), e.g. 3=red-9")
+            if code not in self.codes:
+                raise EnrolError(f"{word!r}: {code!r} is not a face of {self.deck.name}")
+            names[int(number) - 1] = code
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise EnrolError(f"two crops would be {twice[0]}: rename the other one too")
+        self.layout.names = names
+
+    def _accept(self) -> str:
+        assert self.layout is not None
+        views = self.views[self.pass_number - 1]
+        for code, crop in zip(self.layout.names, self.layout.crops, strict=True):
+            views[code] = crop
+        self.pending = [c for c in self.pending if c not in self.layout.names]
+        self.layout = None
+        self.state = "laying"
+        if self.pending:
+            return self._say("next: " + ", ".join(self.asked()))
+        self._infos.append(PassInfo(_mean(self._mat_bgr), float(np.median(self._ppm)),
+                                    self._frames))
+        self._mat_bgr, self._ppm, self._frames = [], [], 0
+        if self.pass_number < self.passes:
+            self.pass_number += 1
+            self.views.append({})
+            self.pending = list(self.codes)
+            self._taken = None
+            return self._say("first pass done. Move the mat to another place or light, then "
+                             "lay out " + ", ".join(self.asked()))
+        self._confusable = confusable_pairs(self.views, self._checker)
+        self.state = "done"
+        return self._say("every face seen")
+
+    def _reject(self) -> None:
+        self.layout = None
+        self.state = "laying"
+        self._taken = None
+        self._last = None
+
+    def stop_message(self) -> str:
+        """Why the enrolment cannot end now: the faces not yet seen."""
+        missing = self.pending
+        shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6
+                                          else "")
+        where = f" in pass {self.pass_number}" if self.passes > 1 else ""
+        return f"{len(missing)} faces not seen{where}: {shown}"
+
+    # -- the check against the first pass ----------------------------------------
+
+    def _check(self, layout: Layout) -> None:
+        """Name the crops with what the first pass taught: a crop named as another face
+        laid out now means the two were swapped (here or in the first pass)."""
+        layout.problems = []
+        if self.pass_number == 1:
+            return
+        checker = self._first_pass_identifier()
+        named = [code for code, _ in checker.identify_many(layout.crops)]
+        layout.compare = [self.views[0][n] for n in layout.names]
+        said: set[str] = set()
+        for i, (name, seen) in enumerate(zip(layout.names, named, strict=True)):
+            if seen is None or seen == name or name in said:
+                continue
+            if seen in layout.names and named[layout.names.index(seen)] == name:
+                j = layout.names.index(seen)
+                layout.problems.append(f"{name} and {seen} look swapped (crops {i + 1} and "
+                                       f"{j + 1}), here or in the first pass")
+                said.update((name, seen))
+            else:
+                layout.problems.append(f"crop {i + 1}, laid as {name}, looks like {seen}")
+
+    def _first_pass_identifier(self) -> CardIdentifier:
+        if self._checker is None:
+            self._checker = learn(self.views[:1])
+        return self._checker
+
+    def _confirm_prompt(self) -> str:
+        assert self.layout is not None
+        lines = [f"{i + 1}={name}" for i, name in enumerate(self.layout.names)]
+        prompt = "crops: " + " ".join(lines) + ". Right? y, or N=CODE to rename crop N"
+        if self.layout.problems:
+            prompt = "; ".join(self.layout.problems) + ". " + prompt + " (y! to keep them)"
+        return prompt
+
+    def _say(self, message: str) -> str:
+        self.message = message
+        return message
+
+    # -- the end --------------------------------------------------------------------
+
+    def result(self) -> EnrolledDeck:
+        """The enrolled deck; EnrolError if a face is still to be seen."""
+        if self.state != "done" or self.card_mm is None:
+            raise EnrolError(self.stop_message())
+        views = {code: [p[code] for p in self.views if code in p] for code in self.codes}
+        return EnrolledDeck(deck=self.deck.name, card_mm=self.card_mm, views=views,
+                            passes=list(self._infos), confusable=list(self._confusable))
+
+
+def learn(passes: Sequence[Mapping[str, Image8]]) -> CardIdentifier:
+    """An identifier learnt from the enrolled views of every face in these passes."""
+    refs = {code: [views[code] for views in passes if code in views] for code in passes[0]}
+    rng = np.random.default_rng(LEARN_SEED)
+    return CardIdentifier.from_references(refs, rng, views=LEARN_VIEWS)
+
+
+def confusable_pairs(passes: Sequence[Mapping[str, Image8]],
+                     identifier: CardIdentifier | None = None) -> list[tuple[str, str, float]]:
+    """The pairs of faces the camera will confuse, with the share of tries it got wrong:
+    camera-like views of every enrolled view (and a face's view from the other pass)
+    named by an identifier learnt from the first pass (`identifier`, if already learnt).
+    A try that is named wrong counts for the face it was named; an unsure one for the
+    face most like it."""
+    identifier = identifier or learn(passes[:1])
+    rng = np.random.default_rng(LEARN_SEED + 1)
+    codes = list(passes[0])
+    firsts = [passes[0][c] for c in codes]
+    unit = describe(firsts)
+    likeness = unit @ unit.T
+    np.fill_diagonal(likeness, -np.inf)
+    pairs: dict[tuple[str, str], float] = {}
+    for i, code in enumerate(codes):
+        tries = [augment(view, rng) for views in passes if code in views
+                 for view in [views[code]] for _ in range(CONFUSION_TRIES)]
+        tries += [views[code] for views in passes[1:] if code in views]
+        wrong: dict[str, int] = {}
+        for named, _ in identifier.identify_many(tries):
+            if named == code:
+                continue
+            other = named if named is not None else codes[int(np.argmax(likeness[i]))]
+            wrong[other] = wrong.get(other, 0) + 1
+        for other, count in wrong.items():
+            share = count / len(tries)
+            key = (min(code, other), max(code, other))
+            if share >= CONFUSABLE_SHARE and share > pairs.get(key, 0.0):
+                pairs[key] = share
+    return sorted(((a, b, round(s, 2)) for (a, b), s in pairs.items()), key=lambda p: -p[2])
+
+
+def _mean(values: Sequence[tuple[float, float, float]]) -> tuple[float, float, float]:
+    array = np.array(values, np.float64).reshape(-1, 3)
+    b, g, r = array.mean(axis=0).tolist() if len(array) else (0.0, 0.0, 0.0)
+    return (float(b), float(g), float(r))

@@ -1,0 +1,111 @@
+"""The enrolment the admin page drives: the same `EnrolSession` as `tableref enrol`, fed
+the live loop's frames while it runs, answered from the page's forms, and written as
+the deck profile when every face has been seen (whole or not at all).
+
+`TableService` holds one and forwards the page's requests to it (webui.control's
+enrolment methods); the status it returns is what the page draws.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from firmware.deck_profile import write_profile
+from firmware.enrol import EnrolError, EnrolSession
+from referee.core import RefereeError
+from referee.games import get_game
+from vision.calibration import VisionError
+from vision.enrolment import grid_rows
+from vision.mat import MatSpec
+from webui.control import ControlError
+
+CROP_WIDTH_PX = 168  # the crops as the page shows them
+
+
+class PageEnrolment:
+    """One enrolment started from the page, until it is written or stopped."""
+
+    def __init__(self, game: str, mat: MatSpec, data: Path | None, second_pass: bool) -> None:
+        if data is None:
+            raise ControlError("this table has no data folder to keep a deck profile in")
+        try:
+            self.game = get_game(game)
+        except RefereeError as error:
+            raise ControlError(str(error)) from None
+        self.data = data
+        self.session = EnrolSession(self.game.deck, mat, passes=2 if second_pass else 1)
+        self.folder: Path | None = None
+        self.failure = ""
+
+    def on_frame(self, frame: np.ndarray | None) -> None:
+        if self.session.state != "laying" or frame is None:
+            return
+        try:
+            self.session.on_frame(frame)
+        except VisionError as error:
+            self.session.message = str(error)
+
+    def answer(self, names: dict[int, str]) -> None:
+        """The table's answer: the crops (numbered from 1) named so, then confirmed."""
+        session = self.session
+        if session.state != "confirm" or session.layout is None:
+            raise ControlError("no crops to confirm now: lay out the cards asked for first")
+        renames = [f"{n}={code}" for n, code in sorted(names.items())
+                   if 1 <= n <= len(session.layout.names) and session.layout.names[n - 1] != code]
+        try:
+            if renames:
+                session.answer(" ".join(renames))
+            session.answer("y")
+        except EnrolError as error:
+            raise ControlError(str(error)) from None
+        if session.state == "confirm" and session.layout is not None:
+            # the check against the first pass refused them: say why
+            raise ControlError("; ".join(session.layout.problems))
+        if session.state == "done":
+            self._write()
+
+    def _write(self) -> None:
+        try:
+            self.folder = write_profile(self.data, self.session.result(), "page")
+        except OSError as error:
+            self.failure = f"the deck profile could not be written ({error.strerror}); " \
+                           "the earlier one is kept"
+
+    def crop(self, number: int) -> bytes | None:
+        layout = self.session.layout
+        if layout is None or not 1 <= number <= len(layout.crops):
+            return None
+        crop = layout.crops[number - 1]
+        scale = CROP_WIDTH_PX / crop.shape[1]
+        shown = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        ok, png = cv2.imencode(".png", shown)
+        return png.tobytes() if ok else None
+
+    def status(self) -> dict[str, Any]:
+        session = self.session
+        layout = session.layout
+        result = session.result() if session.state == "done" else None
+        state = session.state
+        if self.folder is not None:
+            state = "written"
+        elif self.failure:
+            state = "failed"
+        return {
+            "game": self.game.name, "title": self.game.title, "state": state,
+            "pass": session.pass_number, "passes": session.passes,
+            "message": self.failure or session.message,
+            "asked": session.asked() if state == "laying" else [],
+            "rows": grid_rows(len(session.asked())) if state == "laying" else [],
+            "progress": list(session.progress()),
+            "crops": [] if layout is None else [
+                {"n": i + 1, "name": name} for i, name in enumerate(layout.names)],
+            "problems": [] if layout is None else list(layout.problems),
+            "codes": list(session.codes),
+            "card_mm": None if session.card_mm is None else list(session.card_mm),
+            "confusable": [] if result is None else [list(p) for p in result.confusable],
+            "folder": None if self.folder is None else str(self.folder),
+        }

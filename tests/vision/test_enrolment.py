@@ -1,0 +1,141 @@
+"""Enrolment's eyes: cards of any size found on the mat and measured, cut in grid order,
+a blurred frame and another deck's card told apart, and the card in a phone photo."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.decks import load_deck
+from vision.calibration import calibrate
+from vision.deck_art import FaceArt, paint_face
+from vision.enrolment import (
+    blurred,
+    cut_card,
+    deck_size,
+    find_card_in_photo,
+    find_laid_cards,
+    grid_places_mm,
+    grid_rows,
+    in_grid_order,
+    odd_borders,
+    off_size,
+    seen_px_per_mm,
+)
+from vision.mat import default_mat, render_mat
+from vision.render import CameraPose, CardPlacement, Lighting, Scene, render
+
+MAT = default_mat()
+CARD_MM = (56.0, 87.0)  # UNO's size, not our print-and-play 63 x 88
+
+
+def uno_faces(count: int, colour: str | None = None) -> list[tuple[str, np.ndarray]]:
+    deck = load_deck("uno")
+    faces = []
+    for face in deck.faces[:count]:
+        art = dict(face.art)
+        if colour is not None:
+            art["colour"] = colour
+        faces.append((face.code, paint_face(FaceArt.from_json(face.code, art), CARD_MM)))
+    return faces
+
+
+def laid_frame(faces: list[tuple[str, np.ndarray]], seed: int = 3,
+               sizes: dict[str, tuple[float, float]] | None = None) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    places = grid_places_mm(MAT.center_mm, len(faces))
+    cards = [CardPlacement(image, (x + rng.uniform(-5, 5), y + rng.uniform(-5, 5)),
+                           float(rng.uniform(-7, 7)), size_mm=(sizes or {}).get(code, CARD_MM),
+                           label=code)
+             for (code, image), (x, y) in zip(faces, places, strict=True)]
+    scene = Scene(render_mat(MAT, 2.0), MAT, 2.0, cards)
+    camera = CameraPose(resolution=(1280, 720), tilt_deg=14.0, yaw_deg=30.0, roll_deg=-28.0,
+                        fill=0.85)
+    return render(scene, camera, Lighting.warm_lamp(), rng).image
+
+
+def test_cards_of_an_unknown_size_are_found_measured_and_cut_in_grid_order() -> None:
+    faces = uno_faces(8)
+    frame = laid_frame(faces)
+    calibration = calibrate(frame, MAT)
+    found = find_laid_cards(frame, calibration)
+    assert len(found.cards) == 8 and found.other_mm2 == 0
+    size = deck_size(found.cards)
+    assert abs(size[0] - CARD_MM[0]) < 1.2 and abs(size[1] - CARD_MM[1]) < 1.2
+    assert not any(off_size(card, size) for card in found.cards)
+    cards = in_grid_order(found.cards)
+    places = grid_places_mm(MAT.center_mm, 8)
+    assert all(np.hypot(c.center_mm[0] - x, c.center_mm[1] - y) < 9
+               for c, (x, y) in zip(cards, places, strict=True))
+    crop = cut_card(frame, calibration, cards[0], size)
+    ppm = seen_px_per_mm(calibration, cards[0])
+    assert 1.0 < ppm < 3.0
+    assert abs(crop.shape[1] - size[0] * ppm) <= 1 and abs(crop.shape[0] - size[1] * ppm) <= 1
+    art = cv2.resize(faces[0][1], (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_AREA)
+    assert np.corrcoef(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).ravel(),
+                       cv2.cvtColor(art, cv2.COLOR_BGR2GRAY).ravel())[0, 1] > 0.6
+    # the same crop twice as fine when the camera gives a frame twice the size
+    full = cv2.resize(frame, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    assert cut_card(full, calibration, cards[0], size, scale=2.0).shape[1] >= 2 * crop.shape[1] - 2
+
+
+def test_a_blurred_frame_is_told_from_a_sharp_one() -> None:
+    frame = laid_frame(uno_faces(4))
+    calibration = calibrate(frame, MAT)
+    sharp = find_laid_cards(frame, calibration).cards
+    soft = find_laid_cards(cv2.GaussianBlur(frame, (0, 0), 2.5), calibration).cards
+    assert len(sharp) == len(soft) == 4
+    assert not any(blurred(c, seen_px_per_mm(calibration, c)) for c in sharp)
+    assert all(blurred(c, seen_px_per_mm(calibration, c)) for c in soft)
+
+
+def test_a_card_of_another_deck_shows_by_its_size_or_its_border() -> None:
+    faces = uno_faces(8)
+    frame = laid_frame(faces, sizes={faces[5][0]: (63.0, 88.0)})
+    calibration = calibrate(frame, MAT)
+    cards = in_grid_order(find_laid_cards(frame, calibration).cards)
+    size = deck_size(cards)
+    assert [i for i, c in enumerate(cards) if off_size(c, size)] == [5]
+
+    crops = [cut_card(frame, calibration, c, size) for i, c in enumerate(cards) if i != 5]
+    framed = crops[2].copy()
+    h, w = framed.shape[:2]
+    cv2.rectangle(framed, (0, 0), (w - 1, h - 1), (20, 20, 20), max(2, w // 14))
+    assert odd_borders(crops) == []
+    assert odd_borders(crops[:2] + [framed] + crops[3:]) == [2]
+
+
+def test_the_grid_the_page_draws() -> None:
+    assert grid_rows(8) == [4, 4] and grid_rows(7) == [4, 3] and grid_rows(3) == [3]
+    places = grid_places_mm((297.0, 210.0), 6)
+    assert places[0][1] < places[4][1] and places[0][0] < places[1][0]
+    assert np.mean([p[0] for p in places[:4]]) == 297.0
+
+
+def phone_photo(card: np.ndarray, seed: int) -> np.ndarray:
+    """A card lying on a patterned cloth, photographed from above at a slant."""
+    rng = np.random.default_rng(seed)
+    ys, xs = np.mgrid[0:640, 0:640]
+    checks = (((xs // 40) + (ys // 40)) % 2).astype(np.float32)
+    cloth = np.stack([90 + 60 * checks, 140 + 50 * checks, 80 + 40 * checks], axis=2)
+    cloth += rng.normal(0, 6, cloth.shape)
+    photo = np.clip(cloth, 0, 255).astype(np.uint8)
+    h, w = card.shape[:2]
+    target = np.float32([[230, 150], [420, 185], [390, 480], [185, 445]])
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), target)
+    cv2.warpPerspective(card, m, (640, 640), dst=photo, borderMode=cv2.BORDER_TRANSPARENT)
+    return np.asarray(cv2.GaussianBlur(photo, (0, 0), 0.8), np.uint8)
+
+
+def test_the_card_in_a_phone_photo_is_found_and_cut_out_upright() -> None:
+    code, card = uno_faces(12)[11]  # red-reverse
+    photo = phone_photo(card, 5)
+    cut = find_card_in_photo(photo)
+    h, w = cut.shape[:2]
+    assert h > w and abs(h / w - CARD_MM[1] / CARD_MM[0]) < 0.12
+    art = cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA)
+    grey = [cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).ravel() for image in (cut, art)]
+    turned = cv2.cvtColor(art[::-1, ::-1], cv2.COLOR_BGR2GRAY).ravel()
+    assert max(np.corrcoef(grey[0], grey[1])[0, 1], np.corrcoef(grey[0], turned)[0, 1]) > 0.8
+    # a photo already cut to the card stays as it is
+    assert find_card_in_photo(card) is card

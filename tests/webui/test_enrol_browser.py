@@ -1,0 +1,138 @@
+"""The page's enrolment in headless Chromium, replaying the recorded enrolment session.
+
+A real `TableService` with a data folder, served by waitress; the test thread feeds the
+recorded frames (tests/fixtures/enrolment/uno-recoloured, first pass) to the service as
+the live loop would, and a phone (390x844) logged in with the PIN lays out, checks and
+confirms every layout on the page until the deck profile is written. Screenshots of
+each step go to out/screenshots/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from firmware.deck_profile import load_profile
+from firmware.service import TableService
+from firmware.store import MatchStore
+from hardware.camera import ReplayCamera
+from hardware.panel import SimulatedPanel
+from vision.mat import default_mat
+from webui import create_app
+from webui.i18n import load_catalogues
+from webui.server import serve
+
+ROOT = Path(__file__).resolve().parents[2]
+SESSION = ROOT / "tests/fixtures/enrolment/uno-recoloured"
+LAYOUTS = json.loads((SESSION / "session.json").read_text())["enrolment"]["layouts"]
+SHOTS = ROOT / "out/screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+PIN = "731904"
+WORDS = load_catalogues()["en"]
+LEARNING_MS = 120_000  # the last confirmation learns the deck to find confusable faces
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TableService, str,
+                                                                         Path]]:
+    folder = tmp_path_factory.mktemp("enrol-table")
+    store = MatchStore.open(folder / "tableref.sqlite")
+    service = TableService(store, SimulatedPanel(2), default_mat(), buttons=1,
+                           data=folder / "data")
+    service.set_pin(PIN)
+    server = serve(create_app(service, {"SSE_KEEPALIVE_SECONDS": 0.5}), "127.0.0.1", 0)
+    try:
+        yield service, server.url, folder / "data"
+    finally:
+        server.stop()
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium, headless; never a downloaded browser."""
+    if not CHROMIUM.is_file():
+        pytest.fail(f"{CHROMIUM} is missing: sudo apt-get install chromium", pytrace=False)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+
+
+def test_a_deck_is_enrolled_on_the_page_from_the_camera(
+    served: tuple[TableService, str, Path], browser: Browser
+) -> None:
+    service, url, data = served
+    context = browser.new_context(base_url=url, viewport={"width": 390, "height": 844},
+                                  device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  locale="en-US")
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.goto("/admin")
+        page.fill("#login-pin", PIN)
+        page.click("#login-button")
+        page.click("#enrol-link")
+        expect(page.locator("#enrol-start-form")).to_be_visible()
+        page.select_option("#enrol-start-form select[name=game]", "uno")
+        shot(page, "enrol-start.png")
+        page.click("#enrol-start-button")
+        expect(page.locator("#notice")).to_have_text(WORDS.say("done.enrol_start"))
+
+        camera = ReplayCamera(SESSION)
+        for number, layout in enumerate(LAYOUTS, start=1):
+            page.goto("/admin/enrol")
+            places = page.locator("#enrol-layout .enrol-place")
+            expect(places).to_have_count(len(layout))
+            assert places.evaluate_all("ps => ps.map(p => p.dataset.code)") == layout
+            if number == 1:
+                shot(page, "enrol-layout.png")
+            page.goto("about:blank")  # the layout page looks again every 2 s: stop it
+            while (status := service.enrolment()) and status["state"] == "laying":
+                frame = camera.read()
+                assert frame is not None, f"the session ended before layout {number}"
+                service.on_frame(frame.image)
+            page.goto("/admin/enrol")
+            crops = page.locator("#enrol-crops .enrol-crop img")
+            expect(crops).to_have_count(len(layout))
+            assert crops.evaluate_all("images => images.every(i => i.naturalWidth > 100)")
+            if number == 1:
+                shot(page, "enrol-crops.png")
+                # a correction that names two crops alike is refused, and nothing changes
+                page.select_option('select[name="crop-2"]', layout[0])
+                page.click("#enrol-confirm-button")
+                expect(page.locator("main")).to_contain_text(
+                    f"two crops would be {layout[0]}")
+                page.goto("/admin/enrol")
+            page.click("#enrol-confirm-button", timeout=LEARNING_MS)
+            expect(page.locator("#notice")).to_have_text(WORDS.say("done.enrol_answer"),
+                                                         timeout=LEARNING_MS)
+
+        expect(page.locator("#enrol-done")).to_contain_text(WORDS.say("enrol.written"))
+        shot(page, "enrol-done.png")
+        profile = load_profile(data / "decks/uno")
+        assert set(profile.faces) == {code for layout in LAYOUTS for code in layout}
+        assert abs(profile.card_mm[0] - 57) < 1.5 and abs(profile.card_mm[1] - 89) < 1.5
+
+        # a phone without the PIN sees none of it
+        other = browser.new_context(base_url=url)
+        try:
+            response = other.new_page().goto("/admin/enrol/crop/1")
+            assert response is not None and response.status == 403
+        finally:
+            other.close()
+    finally:
+        context.close()

@@ -1,0 +1,415 @@
+"""Enrolment: the table's own cards, laid out on the mat in a grid, found and cut upright.
+
+A commercial deck is not our print-and-play size, so nothing here assumes a card size:
+cards are found by their outline alone (a bright or coloured rectangle of 40-100 mm
+sides on the mat), measured in mm through the mat's calibration, and only then is the
+deck's size fixed, from the median of what was seen. Each card is cut from the frame at
+as many pixels per mm as the camera gives it (at most ENROL_PX_PER_MM), and the cuts are
+given to the faces the table was asked to lay out by their place in the grid: row by
+row, from the mat's top edge, left to right.
+
+    >>> found = find_laid_cards(frame, calibration)                 # doctest: +SKIP
+    >>> crops = [cut_card(frame, calibration, card, size) for card in found.cards]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibration import Calibration, Frame
+from vision.cards import CHROMA_DIFF, MAT_DIFF, CardQuad, mat_colour, view_mask, warp_patch
+
+Image8 = NDArray[np.uint8]
+
+FIND_PX_PER_MM = 2.0  # the top-down view cards are found and measured in
+LIGHT_MM = 40.0  # the scale (Gaussian sigma) over which the mat's light may change
+SIDE_RANGE_MM = (40.0, 100.0)  # a playing card's sides, whatever the deck
+ASPECT_RANGE = (1.2, 1.9)  # long side over short side
+MIN_FILL = 0.88  # blob area over its min-area rectangle: a card, not a hand
+MIN_BLOB_MM2 = 600.0  # smaller blobs are specks, not things on the mat
+ENROL_PX_PER_MM = 7.0  # crops are cut at most this fine (more adds nothing but bytes)
+SIZE_TOL = 0.045  # a card this much off the deck's median side is of another deck
+BORDER_MM = (0.8, 2.4)  # the band inside a card's outline whose colour a deck shares
+BORDER_TOL = 45.0  # Lab distance from the deck's border colour that another deck shows
+BLUR_PX = 3.4  # an outline's step wider than this (pixels): the frame is blurred
+STILL_MM = 2.0  # a card moved less than this between two frames lies still
+GRID_COLUMNS = 4
+GRID_PITCH_MM = (105.0, 130.0)  # where the page draws the grid's places (centre to centre)
+PHOTO_MIN_SHARE = 0.04  # a card in a phone photo covers at least this share of it
+PHOTO_WORK_PX = 320  # the card in a photo is looked for at this size (its longest side)
+PHOTO_RIM = 0.04  # the share of a photo's width and height at its rim taken as table
+PHOTO_CROPPED_SHARE = 0.6  # a card outline this large (or none): the photo is already
+# cropped to the card (inside a cropped card, its printed field is such an outline)
+
+
+@dataclass(frozen=True)
+class LaidCard:
+    """A card found on the mat: its outline as measured (mat mm) and its size."""
+
+    center_mm: tuple[float, float]
+    long_axis: tuple[float, float]  # unit vector along its long side, pointing down the mat
+    size_mm: tuple[float, float]  # (short, long) side as measured
+    edge_mm: float = 0.0  # how wide its outline's step is: the blur (mm)
+
+    def quad(self, card_mm: tuple[float, float] | None = None) -> CardQuad:
+        """Its outline at `card_mm` (default: as measured), clockwise from its top-left."""
+        return CardQuad.from_axes(self.center_mm, self.long_axis, card_mm or self.size_mm)
+
+
+@dataclass(frozen=True)
+class LaidOut:
+    """What lies on the mat: the cards, and how much else (mm^2 of blobs no card explains:
+    a hand, two cards touching)."""
+
+    cards: list[LaidCard]
+    other_mm2: float
+
+
+def find_laid_cards(frame: Frame, calibration: Calibration,
+                    px_per_mm: float = FIND_PX_PER_MM) -> LaidOut:
+    """The cards lying apart on the mat, whatever their size (SIDE_RANGE_MM)."""
+    top = calibration.warp_mat(frame, px_per_mm)
+    valid = view_mask(calibration, px_per_mm)
+    # lines printed on the mat (the play square) are thin: they must not join two cards
+    thin = max(3, 2 * round(1.2 * px_per_mm) + 1)
+    mask = np.asarray(cv2.morphologyEx(laid_mask(top, px_per_mm, valid), cv2.MORPH_OPEN,
+                                       np.ones((thin, thin), np.uint8)), np.uint8)
+    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.float32)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cards: list[LaidCard] = []
+    other = 0.0
+    for contour in contours:
+        area = cv2.contourArea(contour) / px_per_mm**2
+        if area < MIN_BLOB_MM2:
+            continue
+        card = _as_card(contour.reshape(-1, 2).astype(np.float32) / px_per_mm, area)
+        if card is None:
+            other += area
+        else:
+            cards.append(_on_edges(grey, px_per_mm, card))
+    return LaidOut(cards=cards, other_mm2=other)
+
+
+def laid_mask(top: Frame, px_per_mm: float, valid: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """What differs from the mat in a top-down view, with many cards on it: the mat as lit
+    is the view's smooth mean where it looks like mat (within MAT_DIFF of the mat's median
+    colour), so a lamp's fall-off is not a card and a grid of cards is no mat."""
+    view = top.astype(np.float32)
+    colour = mat_colour(top, valid).astype(np.float32)
+    bare = ((np.abs(view - colour).max(axis=2) < MAT_DIFF) & (valid > 0)).astype(np.float32)
+    # the light is smooth: found on an eighth of the view, then brought back up
+    h, w = bare.shape
+    small = (max(1, w // 8), max(1, h // 8))
+    sigma = LIGHT_MM * px_per_mm / 8
+    weight = cv2.GaussianBlur(cv2.resize(bare, small, interpolation=cv2.INTER_AREA), (0, 0),
+                              sigma)
+    lit = cv2.GaussianBlur(cv2.resize(view * bare[..., None], small,
+                                      interpolation=cv2.INTER_AREA), (0, 0), sigma)
+    light = lit / np.maximum(weight, 1e-3)[..., None]
+    light[weight < 1e-3] = colour
+    light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+    diff = view - light
+    grey = np.abs(diff).max(axis=2) > MAT_DIFF
+    chroma = np.abs(diff - diff.mean(axis=2, keepdims=True)).max(axis=2) > CHROMA_DIFF
+    return np.asarray((grey | chroma) & (valid > 0), np.uint8) * 255
+
+
+def _as_card(points_mm: NDArray[np.float32], area_mm2: float) -> LaidCard | None:
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(points_mm)
+    short, long = sorted((rw, rh))
+    if short * long <= 0 or area_mm2 / (short * long) < MIN_FILL:
+        return None
+    low, high = SIDE_RANGE_MM
+    if not (low <= short and long <= high and ASPECT_RANGE[0] <= long / short <= ASPECT_RANGE[1]):
+        return None
+    theta = math.radians(angle)
+    axis = (math.cos(theta), math.sin(theta)) if rw >= rh else (-math.sin(theta), math.cos(theta))
+    if axis[1] < 0 or (axis[1] == 0 and axis[0] < 0):
+        axis = (-axis[0], -axis[1])
+    return LaidCard(center_mm=(float(cx), float(cy)), long_axis=axis,
+                    size_mm=(float(short), float(long)))
+
+
+EDGE_SEARCH_MM = 4.0  # how far in and out of a blob's side the card's edge is looked for
+EDGE_STEP_MM = 0.25
+
+
+def _on_edges(grey: NDArray[np.float32], px_per_mm: float, card: LaidCard) -> LaidCard:
+    """The card with each side moved onto the card's outer edge: along the side, where the
+    grey levels across it last step down from the card to the mat (the mask's outline lies
+    where the blurred edge crosses a threshold, a little out; a dark face inside a white
+    margin steps down too, further in). Also how wide (mm) that step is: the blur."""
+    (cx, cy), (ax, ay) = card.center_mm, card.long_axis
+    across = np.array([ay, -ax])  # along the short side
+    down = np.array([ax, ay])
+    half = np.array(card.size_mm) / 2
+    offsets = np.arange(-EDGE_SEARCH_MM, EDGE_SEARCH_MM + 1e-9, EDGE_STEP_MM)
+    along = np.linspace(-0.8, 0.8, 17)
+    moves, widths = [], []
+    for normal, tangent, reach, length in ((across, down, half[0], half[1]),
+                                           (-across, down, half[0], half[1]),
+                                           (down, across, half[1], half[0]),
+                                           (-down, across, half[1], half[0])):
+        base = np.array([cx, cy]) + normal * reach
+        points = (base[None, None, :] + tangent[None, None, :] * (along[None, :, None] * length)
+                  + normal[None, None, :] * offsets[:, None, None])
+        maps = (points * px_per_mm).astype(np.float32)
+        samples = cv2.remap(grey, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)  # (offset, sample): in to out
+        found = [_edge(np.asarray(samples[:, j], np.float32)) for j in range(samples.shape[1])]
+        seen = [f for f in found if f is not None]
+        if len(seen) < len(found) // 2:
+            moves.append(0.0)
+            continue
+        moves.append(float(np.median([offsets[0] + k * EDGE_STEP_MM for k, _ in seen])))
+        widths.append(float(np.median([w for _, w in seen])) * EDGE_STEP_MM)
+    right, left, bottom, top = moves
+    short = card.size_mm[0] + right + left
+    long = card.size_mm[1] + bottom + top
+    centre = (np.array([cx, cy]) + across * (right - left) / 2 + down * (bottom - top) / 2)
+    edge = float(np.median(widths)) if widths else float("inf")
+    if not (SIDE_RANGE_MM[0] <= short <= long <= SIDE_RANGE_MM[1]):
+        return replace(card, edge_mm=edge)
+    return LaidCard(center_mm=(float(centre[0]), float(centre[1])), long_axis=card.long_axis,
+                    size_mm=(float(short), float(long)), edge_mm=edge)
+
+
+def _edge(profile: NDArray[np.float32]) -> tuple[float, float] | None:
+    """Where (in steps, between samples) the outermost strong fall of a profile running
+    from inside a card out to the mat is, and how wide (steps) it is: its height over its
+    steepest slope. None if it has no clear fall."""
+    smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
+    fall = smooth[:-1] - smooth[1:]
+    inner = fall[1:-1]
+    if len(inner) == 0 or float(inner.max()) < 4.0:
+        return None
+    strong = np.flatnonzero(inner >= 0.5 * float(inner.max())) + 1
+    k = int(strong[-1])
+    while k > 1 and fall[k - 1] >= fall[k]:  # back onto the top of that fall
+        k -= 1
+    # the fall's extent: out to where it has flattened on both sides
+    a, b = k, k
+    while a > 0 and fall[a - 1] > 0.2 * fall[k]:
+        a -= 1
+    while b + 1 < len(fall) and fall[b + 1] > 0.2 * fall[k]:
+        b += 1
+    height = float(smooth[a] - smooth[b + 1])
+    return k + 0.5, height / max(float(fall[k]), 1e-6)
+
+
+def deck_size(cards: Sequence[LaidCard]) -> tuple[float, float]:
+    """The deck's card size (short, long mm): the median of the cards measured."""
+    if not cards:
+        raise ValueError("no cards measured")
+    sizes = np.array([c.size_mm for c in cards])
+    return (round(float(np.median(sizes[:, 0])), 1), round(float(np.median(sizes[:, 1])), 1))
+
+
+def off_size(card: LaidCard, card_mm: tuple[float, float]) -> bool:
+    """Whether a card is not of the deck's size (more than SIZE_TOL off on a side)."""
+    return any(abs(seen - want) > SIZE_TOL * want
+               for seen, want in zip(card.size_mm, card_mm, strict=True))
+
+
+def seen_px_per_mm(calibration: Calibration, card: LaidCard, scale: float = 1.0) -> float:
+    """How many frame pixels per mm the camera gives this card (`scale`: of the image cut
+    from, relative to the frame calibrated on)."""
+    corners = calibration.mat_to_image(np.array(card.quad().corners_mm)) * scale
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    short, long = card.size_mm
+    return float((sides[0] + sides[2]) / (2 * short) + (sides[1] + sides[3]) / (2 * long)) / 2
+
+
+def cut_card(image: Frame, calibration: Calibration, card: LaidCard,
+             card_mm: tuple[float, float], scale: float = 1.0,
+             max_px_per_mm: float = ENROL_PX_PER_MM) -> Image8:
+    """The card cut upright (as it lies on the mat, its top towards the mat's top) at the
+    deck's size, at the camera's own resolution there (at most max_px_per_mm). `image`
+    may be a finer picture of the same instant than the one calibrated on (`scale` times
+    its width)."""
+    ppm = min(max_px_per_mm, max(1.0, seen_px_per_mm(calibration, card, scale)))
+    corners = calibration.mat_to_image(np.array(card.quad(card_mm).corners_mm)) * scale
+    size = (round(card_mm[0] * ppm), round(card_mm[1] * ppm))
+    return warp_patch(image, corners, size)
+
+
+def blurred(card: LaidCard, px_per_mm: float) -> bool:
+    """Whether the card's outline is too soft to enrol from (a moving hand, a camera out
+    of focus): its step wider than BLUR_PX pixels of the frame (`px_per_mm` there), or of
+    the view it was measured in if that is coarser."""
+    return card.edge_mm * min(px_per_mm, FIND_PX_PER_MM) > BLUR_PX
+
+
+def border_colour(crop: Image8) -> NDArray[np.float64]:
+    """The CIE Lab colour of the band just inside a card's outline (BORDER_MM), which the
+    faces of one deck share (a white margin, a black frame)."""
+    h, w = crop.shape[:2]
+    ppm = w / 60.0  # near enough: the band's width, not the card size, matters
+    outer, inner = (max(1, round(mm * ppm)) for mm in BORDER_MM)
+    band = np.zeros((h, w), np.uint8)
+    band[outer:h - outer, outer:w - outer] = 255
+    band[inner:h - inner, inner:w - inner] = 0
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float64)
+    return np.asarray(np.median(lab[band > 0], axis=0), np.float64)
+
+
+def odd_borders(crops: Sequence[Image8]) -> list[int]:
+    """Indices of the crops whose border colour is far from the others' median: a card
+    of another deck's design among them."""
+    if len(crops) < 3:
+        return []
+    colours = np.array([border_colour(c) for c in crops])
+    median = np.median(colours, axis=0)
+    far = np.linalg.norm(colours - median, axis=1) > BORDER_TOL
+    return np.flatnonzero(far).tolist()
+
+
+def moved(before: Sequence[LaidCard], after: Sequence[LaidCard]) -> bool:
+    """Whether the layout changed between two frames (a card added, taken or moved)."""
+    if len(before) != len(after):
+        return True
+    left = sorted(c.center_mm for c in before)
+    right = sorted(c.center_mm for c in after)
+    return any(math.dist(a, b) > STILL_MM for a, b in zip(left, right, strict=True))
+
+
+def grid_rows(count: int, columns: int = GRID_COLUMNS) -> list[int]:
+    """How many cards each row of a layout of `count` holds: full rows, then the rest."""
+    return [min(columns, count - start) for start in range(0, count, columns)]
+
+
+def grid_places_mm(center_mm: tuple[float, float], count: int,
+                   columns: int = GRID_COLUMNS) -> list[tuple[float, float]]:
+    """Where the page draws the places of a layout of `count` cards (mat mm), row by row."""
+    rows = grid_rows(count, columns)
+    pitch_x, pitch_y = GRID_PITCH_MM
+    places: list[tuple[float, float]] = []
+    for r, n in enumerate(rows):
+        y = center_mm[1] + (r - (len(rows) - 1) / 2) * pitch_y
+        places.extend((center_mm[0] + (c - (n - 1) / 2) * pitch_x, y) for c in range(n))
+    return places
+
+
+def in_grid_order(cards: Sequence[LaidCard], columns: int = GRID_COLUMNS) -> list[LaidCard]:
+    """The cards in reading order of the grid they lie in: rows from the mat's top (split
+    where the cards' centres leave the largest gaps), each left to right."""
+    ordered = sorted(cards, key=lambda c: c.center_mm[1])
+    rows = len(grid_rows(len(ordered), columns))
+    if rows > 1:
+        gaps = np.diff([c.center_mm[1] for c in ordered])
+        cuts = sorted(np.argsort(-gaps, kind="stable")[: rows - 1].tolist())
+        bounds = [0] + [k + 1 for k in cuts] + [len(ordered)]
+        groups = [ordered[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    else:
+        groups = [ordered]
+    return [card for group in groups for card in sorted(group, key=lambda c: c.center_mm[0])]
+
+
+def contact_sheet(crops: Sequence[Image8], labels: Sequence[str], columns: int = GRID_COLUMNS,
+                  card_px: tuple[int, int] = (112, 174)) -> Image8:
+    """The crops side by side in the layout's grid, each numbered and named below, for the
+    table to check at a glance."""
+    if not crops:
+        return np.full((40, 200, 3), 255, np.uint8)
+    w, h = card_px
+    label_h, pad = 22, 8
+    rows = math.ceil(len(crops) / columns)
+    cols = min(columns, len(crops))
+    sheet = np.full((rows * (h + label_h + pad) + pad, cols * (w + pad) + pad, 3), 255, np.uint8)
+    for i, (crop, label) in enumerate(zip(crops, labels, strict=True)):
+        r, c = divmod(i, columns)
+        x, y = pad + c * (w + pad), pad + r * (h + label_h + pad)
+        sheet[y:y + h, x:x + w] = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
+        cv2.rectangle(sheet, (x - 1, y - 1), (x + w, y + h), (80, 80, 80), 1)
+        cv2.putText(sheet, f"{i + 1} {label}"[:18], (x, y + h + 16), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.45, (20, 20, 20), 1, cv2.LINE_AA)
+    return sheet
+
+
+def find_card_in_photo(photo: Image8) -> Image8:
+    """The card in an ordinary photo (a card on a table, not cropped), cut out upright
+    (portrait) at the photo's own resolution: the outline of card proportions of what
+    stands out from the table (GrabCut, started from the photo less its rim). The photo
+    itself if it is already cropped to the card (the outline found is most of it: the
+    printed field inside the card's margin) or if no card outline shows in it."""
+    h, w = photo.shape[:2]
+    quad = _card_outline(photo)
+    area = 0.0 if quad is None else float(cv2.contourArea(quad.astype(np.float32)))
+    if quad is None or area >= PHOTO_CROPPED_SHARE * h * w:
+        return photo if h >= w else np.ascontiguousarray(np.rot90(photo))
+    return _rectified(photo, quad)
+
+
+def _card_outline(photo: Image8) -> NDArray[np.float64] | None:
+    """Four corners (photo px) of the card in a photo, or None."""
+    h, w = photo.shape[:2]
+    scale = min(1.0, PHOTO_WORK_PX / max(h, w))
+    small = np.asarray(cv2.resize(photo, (max(1, round(w * scale)), max(1, round(h * scale))),
+                                  interpolation=cv2.INTER_AREA), np.uint8)
+    sh, sw = small.shape[:2]
+    mask = np.zeros((sh, sw), np.uint8)
+    rim = PHOTO_RIM
+    rect = (round(rim * sw), round(rim * sh), round((1 - 2 * rim) * sw),
+            round((1 - 2 * rim) * sh))
+    background, foreground = np.zeros((1, 65)), np.zeros((1, 65))
+    cv2.grabCut(small, mask, rect, background, foreground, 3, cv2.GC_INIT_WITH_RECT)
+    card = np.where((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
+    card = np.asarray(cv2.morphologyEx(card, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)),
+                      np.uint8)
+    contours, _ = cv2.findContours(card, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    largest = np.asarray(max(contours, key=cv2.contourArea), np.int32)
+    quad = _quad_of(largest, float(sh * sw))
+    return None if quad is None else quad / scale
+
+
+def _quad_of(contour: NDArray[np.int32], photo_area: float) -> NDArray[np.float64] | None:
+    """The card outline a blob is: its convex hull simplified to four corners if it has
+    card proportions, else its min-area rectangle if that has them; None if neither."""
+    area = cv2.contourArea(contour)
+    if area < PHOTO_MIN_SHARE * photo_area:
+        return None
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for tolerance in (0.02, 0.035, 0.05):
+        poly = cv2.approxPolyDP(hull, tolerance * perimeter, True).reshape(-1, 2)
+        if len(poly) == 4 and _card_like(poly.astype(np.float64)):
+            return _clockwise(poly.astype(np.float64))
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+    if rw * rh <= 0 or area / (rw * rh) < 0.85:
+        return None
+    box = cv2.boxPoints(((cx, cy), (rw, rh), angle)).astype(np.float64)
+    return _clockwise(box) if _card_like(box) else None
+
+
+def _card_like(quad: NDArray[np.float64]) -> bool:
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    ratio = max(a, b) / max(min(a, b), 1e-6)
+    return bool(ASPECT_RANGE[0] <= ratio <= ASPECT_RANGE[1])
+
+
+def _clockwise(quad: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The corners clockwise (on screen) from the one nearest the top-left."""
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    ordered = quad[np.argsort(angles)]
+    start = int(np.argmin(ordered.sum(axis=1)))
+    return np.roll(ordered, -start, axis=0)
+
+
+def _rectified(photo: Image8, quad: NDArray[np.float64]) -> Image8:
+    """The quadrilateral of the photo cut out upright, portrait, at its own resolution."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    across, down = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if across > down:  # lying sideways: start from the next corner, so it stands up
+        quad = np.roll(quad, -1, axis=0)
+        across, down = down, across
+    return warp_patch(photo, quad, (max(8, round(across)), max(8, round(down))))
