@@ -297,6 +297,7 @@ class TableService:
         except RefereeError as error:
             raise ControlError(f"match {match_id} cannot be shown: {error}") from None
         photos = self._store.photo_positions(match_id)
+        names = match.header.seats
         moves: list[dict[str, Any]] = []
         for logged in self._store.logged_moves(match_id):
             try:
@@ -311,12 +312,13 @@ class TableService:
                 **ruling.to_json(),
                 "move": logged.move,
                 "description": str(said),
-                "description_texts": in_every_language(said),
-                "texts": in_every_language(ruling.verdict.message),
+                "description_texts": in_every_language(said, names),
+                "texts": in_every_language(ruling.verdict.message, names),
                 "accepted": logged.accepted,
                 "photo": f"m{match_id}-{ruling.index}" if ruling.index in photos else None,
                 "deferred": [
-                    {**proof.to_json(), "texts": in_every_language(proof.verdict.message)}
+                    {**proof.to_json(),
+                     "texts": in_every_language(proof.verdict.message, names)}
                     for proof in ruling.deferred
                 ],
                 "scores": {str(s): p for s, p in sorted(game.scores(match.state).items())},

@@ -174,11 +174,12 @@ def test_the_snapshot_names_the_seats_and_the_seat_to_play(factory: MockFactory)
         ("Ana", False), ("Bogdan", True)
     ]
     assert snapshot["table"][0] == {"zone": "nw", "cards": ["oasis"], "top": "oasis",
-                                    "zone_texts": {"en": "nw", "ro": "NV", "it": "NO",
+                                    "zone_texts": {"en": "NW", "ro": "NV", "it": "NO",
                                                    "es": "NO", "pt": "NO"}}
     assert snapshot["verdicts"][-1]["ok"] is True
     said = snapshot["verdicts"][-1]
-    assert said["description"] == said["description_texts"]["en"] == "puts an oasis on nw"
+    assert said["description"] == "puts an oasis on nw"  # the log's words
+    assert said["description_texts"]["en"] == "puts an oasis on NW"  # the page's
     assert said["description_texts"]["ro"] == "pune o oază pe NV"
     panel.close()
 
