@@ -96,7 +96,8 @@ class TableControl(LiveFeed, Protocol):
         ...
 
     def tally(self) -> list[dict[str, Any]]:
-        """Per player name across ended matches: [{name, matches, wins, points}]."""
+        """Per game, per player name across ended matches (not those ended before a
+        move): [{game, title, lowest_wins, players: [{name, matches, wins, points}]}]."""
         ...
 
     # -- enrolling the table's own deck (behind the PIN) -------------------------------

@@ -205,8 +205,28 @@ def test_photos_are_served_and_unknown_keys_are_not_found(phone: Any) -> None:
 def test_seats_without_a_physical_button_get_one_on_the_page(phone: Any) -> None:
     seats = section(phone.page("/"), "seats")
     assert 'data-seat-buttons="1"' in seats and 'data-seat-buttons="0"' not in seats
-    for kind in ("press", "double", "hold"):
-        assert f'data-kind="{kind}"' in seats
+    # Deserto, Bogdan to play and the last to move: what a press does now, in words
+    assert 'data-kind="hold">I&#39;m stuck: I give a card</button>' in seats
+    assert 'data-kind="double">Take back my move</button>' in seats
+    assert 'data-kind="press"' not in seats  # a press means nothing in Deserto
+
+
+def test_seat_buttons_are_offered_to_the_seats_they_mean_something_for() -> None:
+    from webui.i18n import load_catalogues
+    from webui.seat_buttons import offered
+
+    words = load_catalogues()["ro"]
+    seats = [{"seat": n, "to_play": n == 2, "button": False} for n in range(3)]
+    snapshot = {"game": "uno", "seats": seats, "verdicts": [{"index": 0, "seat": 1}]}
+    assert offered(snapshot, words) == {
+        0: [("press", "Am pus o carte identică"), ("hold", "Trag")],
+        1: [("press", "Am pus o carte identică"), ("double", "Îmi retrag mutarea"),
+            ("hold", "Trag")],
+        2: [("press", "Am pus o carte identică"), ("hold", "Trag")],
+    }
+    tempus = offered({**snapshot, "game": "tempus"}, words)
+    assert tempus == {0: [], 1: [("double", "Îmi retrag mutarea")],
+                      2: [("press", "Am strecurat o carte sub un set")]}
 
 
 def test_a_seat_button_on_the_page_presses_without_a_pin(table: Any, phone: Any) -> None:
