@@ -262,8 +262,16 @@ class RefereePipeline:
     def _last_ruling(self) -> Ruling | None:
         return self.match.rulings[-1] if self.match.rulings else None
 
+    def turn_shown(self) -> int | None:
+        """The seat the table waits for: after a flagged play, its seat (to take the card
+        back, or for the table to accept it), else the seat to play."""
+        last = self._last_ruling()
+        if last is not None and not last.verdict.ok and last.index not in self.accepted:
+            return last.move.seat
+        return self.match.to_play()
+
     def _show(self) -> None:
-        self._panel.show_turn(self.match.to_play())
+        self._panel.show_turn(self.turn_shown())
         if self._feed is not None:
             self._feed.publish(self.snapshot())
 
@@ -314,7 +322,7 @@ class RefereePipeline:
         """What the live page shows (the shape is documented in webui/control.py)."""
         game, state, header = self.match.game, self.match.state, self.match.header
         scores = game.scores(state)
-        to_play = game.to_play(state)
+        to_play = self.turn_shown()
         public = game.public_view(state)
         hands = public.get("hands", [])
         over = game.is_over(state)

@@ -135,8 +135,10 @@ def test_a_hold_of_the_seat_to_play_is_a_stuck_move(factory: MockFactory) -> Non
     button.drive_high()
     for event in panel.events():
         pipeline.on_press(event.seat, event.kind)
-    assert pipeline.match.rulings[-1].move.kind == "stuck"
-    assert led(factory, 0)
+    stuck = pipeline.match.rulings[-1]
+    assert stuck.move.kind == "stuck"
+    # with cells free the claim is provably false: flagged, the turn stays with seat 1
+    assert stuck.verdict.ok is False and led(factory, 1) and not led(factory, 0)
     panel.close()
 
 
@@ -278,4 +280,27 @@ def test_a_page_move_reads_the_table_again_a_challenged_hand_already_laid_out(
     pipeline.enter_move(1, "challenge", {})
     assert [r.move.kind for r in match.rulings][-2:] == ["challenge", "reveal"]
     assert match.rulings[-1].move.seat == 0
+    panel.close()
+
+
+def test_a_flagged_play_holds_the_turn_on_its_seat_until_it_is_taken_back(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))  # Bogdan's brigand: flagged
+    snapshot = pipeline.snapshot()
+    assert snapshot["flagged"]["seat"] == 1
+    assert [s["to_play"] for s in snapshot["seats"]] == [False, True]  # not yet Ana's turn
+    show(pipeline, ("vizier", "nw"))  # taken back
+    assert pipeline.snapshot()["flagged"] is None
+    assert [s["to_play"] for s in pipeline.snapshot()["seats"]] == [False, True]
+    panel.close()
+
+
+def test_the_flagged_seat_s_led_stays_lit(factory: MockFactory) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))
+    assert (led(factory, 0), led(factory, 1)) == (False, True)
     panel.close()

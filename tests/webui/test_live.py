@@ -34,7 +34,24 @@ def test_the_page_shows_seats_scores_and_the_seat_to_play(phone: Any) -> None:
     assert re.search(rf'data-seat="0" data-to-play="false"{name}Ana</span>', seats)
     assert re.search(rf'data-seat="1" data-to-play="true"{name}Bogdan</span>', seats)
     assert 'data-score="3">3<' in seats and 'data-score="17">17<' in seats
-    assert "2 in hand" in seats and "to play" in seats
+    # Bogdan's brigand is flagged: the turn stays with him until it is taken back
+    assert "2 in hand" in seats and "to take the card back" in seats
+    assert 'class="seat to-play flag-holds" data-seat="1"' in seats
+
+
+def test_without_a_flag_the_seat_to_play_is_to_play(table: Any, phone: Any) -> None:
+    table._snapshot["flagged"] = None
+    seats = section(phone.page("/"), "seats")
+    assert "to play" in seats and "flag-holds" not in seats
+
+
+def test_the_drawing_marks_the_flagged_card_where_it_lies(table: Any, phone: Any) -> None:
+    table._snapshot["table"] = [{"zone": "ne", "cards": ["vizier", "brigand"], "top": "brigand"},
+                                {"zone": "nw", "cards": ["brigand"], "top": "brigand"}]
+    drawing = section(phone.page("/"), "table")
+    assert drawing.count("flagged-card") == 1 and drawing.count("flagged: take it back") == 1
+    assert "flagged-card" in drawing[drawing.index('data-zone="ne"'):drawing.index(
+        'data-zone="nw"')]  # the brigand in NE, as the move says; not the one in NW
 
 
 def test_the_table_is_drawn_from_the_deck_art(phone: Any) -> None:
