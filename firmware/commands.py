@@ -240,6 +240,9 @@ def serve_page(service: TableService, config: TableConfig) -> RunningServer:
     app.config["PUBLIC_URL"] = public
     print(f"tableref page: {public}" + ("" if public == f"{server.url}/" else
                                         f" (serving on {server.url}/)"), flush=True)
+    if local and config.public_url is None:
+        print("  (this machine only: for phones on the same Wi-Fi, add --host 0.0.0.0)",
+              flush=True)
     return server
 
 
