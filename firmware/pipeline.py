@@ -379,6 +379,9 @@ class RefereePipeline:
                 for offered in game.page_moves(state)
             ],
             "winners": game.winners(state),
+            # who deals, while the game is dealing (UNO's deal and turn-up), else None
+            "dealing": public.get("dealer") if public.get("phase") in ("deal", "turn-up")
+            else None,
             "languages": list(LANGUAGES),
         }
 

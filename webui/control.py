@@ -27,6 +27,7 @@ The snapshot (`LiveFeed.snapshot`) is a JSON object:
     page_moves    [PageMove.to_json() + {"title_texts": {language: title}}], each field
                   with "label_texts" and "choice_texts" (one {language: text} per choice)
     winners       [seat]
+    dealing       the seat dealing now (UNO's deal and first card), else None
     languages     ["en", "ro", ...]
 """
 

@@ -15,7 +15,7 @@ from firmware.pipeline import PipelineError, RefereePipeline
 from firmware.store import MatchStore
 from firmware.tracker import Tracker, TrackerSettings
 from hardware.panel import SeatPanel
-from referee.core import Header, Match
+from referee.core import Header, Match, Move
 from referee.games import get_game
 from referee.games.uno import UnoTable
 
@@ -303,4 +303,18 @@ def test_the_flagged_seat_s_led_stays_lit(factory: MockFactory) -> None:
     show(pipeline, ("vizier", "nw"))
     show(pipeline, ("vizier", "nw"), ("brigand", "ne"))
     assert (led(factory, 0), led(factory, 1)) == (False, True)
+    panel.close()
+
+
+def test_the_snapshot_says_who_deals_while_uno_deals(factory: MockFactory) -> None:
+    panel = SeatPanel(SEAT_PINS, STATUS_LED, BUZZER, pin_factory=factory, clock=Clock())
+    game = get_game("uno")
+    match = Match(game, Header("uno", ("Ana", "Bogdan"), first=1))
+    pipeline = RefereePipeline(match, ScriptedReader(), Tracker(CENTRE), panel,
+                               UnreadableFrame)
+    snapshot = pipeline.snapshot()
+    assert snapshot["dealing"] == 0 and snapshot["seats"][0]["to_play"] is True
+    match.play(Move(0, "deal", {}))
+    match.play(Move(0, "turn-up", {"card": "red-3"}))
+    assert pipeline.snapshot()["dealing"] is None
     panel.close()

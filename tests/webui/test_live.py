@@ -352,3 +352,10 @@ def test_a_move_reads_in_the_game_s_words_in_the_phone_s_language(
     assert '<span class="move">puts a brigand on ne</span>' in section(phone.page("/"), "verdicts")
     romanian = section(phone.page("/", headers={"Accept-Language": "ro"}), "verdicts")
     assert '<span class="move">pune un bandit pe NE</span>' in romanian
+
+
+def test_the_dealer_is_said_to_deal_while_dealing(table: Any, phone: Any) -> None:
+    table._snapshot.update(flagged=None, dealing=1)
+    seats = section(phone.page("/"), "seats")
+    assert re.search(r'data-seat="1" data-to-play="true">\s*<span class="name">Bogdan</span>\s*'
+                     r'<span class="turn">deals</span>', seats)
