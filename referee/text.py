@@ -96,7 +96,7 @@ class Catalogue:
 #: Parameter names that hold a seat when their value is an int: people read a name there.
 SEAT_PARAMS = frozenset({
     "seat", "current", "previous", "owner", "target", "dealer", "accused", "challenger",
-    "drawer", "starter", "facing", "first",
+    "drawer", "starter", "facing", "first", "other",
 })
 
 
