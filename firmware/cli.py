@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +18,7 @@ import cv2
 import numpy as np
 
 from firmware import commands, enrol_cli
+from firmware.commands import DEMO_SPEED
 from firmware.config import ConfigError, TableConfig, load_config
 from firmware.deck_profile import ProfileError
 from firmware.enrol import EnrolError
@@ -24,8 +26,12 @@ from firmware.enrollment import EnrollmentError
 from firmware.session import SessionError
 from hardware.camera import CameraError
 from referee.core import RefereeError
+from referee.games import GAMES
 from vision.calibration import VisionError
 from webui.control import ControlError
+
+#: What `--game` takes, for the help texts.
+GAME_HELP = "the game: " + ", ".join(sorted(GAMES))
 
 USER_ERRORS = (
     RefereeError, VisionError, CameraError, SessionError, EnrollmentError, ConfigError,
@@ -40,36 +46,43 @@ def build_parser() -> argparse.ArgumentParser:
     referee = sub.add_parser("referee", help="referee a written match log")
     referee_sub = referee.add_subparsers(dest="action", required=True)
     check = referee_sub.add_parser("check", help="judge every move of a log (JSON Lines)")
-    check.add_argument("--game", required=True)
-    check.add_argument("log", type=Path)
+    check.add_argument("--game", required=True, help=GAME_HELP)
+    check.add_argument("log", type=Path, help="the match log (docs/notation.md)")
 
     deck = sub.add_parser("deck", help="our print-and-play decks")
     deck_sub = deck.add_subparsers(dest="action", required=True)
     export = deck_sub.add_parser("export", help="write card PNGs, manifest.json and a PDF")
-    export.add_argument("game")
-    export.add_argument("--out", type=Path, required=True)
+    export.add_argument("game", help=GAME_HELP)
+    export.add_argument("--out", type=Path, required=True,
+                        help="folder to write the cards, manifest.json and deck.pdf into")
     enrol_cli.add_profile_parser(deck_sub)
 
     mat = sub.add_parser("mat", help="the printable table mat")
     mat_sub = mat.add_subparsers(dest="action", required=True)
     mat_export = mat_sub.add_parser("export", help="write mat.png, mat.pdf and mat.json")
-    mat_export.add_argument("--out", type=Path, required=True)
+    mat_export.add_argument("--out", type=Path, required=True,
+                            help="folder to write mat.png, mat.pdf and mat.json into")
+    mat_export.add_argument(
+        "--paper", choices=("a2", "a4"), default="a2",
+        help="a2: the mat on one sheet (default); a4: tiled on A4 sheets with alignment marks",
+    )
 
     vision = sub.add_parser("vision", help="look at a photo of the table")
     vision_sub = vision.add_subparsers(dest="action", required=True)
     identify = vision_sub.add_parser("identify", help="list the cards found in IMAGE")
-    identify.add_argument("image", type=Path)
-    identify.add_argument("--game", required=True)
+    identify.add_argument("image", type=Path, help="a photo of the mat (JPEG or PNG)")
+    identify.add_argument("--game", required=True, help=GAME_HELP)
     identify.add_argument("--mat", type=Path, help="mat.json of the mat in use")
     identify.add_argument("--deck-photos", type=Path, help="photos of your own deck's faces")
     identify.add_argument("--data", type=Path, help="data folder of the deck profiles")
 
     replay = sub.add_parser("replay", help="run a recorded session through the pipeline")
-    replay.add_argument("session", type=Path)
+    replay.add_argument("session", type=Path, help="a session folder (docs/sessions.md)")
     replay.add_argument("--json", action="store_true", help="one JSON object per line")
 
     record = sub.add_parser("record", help="record a session from a camera")
-    record.add_argument("--out", type=Path, required=True)
+    record.add_argument("--out", type=Path, required=True,
+                        help="new session folder to record into (docs/sessions.md)")
     add_table_options(record)
     record.add_argument("--seconds", type=float, default=None, help="stop after this long")
 
@@ -84,7 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="replay a bundled Deserto session and serve the page")
     add_page_options(demo)
-    demo.add_argument("--speed", type=float, default=4.0, help="replay speed (x real time)")
+    demo.add_argument("--speed", type=float, default=DEMO_SPEED,
+                      help=f"replay speed, x real time (default {DEMO_SPEED:g}: "
+                           "a pace a newcomer can follow)")
     demo.add_argument("--once", action="store_true", help="stop when the replay ends")
     return parser
 
@@ -102,10 +117,16 @@ def add_page_options(parser: argparse.ArgumentParser) -> None:
 def add_table_options(parser: argparse.ArgumentParser, required: bool = True) -> None:
     """The match (game, seats, options) and the devices; `run` may leave the match to
     the page."""
-    parser.add_argument("--game", required=required)
-    parser.add_argument("--seats", required=required, help="player names, comma separated")
-    parser.add_argument("--first", type=int, default=0, help="seat that starts")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
+    parser.add_argument("--game", required=required, help=GAME_HELP)
+    parser.add_argument("--seats", required=required,
+                        help="player names in seat order, comma separated: Ana,Bogdan")
+    parser.add_argument("--first", type=int, default=1, metavar="N",
+                        help="who starts, counted from 1 in --seats order (default 1)")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE",
+        help="a house option, VALUE in JSON, e.g. --option stacking=false or "
+             "--option zero='\"swap_one\"'; repeat for several (docs/notation.md lists them)",
+    )
     parser.add_argument("--camera", help="picamera (default), a webcam number, or a video file")
     parser.add_argument("--pins", help="GPIO backend: mock (default), lgpio or rpigpio")
 
@@ -114,11 +135,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return dispatch(args)
+    except BrokenPipeError:
+        return reader_went_away()
     except USER_ERRORS as error:
-        print(f"tableref: error: {error}", file=sys.stderr)
+        print(f"tableref: error: {plain(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def plain(error: Exception) -> str:
+    """The error in a user's words: a missing file is named, without errno."""
+    if isinstance(error, OSError) and error.filename is not None:
+        if isinstance(error, FileNotFoundError):
+            return f"no such file: {error.filename}"
+        if isinstance(error, IsADirectoryError):
+            return f"{error.filename} is a folder, not a file"
+        return f"{error.filename}: {error.strerror or error}"
+    return str(error)
+
+
+def reader_went_away() -> int:
+    """The reader of our output closed it (`tableref replay ... | head`): stop quietly.
+
+    stdout is pointed at /dev/null so that the interpreter's last flush does not fail
+    again; 141 is what a shell reports for a command ended by SIGPIPE.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141
 
 
 def dispatch(args: argparse.Namespace) -> int:
@@ -133,7 +179,7 @@ def dispatch(args: argparse.Namespace) -> int:
             print(path)
         return 0
     if args.command == "mat":
-        for path in commands.export_mat(args.out):
+        for path in commands.export_mat(args.out, args.paper):
             print(path)
         return 0
     if args.command == "vision":
@@ -182,7 +228,11 @@ def table_header(args: argparse.Namespace) -> dict[str, Any]:
         except json.JSONDecodeError:
             options[name] = value
     seats = [name.strip() for name in args.seats.split(",") if name.strip()]
-    return {"game": args.game, "seats": seats, "first": args.first, "options": options}
+    if not 1 <= args.first <= len(seats):
+        raise ValueError(f"--first {args.first}: give a seat from 1 to {len(seats)}, "
+                         "counted in --seats order")
+    # The log counts seats from 0; people count from 1.
+    return {"game": args.game, "seats": seats, "first": args.first - 1, "options": options}
 
 
 def read_image(path: Path) -> np.ndarray:

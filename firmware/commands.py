@@ -6,6 +6,7 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any, TextIO
@@ -32,10 +33,11 @@ from hardware.camera import (
     read_session_metadata,
 )
 from hardware.panel import DEFAULT_PIN_MAP, MAX_SEATS, SeatPanel, SimulatedPanel, make_pin_factory
-from referee.core import RefereeError
+from referee.core import Game, RefereeError
 from referee.games import get_game
-from referee.notation import NotationError, parse_header, read_log
+from referee.notation import NotationError, parse_header, parse_move, read_log
 from referee.notation import replay as replay_log
+from referee.text import catalogue, seat_name, translate
 from vision.deck_art import export_deck as write_deck
 from vision.mat import MatSpec, default_mat
 from vision.mat import export_mat as write_mat
@@ -44,6 +46,11 @@ from webui.control import ControlError
 from webui.server import RunningServer
 
 DEMO_SESSION = Path(__file__).resolve().parents[1] / "tests/fixtures/deserto/two-players-daylight"
+#: The demo's default pace (x real time): about two seconds a move, for a newcomer to follow.
+DEMO_SPEED = 0.5
+ENGLISH = catalogue("en")
+#: How long (s, wall clock) the demo holds a flagged play on the page before going on.
+DEMO_FLAG_HOLD_S = 5.0
 
 
 def referee_check(game_name: str, log: Path, out: TextIO) -> int:
@@ -73,8 +80,8 @@ def export_deck(game_name: str, out_dir: Path) -> list[Path]:
     )
 
 
-def export_mat(out_dir: Path) -> list[Path]:
-    return write_mat(default_mat(), out_dir)
+def export_mat(out_dir: Path, paper: str = "a2") -> list[Path]:
+    return write_mat(default_mat(), out_dir, paper)
 
 
 def identify(
@@ -100,25 +107,55 @@ def load_mat(mat_file: Path | None) -> MatSpec:
 def replay(session: Path, as_json: bool, out: TextIO, data: Path | None = None) -> int:
     """Replay a session; the deck profile in `data` names its cards if there is one."""
     pipeline = replay_session(session, data=data)
+    if as_json:
+        for event in pipeline.transcript:
+            out.write(json.dumps(event) + "\n")
+        out.write(json.dumps(pipeline.result()) + "\n")
+        return 0
+    game, names = pipeline.match.game, pipeline.match.header.seats
     for event in pipeline.transcript:
-        out.write((json.dumps(event) if as_json else describe(event)) + "\n")
-    result = pipeline.result()
-    out.write((json.dumps(result) if as_json else f"scores {result['scores']}, "
-               f"winners {result['winners']}") + "\n")
+        out.write(describe(event, game, names) + "\n")
+    out.write(describe_result(pipeline.result(), names) + "\n")
     return 0
 
 
-def describe(event: dict[str, Any]) -> str:
-    """A transcript event as one line a person reads."""
+def describe(event: dict[str, Any], game: Game[Any], names: Sequence[str]) -> str:
+    """A transcript event as one line a person reads: players by name, moves from 1.
+
+        #2 Bogdan puts a vizier on NE: fine, vizier on NE: captures 1 card(s)
+    """
+    def said(message: str) -> str:
+        return translate(message, ENGLISH, names)
+
     if "index" in event:
-        verdict = "ok" if event["ok"] else "ILLEGAL " + ",".join(event["rules"])
-        return f"#{event['index']} seat {event['seat']} {event['move']['move']}: {verdict} " \
-               f"- {event['message']}"
+        who = seat_name(event["seat"], names)
+        if "move" not in event:  # a deferred verdict on an earlier move
+            return f"   and so #{event['concerns'] + 1} by {who} was ILLEGAL " \
+                   f"({', '.join(event['rules'])}): {said(event['message'])}"
+        move = parse_move(game, event["move"], len(names))
+        played = f"#{event['index'] + 1} {who} {said(game.describe(move))}"
+        if not event["ok"]:
+            return f"{played}: ILLEGAL ({', '.join(event['rules'])}): {said(event['message'])}"
+        verdict = "not checked" if event.get("severity") == "warning" else "fine"
+        return f"{played}: {verdict}" + (f", {said(event['message'])}" if event["message"] else "")
     if "takeback" in event:
-        return f"take back #{event['takeback']}: {event['message']}"
+        return f"#{event['takeback'] + 1} taken back: {said(event['message'])}"
     if "ask" in event:
-        return f"? {event['ask']}"
-    return f"! {event.get('problem', event)}"
+        return f"? {said(event['ask'])}"
+    return f"! {said(event.get('problem', str(event)))}"
+
+
+def describe_result(result: dict[str, Any], names: Sequence[str]) -> str:
+    """The result line: the winners and everyone's score, by name."""
+    scores = ", ".join(
+        f"{seat_name(int(seat), names)} {points}" for seat, points in result["scores"].items()
+    )
+    winners = [seat_name(seat, names) for seat in result["winners"]]
+    if not result["final"]:
+        return f"not over: scores {scores}"
+    if len(winners) == 1:
+        return f"{winners[0]} wins; scores {scores}"
+    return f"{' and '.join(winners)} share the win; scores {scores}"
 
 
 def open_camera(name: str) -> Camera:
@@ -203,6 +240,9 @@ def serve_page(service: TableService, config: TableConfig) -> RunningServer:
     app.config["PUBLIC_URL"] = public
     print(f"tableref page: {public}" + ("" if public == f"{server.url}/" else
                                         f" (serving on {server.url}/)"), flush=True)
+    if local and config.public_url is None:
+        print("  (this machine only: for phones on the same Wi-Fi, add --host 0.0.0.0)",
+              flush=True)
     return server
 
 
@@ -250,10 +290,18 @@ def demo(config: TableConfig, speed: float, once: bool) -> int:
         print("tableref demo (Ctrl-C stops)", flush=True)
         server = serve_page(service, config)
         clock: dict[str, float] = {}
+        held: set[int] = set()
         start_after = service.last_move_time()
 
         def pace(t: float) -> None:
             start = clock.setdefault("wall", time.monotonic() - t / speed)
+            flagged = service.snapshot().get("flagged")
+            if flagged and flagged["index"] not in held:
+                # A flag is what a newcomer came to see: hold it before the table's
+                # take-back (recorded a moment later) clears it.
+                held.add(flagged["index"])
+                time.sleep(DEMO_FLAG_HOLD_S)
+                start = clock["wall"] = start + DEMO_FLAG_HOLD_S
             delay = start + t / speed - time.monotonic()
             if delay > 0:
                 time.sleep(delay)

@@ -33,7 +33,7 @@ CELL = 13  # characters per place of the grid drawn in the terminal
 
 def add_enrol_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     enrol = sub.add_parser("enrol", help="enrol the table's own deck through its camera")
-    enrol.add_argument("--game", required=True)
+    enrol.add_argument("--game", required=True, help="the game whose deck you show the camera")
     enrol.add_argument("--camera", help="picamera (default), a webcam number, a video file, "
                        "or a recorded enrolment session folder")
     enrol.add_argument("--mat", type=Path, help="mat.json of the mat in use")
@@ -49,10 +49,11 @@ def add_profile_parser(deck_sub: argparse._SubParsersAction[argparse.ArgumentPar
     profile = deck_sub.add_parser("profile", help="share an enrolled deck with another table")
     profile_sub = profile.add_subparsers(dest="profile_action", required=True)
     export = profile_sub.add_parser("export", help="write the deck's profile as .zip or .tar.gz")
-    export.add_argument("game")
-    export.add_argument("--out", type=Path, required=True)
+    export.add_argument("game", help="the game whose deck profile to write")
+    export.add_argument("--out", type=Path, required=True,
+                        help="the archive to write (.zip or .tar.gz)")
     imported = profile_sub.add_parser("import", help="install a profile from another table")
-    imported.add_argument("archive", type=Path)
+    imported.add_argument("archive", type=Path, help="a profile archive (.zip or .tar.gz)")
     for parser in (export, imported):
         parser.add_argument("--config", type=Path, help="TOML config (default: ./tableref.toml)")
         parser.add_argument("--data", type=Path, help="data folder (default: data)")

@@ -262,8 +262,16 @@ class RefereePipeline:
     def _last_ruling(self) -> Ruling | None:
         return self.match.rulings[-1] if self.match.rulings else None
 
+    def turn_shown(self) -> int | None:
+        """The seat the table waits for: after a flagged play, its seat (to take the card
+        back, or for the table to accept it), else the seat to play."""
+        last = self._last_ruling()
+        if last is not None and not last.verdict.ok and last.index not in self.accepted:
+            return last.move.seat
+        return self.match.to_play()
+
     def _show(self) -> None:
-        self._panel.show_turn(self.match.to_play())
+        self._panel.show_turn(self.turn_shown())
         if self._feed is not None:
             self._feed.publish(self.snapshot())
 
@@ -314,7 +322,7 @@ class RefereePipeline:
         """What the live page shows (the shape is documented in webui/control.py)."""
         game, state, header = self.match.game, self.match.state, self.match.header
         scores = game.scores(state)
-        to_play = game.to_play(state)
+        to_play = self.turn_shown()
         public = game.public_view(state)
         hands = public.get("hands", [])
         over = game.is_over(state)
@@ -322,6 +330,7 @@ class RefereePipeline:
         last = verdicts[-1] if verdicts else None
         flagged = last if last and last["flagged"] and not last["accepted"] else None
         message = self._last_question or self._last_problem or ""
+        names = header.seats
         return {
             "match_id": self.match_id,
             "game": game.name,
@@ -338,14 +347,14 @@ class RefereePipeline:
                 for seat, name in enumerate(header.seats)
             ],
             "table": [
-                {**zone, "zone_texts": in_every_language(str(zone.get("zone", "")))}
+                {**zone, "zone_texts": in_every_language(str(zone.get("zone", "")), names)}
                 for zone in public.get("zones", [])
             ],
             "verdicts": verdicts,
             "flagged": flagged,
             "status": "finished" if over else "playing",
             "message": message,
-            "message_texts": in_every_language(message),
+            "message_texts": in_every_language(message, names),
             "unknown": [
                 {"card": number, "x_mm": round(card.x_mm, 1), "y_mm": round(card.y_mm, 1),
                  "photo": f"unknown-{number}" if self._seen is not None else None}
@@ -355,12 +364,14 @@ class RefereePipeline:
             "page_moves": [
                 {
                     **offered.to_json(),
-                    "title_texts": in_every_language(offered.title),
+                    "title_texts": in_every_language(offered.title, names),
                     "fields": [
                         {
                             **item.to_json(),
-                            "label_texts": in_every_language(item.label),
-                            "choice_texts": [in_every_language(str(c)) for c in item.choices],
+                            "label_texts": in_every_language(item.label, names),
+                            "choice_texts": [
+                                in_every_language(str(c), names) for c in item.choices
+                            ],
                         }
                         for item in offered.fields
                     ],
@@ -368,6 +379,9 @@ class RefereePipeline:
                 for offered in game.page_moves(state)
             ],
             "winners": game.winners(state),
+            # who deals, while the game is dealing (UNO's deal and turn-up), else None
+            "dealing": public.get("dealer") if public.get("phase") in ("deal", "turn-up")
+            else None,
             "languages": list(LANGUAGES),
         }
 
@@ -376,17 +390,18 @@ class RefereePipeline:
         the deferred ones."""
         photo = f"m{self.match_id}-{ruling.index}" if ruling.index in self._photos else None
         said = self.match.game.describe(ruling.move)
+        names = self.match.header.seats
         return {
             **ruling.to_json(),
             "move": ruling.move.to_json(),
             "description": str(said),
-            "description_texts": in_every_language(said),
-            "texts": in_every_language(ruling.verdict.message),
+            "description_texts": in_every_language(said, names),
+            "texts": in_every_language(ruling.verdict.message, names),
             "flagged": not ruling.verdict.ok or bool(ruling.deferred),
             "accepted": ruling.index in self.accepted,
             "photo": photo,
             "deferred": [
-                {**proof.to_json(), "texts": in_every_language(proof.verdict.message)}
+                {**proof.to_json(), "texts": in_every_language(proof.verdict.message, names)}
                 for proof in ruling.deferred
             ],
         }

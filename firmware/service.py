@@ -16,7 +16,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -297,6 +297,7 @@ class TableService:
         except RefereeError as error:
             raise ControlError(f"match {match_id} cannot be shown: {error}") from None
         photos = self._store.photo_positions(match_id)
+        names = match.header.seats
         moves: list[dict[str, Any]] = []
         for logged in self._store.logged_moves(match_id):
             try:
@@ -311,12 +312,13 @@ class TableService:
                 **ruling.to_json(),
                 "move": logged.move,
                 "description": str(said),
-                "description_texts": in_every_language(said),
-                "texts": in_every_language(ruling.verdict.message),
+                "description_texts": in_every_language(said, names),
+                "texts": in_every_language(ruling.verdict.message, names),
                 "accepted": logged.accepted,
                 "photo": f"m{match_id}-{ruling.index}" if ruling.index in photos else None,
                 "deferred": [
-                    {**proof.to_json(), "texts": in_every_language(proof.verdict.message)}
+                    {**proof.to_json(),
+                     "texts": in_every_language(proof.verdict.message, names)}
                     for proof in ruling.deferred
                 ],
                 "scores": {str(s): p for s, p in sorted(game.scores(match.state).items())},
@@ -330,19 +332,39 @@ class TableService:
         }
 
     def tally(self) -> list[dict[str, Any]]:
-        players: dict[str, dict[str, Any]] = {}
+        """Per game, since points of different games do not add up; a match ended
+        before any move (abandoned) counts for nobody."""
+        games: dict[str, dict[str, Any]] = {}
         for stored in self._store.matches():
             if not stored.finished or stored.result is None:
                 continue
-            scores = stored.result.get("scores", {})
+            if self._store.move_count(stored.id) == 0:
+                continue
+            name = str(stored.header.get("game", ""))
+            group = games.setdefault(name, {
+                "game": name, "title": get_game(name).title if name in GAMES else name,
+                "players": {}, "lowest": [],
+            })
+            scores = {int(s): int(p) for s, p in stored.result.get("scores", {}).items()}
             winners = stored.result.get("winners", [])
-            for seat, name in enumerate(stored.header.get("seats", [])):
-                row = players.setdefault(name, {"name": name, "matches": 0, "wins": 0,
-                                                "points": 0})
+            group["lowest"].append(lowest_won(scores, winners))
+            for seat, player in enumerate(stored.header.get("seats", [])):
+                row = group["players"].setdefault(
+                    player, {"name": player, "matches": 0, "wins": 0, "points": 0})
                 row["matches"] += 1
                 row["wins"] += seat in winners
-                row["points"] += int(scores.get(str(seat), 0))
-        return sorted(players.values(), key=lambda r: (-r["wins"], -r["points"], r["name"]))
+                row["points"] += scores.get(seat, 0)
+        out = []
+        for group in sorted(games.values(), key=lambda g: g["title"]):
+            # What the results show: winners below the others (UNO's house scoring).
+            lowest = True in group["lowest"] and False not in group["lowest"]
+            sign = 1 if lowest else -1
+            out.append({
+                "game": group["game"], "title": group["title"], "lowest_wins": lowest,
+                "players": sorted(group["players"].values(),
+                                  key=lambda r: (-r["wins"], sign * r["points"], r["name"])),
+            })
+        return out
 
     # -- pictures -----------------------------------------------------------------
 
@@ -465,6 +487,19 @@ class TableService:
             "ended": stored.ended,
             "moves": self._store.move_count(stored.id),
         }
+
+
+def lowest_won(scores: Mapping[int, int], winners: Sequence[int]) -> bool | None:
+    """Did the winners have the fewest points (True), the most (False)? None when the
+    scores do not tell (no winner, or everyone level)."""
+    if not winners or len(set(scores.values())) < 2:
+        return None
+    won = [scores.get(seat, 0) for seat in winners]
+    if max(won) <= min(scores.values()):
+        return True
+    if min(won) >= max(scores.values()):
+        return False
+    return None
 
 
 @functools.lru_cache(maxsize=256)

@@ -233,11 +233,13 @@ def _is_inside_session(relative_path: str) -> bool:
 def read_session_metadata(session_dir: Path) -> dict[str, Any]:
     """The session.json of a recorded session (game, seats, options, ...)."""
     metadata_path = Path(session_dir) / METADATA_FILE
+    if not Path(session_dir).is_dir():
+        raise CameraError(f"no such session folder: {session_dir}")
     try:
         metadata = json.loads(metadata_path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise CameraError(
-            f"session folder malformed: no {METADATA_FILE} in {session_dir}"
+            f"{session_dir} is not a session folder: it has no {METADATA_FILE}"
         ) from None
     except json.JSONDecodeError as error:
         raise CameraError(f"{metadata_path} is not valid JSON: {error}") from None

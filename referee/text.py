@@ -16,13 +16,24 @@ A catalogue file holds {"templates": {english: translated}, "words": {english: t
 "words" translates parameters that are plain strings (card codes, cell names, colours).
 A template or word the catalogue does not know stays in English: the page never fails
 for a missing translation, and a test lists what is missing.
+
+A parameter named in `SEAT_PARAMS` holding an int is a seat (0-based, as in the log).
+The plain `str` keeps the log's "seat 1"; people read the player's name there: given
+the seats' names, `translate` puts the name in, using the catalogue's name form of the
+template ("{seat} is stuck", "{seat} nu poate"). English has such a catalogue too
+(`referee/locales/en/`), holding only the templates that name seats.
+
+    >>> stuck = t("seat {seat} is stuck", seat=1)
+    >>> str(stuck), translate(stuck, Catalogue({"seat {seat} is stuck": "{seat} is stuck"}),
+    ...                       ("Ana", "Bogdan"))
+    ('seat 1 is stuck', 'Bogdan is stuck')
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -82,13 +93,26 @@ class Catalogue:
     words: Mapping[str, str] = field(default_factory=dict)
 
 
-def translate(message: str, catalogue: Catalogue) -> str:
-    """`message` in the catalogue's language; what it does not know stays English."""
+#: Parameter names that hold a seat when their value is an int: people read a name there.
+SEAT_PARAMS = frozenset({
+    "seat", "current", "previous", "owner", "target", "dealer", "accused", "challenger",
+    "drawer", "starter", "facing", "first", "other",
+})
+
+
+def translate(message: str, catalogue: Catalogue, names: Sequence[str] = ()) -> str:
+    """`message` in the catalogue's language, seats by their `names` (a seat without a
+    name reads "#2", from 1); what the catalogue does not know stays English."""
     if not isinstance(message, Text):
         return catalogue.words.get(message, message)
     if message.parts or not message.template:
-        return message.separator.join(translate(part, catalogue) for part in message.parts)
-    params = {name: _translate_param(value, catalogue) for name, value in message.params.items()}
+        return message.separator.join(
+            translate(part, catalogue, names) for part in message.parts
+        )
+    params = {
+        name: _translate_param(name, value, catalogue, names)
+        for name, value in message.params.items()
+    }
     template = catalogue.templates.get(message.template, message.template)
     try:
         return template.format(**params)
@@ -120,13 +144,26 @@ def untranslated(message: str, catalogue: Catalogue) -> list[str]:
 NEEDS_NO_WORDS = re.compile(r"[A-Z]+(-[A-Z0-9]+)+")
 
 
-def _translate_param(value: Any, catalogue: Catalogue) -> Any:
-    return translate(value, catalogue) if isinstance(value, str) else value
+def is_seat(name: str, value: Any) -> bool:
+    """Does parameter `name` hold a seat index?"""
+    return name in SEAT_PARAMS and isinstance(value, int) and not isinstance(value, bool)
+
+
+def seat_name(seat: int, names: Sequence[str]) -> str:
+    """The player at `seat`, or its number from 1 when the name is not known."""
+    return names[seat] if 0 <= seat < len(names) and names[seat] else f"#{seat + 1}"
+
+
+def _translate_param(name: str, value: Any, catalogue: Catalogue, names: Sequence[str]) -> Any:
+    if is_seat(name, value):
+        return seat_name(value, names)
+    return translate(value, catalogue, names) if isinstance(value, str) else value
 
 
 @cache
 def catalogue(language: str) -> Catalogue:
-    """The catalogue of `language`, merged from every file in its folder; English is empty."""
+    """The catalogue of `language`, merged from every file in its folder (English holds
+    only the name forms of the templates that name seats)."""
     templates: dict[str, str] = {}
     words: dict[str, str] = {}
     folder = LOCALES / language
@@ -138,6 +175,9 @@ def catalogue(language: str) -> Catalogue:
     return Catalogue(templates, words)
 
 
-def in_every_language(message: str) -> dict[str, str]:
-    """{"en": ..., "ro": ...}: what the live page needs to show `message` in any language."""
-    return {language: translate(message, catalogue(language)) for language in LANGUAGES}
+def in_every_language(message: str, names: Sequence[str] = ()) -> dict[str, str]:
+    """{"en": ..., "ro": ...}: what the live page needs to show `message` in any language,
+    seats by their players' `names`."""
+    return {
+        language: translate(message, catalogue(language), names) for language in LANGUAGES
+    }

@@ -28,6 +28,8 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
+from vision.deck_sheets import print_pages
+
 Bgr = tuple[int, int, int]
 Image8 = NDArray[np.uint8]
 
@@ -37,7 +39,6 @@ EDGE: Bgr = (150, 150, 150)
 CARD_MM: tuple[float, float] = (63.0, 88.0)
 MAX_MARKS = 3
 PRINT_DPI = 300
-A4_MM = (210.0, 297.0)
 
 
 def hex_to_bgr(colour: str) -> Bgr:
@@ -585,8 +586,9 @@ def export_deck(arts: Sequence[FaceArt], card_mm: tuple[float, float], out_dir: 
                 copies: Mapping[str, int] | None = None) -> list[Path]:
     """Write <code>.png per face, back.png, manifest.json and a true-size A4 sheet.pdf.
 
-    The PDF holds `copies[code]` of each face (one each by default), nine to a page,
-    with cut lines, then one page of backs. Returns the paths written.
+    The PDF holds `copies[code]` of each face (one each by default), nine to a page with
+    cut lines, each page followed by its backs for a double-sided print, after a page of
+    printing instructions (vision/deck_sheets.py). Returns the paths written.
     """
     px_per_mm = PRINT_DPI / 25.4
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -611,34 +613,10 @@ def export_deck(arts: Sequence[FaceArt], card_mm: tuple[float, float], out_dir: 
     written.append(manifest_path)
     wanted = copies or {}
     prints = [faces[a.code] for a in arts for _ in range(wanted.get(a.code, 1))]
-    pages = [_sheet(prints[i : i + 9], card_mm, px_per_mm) for i in range(0, len(prints), 9)]
-    pages.append(_sheet([back] * 9, card_mm, px_per_mm))
+    pages = print_pages(prints, back, card_mm, px_per_mm)
     pdf_path = out_dir / "sheet.pdf"
     images = [Image.fromarray(cv2.cvtColor(p, cv2.COLOR_BGR2RGB)) for p in pages]
     images[0].save(pdf_path, "PDF", resolution=float(PRINT_DPI), save_all=True,
                    append_images=images[1:])
     written.append(pdf_path)
     return written
-
-
-def _sheet(cards: Sequence[Image8], card_mm: tuple[float, float], px_per_mm: float) -> Image8:
-    """One A4 page: up to a 3x3 grid of cards, centred, with cut lines to the paper edge."""
-    pw, ph = round(A4_MM[0] * px_per_mm), round(A4_MM[1] * px_per_mm)
-    page = np.full((ph, pw, 3), 255, np.uint8)
-    cols = max(1, int(A4_MM[0] // card_mm[0]))
-    rows = max(1, int(A4_MM[1] // card_mm[1]))
-    cw, ch = cards[0].shape[1], cards[0].shape[0]
-    ox, oy = (pw - cols * cw) // 2, (ph - rows * ch) // 2
-    for i, card in enumerate(cards[: cols * rows]):
-        r, c = divmod(i, cols)
-        page[oy + r * ch : oy + (r + 1) * ch, ox + c * cw : ox + (c + 1) * cw] = card
-    cut = (170, 170, 170)
-    for c in range(cols + 1):
-        x = ox + c * cw
-        cv2.line(page, (x, 0), (x, oy - 1), cut, 2)
-        cv2.line(page, (x, oy + rows * ch), (x, ph), cut, 2)
-    for r in range(rows + 1):
-        y = oy + r * ch
-        cv2.line(page, (0, y), (ox - 1, y), cut, 2)
-        cv2.line(page, (ox + cols * cw, y), (pw, y), cut, 2)
-    return page

@@ -22,6 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
+from vision.mat_tiles import export_tiles
+
 MAT_BGR = (62, 74, 60)
 """The felt colour: a dark green-grey, so white-edged cards stand out and shadows barely show."""
 PLAY_CELL_MM = (63.0, 88.0)
@@ -126,6 +128,8 @@ def render_mat(spec: MatSpec, px_per_mm: float) -> NDArray[np.uint8]:
         p0 = (round(x0 * px_per_mm), round(y0 * px_per_mm))
         p1 = (round(x1 * px_per_mm), round(y1 * px_per_mm))
         cv2.rectangle(img, p0, p1, line, thick, cv2.LINE_AA)
+    _label_cells(img, spec, px_per_mm, line)
+    _mark_first_seat(img, spec, px_per_mm, line)
     dictionary = aruco_dictionary(spec)
     for tag in spec.tags:
         zone = tag_quiet_zone_mm(tag)
@@ -141,14 +145,55 @@ def render_mat(spec: MatSpec, px_per_mm: float) -> NDArray[np.uint8]:
     return img
 
 
-def export_mat(spec: MatSpec, out_dir: Path, px_per_mm: float = 150 / 25.4) -> list[Path]:
-    """Write mat.png, a true-size mat.pdf and mat.json into out_dir; returns the paths."""
+#: The cells as the page names them, in the order of `play_cells_mm`.
+CELL_LABELS = ("NW", "NE", "SW", "SE")
+
+
+def _text(img: NDArray[np.uint8], text: str, centre_mm: tuple[float, float],
+          height_mm: float, px_per_mm: float, colour: tuple[int, int, int]) -> None:
+    """`text` centred on a point of the mat, capitals `height_mm` tall (Hershey, ASCII)."""
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    scale = height_mm * px_per_mm / 22.0  # the font's capitals are ~22 px at scale 1
+    thick = max(1, round(scale * 2))
+    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
+    x = round(centre_mm[0] * px_per_mm - w / 2)
+    y = round(centre_mm[1] * px_per_mm + h / 2)
+    cv2.putText(img, text, (x, y), font, scale, colour, thick, cv2.LINE_AA)
+
+
+def _label_cells(img: NDArray[np.uint8], spec: MatSpec, px_per_mm: float,
+                 colour: tuple[int, int, int]) -> None:
+    """NW, NE, SW, SE in each play cell, faint (a card covers it), as the page says them."""
+    for label, (x0, y0, x1, y1) in zip(CELL_LABELS, play_cells_mm(spec), strict=True):
+        _text(img, label, ((x0 + x1) / 2, (y0 + y1) / 2), 12.0, px_per_mm, colour)
+
+
+def _mark_first_seat(img: NDArray[np.uint8], spec: MatSpec, px_per_mm: float,
+                     colour: tuple[int, int, int]) -> None:
+    """Where seat 1 sits (the bottom edge, as `Tempus.seat_facing` has it) and the way
+    the others follow."""
+    x = spec.width_mm / 2
+    _text(img, "SEAT 1", (x, spec.height_mm - 30.0), 9.0, px_per_mm, colour)
+    _text(img, "then 2, 3, ... clockwise", (x, spec.height_mm - 16.0), 5.0, px_per_mm, colour)
+
+
+def export_mat(spec: MatSpec, out_dir: Path, paper: str = "a2",
+               px_per_mm: float = 150 / 25.4) -> list[Path]:
+    """Write mat.png, a true-size mat.pdf (one A2 sheet, or `paper="a4"`: tiled on A4
+    sheets, vision/mat_tiles.py) and mat.json into out_dir; returns the paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     img = render_mat(spec, px_per_mm)
     png, pdf, meta = out_dir / "mat.png", out_dir / "mat.pdf", out_dir / "mat.json"
     cv2.imwrite(str(png), img)
+    meta.write_text(json.dumps(spec.to_json(), indent=2) + "\n", encoding="utf-8")
+    if paper == "a4":
+        cells = play_cells_mm(spec)
+        square = (min(c[0] for c in cells) - PLAY_GAP_MM, min(c[1] for c in cells) - PLAY_GAP_MM,
+                  max(c[2] for c in cells) + PLAY_GAP_MM, max(c[3] for c in cells) + PLAY_GAP_MM)
+        return [png, meta, *export_tiles(img, px_per_mm, out_dir, [square])]
+    if paper != "a2":
+        raise ValueError(f"paper must be a2 or a4, not {paper!r}")
     Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB)).save(
         pdf, "PDF", resolution=px_per_mm * 25.4
     )
-    meta.write_text(json.dumps(spec.to_json(), indent=2) + "\n", encoding="utf-8")
     return [png, pdf, meta]

@@ -16,8 +16,10 @@ from werkzeug.wrappers import Response as BaseResponse
 from webui import forms
 from webui.context import control, site
 from webui.i18n import current
+from webui.options import form_options
 from webui.responses import done
 from webui.security import (
+    Label,
     Refused,
     admin_required,
     client,
@@ -94,7 +96,8 @@ def new_match() -> str:
     """Pick a game, then the seats, who starts and the house options."""
     games = control().games()
     chosen = next((g for g in games if g.get("name") == request.args.get("game")), None)
-    return render_template("admin/new_match.html", games=games, game=chosen)
+    options = form_options(chosen, current()) if chosen else None
+    return render_template("admin/new_match.html", games=games, game=chosen, options=options)
 
 
 @bp.post("/start")
@@ -103,6 +106,16 @@ def start() -> BaseResponse:
     header = forms.start_header(request.form, control().games())
     control().start_match(header)
     return done("done.start", "admin.panel")
+
+
+@bp.get("/end")
+@admin_required
+def confirm_end() -> str:
+    """Ask before ending: the scores it ends with, and a way back (no script needed)."""
+    snapshot = control().snapshot()
+    if snapshot.get("status") != "playing":
+        raise Refused(400, "error.not_playing")
+    return render_template("admin/end_confirm.html", snapshot=snapshot)
 
 
 @bp.post("/end")
@@ -115,6 +128,12 @@ def end() -> BaseResponse:
 @bp.post("/undo")
 @admin_required
 def undo() -> BaseResponse:
+    # The button named the move it takes back: refuse if another one is last by now.
+    verdicts = control().snapshot().get("verdicts") or []
+    if "index" in request.form:
+        last = verdicts[-1]["index"] if verdicts else -1
+        if forms.whole(request.form, "index", Label("field.move"), 0, 10**9) != last:
+            raise Refused(400, "error.undo_moved")
     control().undo()
     return done("done.undo", "admin.panel")
 

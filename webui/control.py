@@ -27,6 +27,7 @@ The snapshot (`LiveFeed.snapshot`) is a JSON object:
     page_moves    [PageMove.to_json() + {"title_texts": {language: title}}], each field
                   with "label_texts" and "choice_texts" (one {language: text} per choice)
     winners       [seat]
+    dealing       the seat dealing now (UNO's deal and first card), else None
     languages     ["en", "ro", ...]
 """
 
@@ -96,7 +97,8 @@ class TableControl(LiveFeed, Protocol):
         ...
 
     def tally(self) -> list[dict[str, Any]]:
-        """Per player name across ended matches: [{name, matches, wins, points}]."""
+        """Per game, per player name across ended matches (not those ended before a
+        move): [{game, title, lowest_wins, players: [{name, matches, wins, points}]}]."""
         ...
 
     # -- enrolling the table's own deck (behind the PIN) -------------------------------

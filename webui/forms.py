@@ -108,8 +108,8 @@ def start_header(form: Form, games: Sequence[Mapping[str, Any]]) -> dict[str, An
         raise Refused(400, "error.name_twice")
     first = whole(form, "first", Label("field.first"), 0, len(names) - 1)
     options = {
-        option["name"]: choice(form, f"option-{option['name']}",
-                               str(option["name"]).replace("_", " "), option["choices"])
+        option["name"]: choice(form, f"option-{option['name']}", Label("field.option"),
+                               option["choices"])
         for option in game.get("options") or []
         if option.get("choices")
     }

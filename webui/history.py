@@ -61,6 +61,8 @@ def summary(match: Mapping[str, Any]) -> dict[str, Any]:
         "title": match.get("title") or match.get("game") or "",
         "when": str(match.get("ended") or match.get("started") or "")[:16].replace("T", " "),
         "moves": match.get("moves") if isinstance(match.get("moves"), int) else None,
+        # ended before any move: listed, marked, and counted for nobody
+        "abandoned": match.get("moves") == 0,
         "seats": standings(names, match.get("scores"), winners),
         "winners": [names[seat] for seat in winners if 0 <= seat < len(names)],
     }

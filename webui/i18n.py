@@ -43,8 +43,11 @@ class Catalogue:
     strings: Mapping[str, str]
 
     def say(self, key: str, **params: Any) -> str:
-        """The text of `key` filled with `params` (a `Label` parameter is translated too)."""
-        template = self.strings.get(key, key)
+        """The text of `key` filled with `params` (a `Label` parameter is translated too).
+
+        A key with plural forms (`key.one`, `key.few`, `key.other`) takes the form for
+        its `count` or `left` parameter, by the language's rule."""
+        template = self.strings.get(key) or self._plural(key, params) or key
         values = {
             name: self.strings.get(value, value) if isinstance(value, Label) else value
             for name, value in params.items()
@@ -53,6 +56,27 @@ class Catalogue:
             return template.format(**values)
         except (KeyError, IndexError, ValueError):
             return template
+
+
+    def _plural(self, key: str, params: Mapping[str, Any]) -> str | None:
+        number = next((params[name] for name in PLURAL_PARAMS if name in params), None)
+        if not isinstance(number, int):
+            return None
+        form = plural_form(self.code, number)
+        return self.strings.get(f"{key}.{form}") or self.strings.get(f"{key}.other")
+
+
+#: The parameters whose number picks a plural form.
+PLURAL_PARAMS = ("count", "left")
+
+
+def plural_form(language: str, number: int) -> str:
+    """"one", "few" or "other" (CLDR's rules; Romanian says "20 de încercări")."""
+    if number == 1:
+        return "one"
+    if language == "ro" and (number == 0 or 1 < number % 100 < 20):
+        return "few"
+    return "other"
 
 
 def load_catalogues(folder: Path = LOCALES) -> dict[str, Catalogue]:

@@ -18,6 +18,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
+from webui import seat_buttons
 from webui.context import control, site
 from webui.feed import LiveFeed
 from webui.forms import seat_press
@@ -125,6 +126,7 @@ def live_context() -> dict[str, Any]:
         "names": names,
         "winner_names": [names.get(int(seat), str(seat)) for seat in snapshot.get("winners") or []],
         "verdicts": latest_verdicts(snapshot, shown),
+        "seat_buttons": seat_buttons.offered(snapshot, current()),
     }
 
 

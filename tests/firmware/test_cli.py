@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from firmware.cli import main
+from firmware.cli import build_parser, main, table_header
+from referee.games import GAMES
 
 LEGAL_AND_ILLEGAL = [
     {"game": "deserto", "seats": ["Ana", "Bogdan"]},
@@ -122,3 +125,81 @@ def test_the_console_script_runs_without_a_traceback(tmp_path: Path) -> None:
     assert result.stderr.strip() == (
         f'tableref: error: {log}: line 1: the header needs "seats", a list of player names'
     )
+
+
+# -- help, seats counted from 1, plain messages --------------------------------------------
+
+SESSION = Path(__file__).parents[1] / "fixtures/deserto/two-players-daylight"
+
+
+def _options(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.Action]]:
+    """(command, option) for every option and argument of every subcommand."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                for where, option in _options(sub):
+                    yield f"{name} {where}".strip(), option
+        elif not isinstance(action, argparse._HelpAction):
+            yield "", action
+
+
+def test_every_option_has_a_help_text() -> None:
+    options = list(_options(build_parser()))
+    assert len(options) > 30
+    assert [f"{where}: {action.dest}" for where, action in options if not action.help] == []
+    helps = {(where, action.dest): str(action.help) for where, action in options}
+    assert ", ".join(sorted(GAMES)) in helps[("run", "game")]
+    assert "counted from 1" in helps[("record", "first")]
+    assert "e.g. --option" in helps[("run", "option")]
+    assert "folder" in helps[("deck export", "out")]
+
+
+def test_first_counts_from_1_and_the_log_from_0(tmp_path: Path) -> None:
+    args = build_parser().parse_args(
+        ["record", "--out", str(tmp_path), "--game", "deserto", "--seats", "Ana,Bogdan",
+         "--first", "2"])
+    assert table_header(args)["first"] == 1
+    args.first = 0
+    with pytest.raises(ValueError, match="--first 0: give a seat from 1 to 2"):
+        table_header(args)
+
+
+def test_a_missing_file_is_named_plainly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["referee", "check", "--game", "deserto", "/nonexistent.jsonl"]) == 2
+    assert capsys.readouterr().err == "tableref: error: no such file: /nonexistent.jsonl\n"
+
+
+def test_a_missing_session_folder_is_named_plainly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", str(tmp_path / "X")]) == 2
+    assert capsys.readouterr().err == f"tableref: error: no such session folder: {tmp_path}/X\n"
+    assert main(["replay", str(tmp_path)]) == 2
+    assert "is not a session folder: it has no session.json" in capsys.readouterr().err
+
+
+def test_replay_tells_the_moves_in_words_and_the_result_by_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["replay", str(SESSION)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "#1 Ana puts a brigand on SE: fine, brigand on SE"
+    assert "#8 Bogdan puts a brigand on NE: ILLEGAL (DES-NO-BRIGAND-BY-VIZIER): " \
+           "a brigand may not go next to a vizier" in lines
+    assert "#8 taken back: Bogdan took the flagged card back" in lines
+    assert lines[-1] == "Bogdan wins; scores Ana 22, Bogdan 28"
+    assert not [line for line in lines if "seat" in line or "{" in line]
+
+
+def test_output_into_head_ends_quietly(tmp_path: Path) -> None:
+    """`tableref ... | head -1`: the reader closes the pipe early (the output is more
+    than a pipe holds); no "Broken pipe", no traceback."""
+    moves = [{"seat": i % 2, "move": "place", "cell": "nw", "card": "oasis"}
+             for i in range(6000)]
+    log = write_log(tmp_path / "long.jsonl", [LEGAL_AND_ILLEGAL[0], *moves])
+    result = subprocess.run(
+        f"{sys.executable} -m firmware.cli referee check --game deserto {log} | head -n 1",
+        shell=True, capture_output=True, text=True, check=False,
+    )
+    assert json.loads(result.stdout)["index"] == 0
+    assert result.stderr == ""

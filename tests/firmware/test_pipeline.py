@@ -15,7 +15,7 @@ from firmware.pipeline import PipelineError, RefereePipeline
 from firmware.store import MatchStore
 from firmware.tracker import Tracker, TrackerSettings
 from hardware.panel import SeatPanel
-from referee.core import Header, Match
+from referee.core import Header, Match, Move
 from referee.games import get_game
 from referee.games.uno import UnoTable
 
@@ -135,8 +135,10 @@ def test_a_hold_of_the_seat_to_play_is_a_stuck_move(factory: MockFactory) -> Non
     button.drive_high()
     for event in panel.events():
         pipeline.on_press(event.seat, event.kind)
-    assert pipeline.match.rulings[-1].move.kind == "stuck"
-    assert led(factory, 0)
+    stuck = pipeline.match.rulings[-1]
+    assert stuck.move.kind == "stuck"
+    # with cells free the claim is provably false: flagged, the turn stays with seat 1
+    assert stuck.verdict.ok is False and led(factory, 1) and not led(factory, 0)
     panel.close()
 
 
@@ -174,11 +176,12 @@ def test_the_snapshot_names_the_seats_and_the_seat_to_play(factory: MockFactory)
         ("Ana", False), ("Bogdan", True)
     ]
     assert snapshot["table"][0] == {"zone": "nw", "cards": ["oasis"], "top": "oasis",
-                                    "zone_texts": {"en": "nw", "ro": "NV", "it": "NO",
+                                    "zone_texts": {"en": "NW", "ro": "NV", "it": "NO",
                                                    "es": "NO", "pt": "NO"}}
     assert snapshot["verdicts"][-1]["ok"] is True
     said = snapshot["verdicts"][-1]
-    assert said["description"] == said["description_texts"]["en"] == "puts an oasis on nw"
+    assert said["description"] == "puts an oasis on nw"  # the log's words
+    assert said["description_texts"]["en"] == "puts an oasis on NW"  # the page's
     assert said["description_texts"]["ro"] == "pune o oază pe NV"
     panel.close()
 
@@ -277,4 +280,41 @@ def test_a_page_move_reads_the_table_again_a_challenged_hand_already_laid_out(
     pipeline.enter_move(1, "challenge", {})
     assert [r.move.kind for r in match.rulings][-2:] == ["challenge", "reveal"]
     assert match.rulings[-1].move.seat == 0
+    panel.close()
+
+
+def test_a_flagged_play_holds_the_turn_on_its_seat_until_it_is_taken_back(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))  # Bogdan's brigand: flagged
+    snapshot = pipeline.snapshot()
+    assert snapshot["flagged"]["seat"] == 1
+    assert [s["to_play"] for s in snapshot["seats"]] == [False, True]  # not yet Ana's turn
+    show(pipeline, ("vizier", "nw"))  # taken back
+    assert pipeline.snapshot()["flagged"] is None
+    assert [s["to_play"] for s in pipeline.snapshot()["seats"]] == [False, True]
+    panel.close()
+
+
+def test_the_flagged_seat_s_led_stays_lit(factory: MockFactory) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))
+    assert (led(factory, 0), led(factory, 1)) == (False, True)
+    panel.close()
+
+
+def test_the_snapshot_says_who_deals_while_uno_deals(factory: MockFactory) -> None:
+    panel = SeatPanel(SEAT_PINS, STATUS_LED, BUZZER, pin_factory=factory, clock=Clock())
+    game = get_game("uno")
+    match = Match(game, Header("uno", ("Ana", "Bogdan"), first=1))
+    pipeline = RefereePipeline(match, ScriptedReader(), Tracker(CENTRE), panel,
+                               UnreadableFrame)
+    snapshot = pipeline.snapshot()
+    assert snapshot["dealing"] == 0 and snapshot["seats"][0]["to_play"] is True
+    match.play(Move(0, "deal", {}))
+    match.play(Move(0, "turn-up", {"card": "red-3"}))
+    assert pipeline.snapshot()["dealing"] is None
     panel.close()

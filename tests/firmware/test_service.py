@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware.commands import start_or_resume
-from firmware.service import TableService
+from firmware.service import TableService, lowest_won
 from firmware.session import play_session
 from firmware.store import MatchStore
 from hardware.camera import ReplayCamera, read_session_metadata
@@ -109,13 +109,28 @@ def test_a_whole_session_ends_in_the_history_and_the_tally(store: MatchStore) ->
     assert record["moves"][-1]["scores"] == record["result"]["scores"]
     first = record["moves"][0]
     assert first["move"]["move"] == "place"  # the log's notation, and the game's words for it
-    assert first["description"] == first["description_texts"]["en"]
-    assert first["description"].startswith("puts ")
+    assert first["description"] == "puts a brigand on se"  # the log's words
+    assert first["description_texts"]["en"] == "puts a brigand on SE"  # the page's
     assert first["description_texts"]["ro"].startswith("pune ")
-    tally = {row["name"]: row for row in service.tally()}
+    [deserto] = service.tally()
+    assert deserto["game"] == "deserto" and deserto["lowest_wins"] is False
+    tally = {row["name"]: row for row in deserto["players"]}
     winners = [["Ana", "Bogdan"][seat] for seat in ended["winners"]]
     assert all(tally[name]["wins"] == 1 for name in winners)
     assert sum(row["matches"] for row in tally.values()) == 2
+
+
+def test_the_tally_knows_who_wins_and_skips_a_match_ended_before_any_move(
+    store: MatchStore,
+) -> None:
+    service = make_service(store)
+    service.start_match(HEADER)
+    service.end_match()  # abandoned: 0-0, no move
+    assert service.history()[0]["moves"] == 0
+    assert service.tally() == []
+    assert lowest_won({0: 3, 1: 40, 2: 12}, [0]) is True  # UNO, house scoring
+    assert lowest_won({0: 3, 1: 40}, [1]) is False
+    assert lowest_won({0: 0, 1: 0}, []) is None
 
 
 def test_ending_a_match_early_keeps_it_with_its_scores_so_far(store: MatchStore) -> None:

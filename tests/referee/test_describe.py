@@ -113,7 +113,7 @@ ROMANIAN = [
     ("uno", {"move": "play", "cards": ["red-7", "red-7"]}, "joacă 7 roșu și 7 roșu"),
     ("uno", {"move": "play", "cards": ["wild"], "colour": "blue"},
      "joacă „Schimbă culoarea”, se alege albastru"),
-    ("uno", {"move": "catch", "target": 3}, "prinde jucătorul 3 fără UNO"),
+    ("uno", {"move": "catch", "target": 3}, "îl prinde pe Dan fără UNO"),
     ("kanaloa", {"move": "play", "card": "octopus", "trump": "blue"},
      "joacă Caracatiță și anunță atu albastru"),
 ]
@@ -122,7 +122,8 @@ ROMANIAN = [
 @pytest.mark.parametrize("game, line, romanian", ROMANIAN,
                          ids=[f"{game}-{line['move']}" for game, line, _ in ROMANIAN])
 def test_a_move_reads_in_romanian(game: str, line: dict[str, Any], romanian: str) -> None:
-    assert translate(described(game, line), catalogue("ro")) == romanian
+    names = ("Ana", "Bogdan", "Chiara", "Dan")
+    assert translate(described(game, line), catalogue("ro"), names) == romanian
 
 
 def test_a_move_reads_in_italian_spanish_and_portuguese() -> None:

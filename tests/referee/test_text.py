@@ -26,6 +26,7 @@ from referee.table import TableView, ViewCard
 from referee.text import (
     LANGUAGES,
     LOCALES,
+    SEAT_PARAMS,
     Catalogue,
     Text,
     catalogue,
@@ -45,7 +46,7 @@ ROMANIAN = Catalogue(
     templates={
         "{card} may not go on {card}": "{card} nu se poate pune peste {card}",
         "a {name}": "un {name}",
-        "seat {seat} won {cards} cards": "jucătorul {seat} a câștigat {cards} cărți",
+        "seat {seat} won {cards} cards": "{seat} a câștigat {cards} cărți",
         "set {number}": "setul {number}",
         "the camera does not see {sets}": "camera nu vede {sets}",
         "broken {seat}": "stricat {chair}",
@@ -99,8 +100,8 @@ def test_translate_renders_the_template_and_the_words() -> None:
 
 
 def test_translate_leaves_numbers_and_unknown_words_alone() -> None:
-    message = t("seat {seat} won {cards} cards", seat=2, cards=0)
-    assert render(message, ROMANIAN) == "jucătorul 2 a câștigat 0 cărți"
+    message = t("seat {seat} won {cards} cards", seat=1, cards=0)
+    assert render(message, ROMANIAN, ("Ana", "Bogdan")) == "Bogdan a câștigat 0 cărți"
     assert render(t("a {name}", name="oasis"), ROMANIAN) == "un oasis"
 
 
@@ -128,15 +129,27 @@ def test_a_broken_translation_falls_back_to_the_english_sentence() -> None:
     assert render(t("broken {seat}", seat=1), ROMANIAN) == "broken 1"
 
 
-def test_in_every_language_gives_english_as_it_is() -> None:
+def test_a_seat_reads_as_its_player_s_name_and_the_log_keeps_the_number() -> None:
     message = t("seat {seat} took back its move", seat=1)
-    texts = in_every_language(message)
+    texts = in_every_language(message, ("Ana", "Bogdan"))
     assert set(texts) == set(LANGUAGES)
-    assert texts["en"] == "seat 1 took back its move"
+    assert str(message) == "seat 1 took back its move"
+    assert texts["en"] == "Bogdan took back their move"
+    assert texts["ro"] == "Bogdan și-a retras mutarea"
 
 
-def test_english_has_no_catalogue() -> None:
-    assert catalogue("en") == Catalogue()
+def test_a_seat_without_a_name_reads_as_its_number_from_1() -> None:
+    assert in_every_language(t("seat {seat} took back its move", seat=0))["en"] == (
+        "#1 took back their move"
+    )
+
+
+def test_english_has_a_catalogue_for_seats_by_name_cells_and_card_names() -> None:
+    english = catalogue("en")
+    assert english.words["nw"] == "NW" and english.words["blue-draw2"] == "blue draw 2"
+    assert english.templates and all(
+        _placeholders(template) & SEAT_PARAMS for template in english.templates
+    )
     assert catalogue("xx") == Catalogue()
 
 
@@ -341,9 +354,9 @@ KNOWN: list[tuple[Text, dict[str, str]]] = [
     (
         _said("tempus", RED_10_OPENS, Move(1, "capture", {"set": 1, "card": "joker-11"})),
         {
-            "it": "Joker 11 sul set 1: il giocatore 1 lo prende al giocatore 0",
-            "es": "Joker 11 sobre el set 1: el jugador 1 se lo quita al jugador 0",
-            "pt": "Joker 11 no set 1: o jogador 1 tira-o ao jogador 0",
+            "it": "Joker 11 sul set 1: Bogdan lo prende a Ana",
+            "es": "Joker 11 sobre el set 1: Bogdan se lo quita a Ana",
+            "pt": "Joker 11 no set 1: Bogdan tira-o a Ana",
         },
     ),
     (
@@ -366,10 +379,9 @@ KNOWN: list[tuple[Text, dict[str, str]]] = [
         Text.joined("; ", [t("it is seat {current}'s turn, not {seat}'s", current=0, seat=1),
                            t("seat {seat} took back its move", seat=1)]),
         {
-            "it": "tocca al giocatore 0, non al giocatore 1; "
-                  "il giocatore 1 ha annullato la sua mossa",
-            "es": "le toca al jugador 0, no al jugador 1; el jugador 1 ha deshecho su jugada",
-            "pt": "é a vez do jogador 0, não do jogador 1; o jogador 1 anulou a sua jogada",
+            "it": "tocca a Ana, non a Bogdan; Bogdan ha annullato la sua mossa",
+            "es": "le toca a Ana, no a Bogdan; Bogdan ha deshecho su jugada",
+            "pt": "é a vez de Ana, não de Bogdan; Bogdan anulou a sua jogada",
         },
     ),
 ]
@@ -382,8 +394,9 @@ KNOWN: list[tuple[Text, dict[str, str]]] = [
 def test_known_sentences_read_as_a_referee_says_them(
     language: str, message: Text, expected: dict[str, str]
 ) -> None:
-    assert render(message, catalogue(language)) == expected[language]
-    assert in_every_language(message)[language] == expected[language]
+    names = ("Ana", "Bogdan")
+    assert render(message, catalogue(language), names) == expected[language]
+    assert in_every_language(message, names)[language] == expected[language]
 
 
 #: The cards as seed 002 names them (Deserto) and as each language's UNO decks name them.

@@ -75,7 +75,8 @@ def test_export_deck(tmp_path: Path) -> None:
     pdf = (tmp_path / "sheet.pdf").read_bytes()
     assert pdf.startswith(b"%PDF")
     boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
-    assert len(boxes) == 3  # 13 faces on two pages, then the backs
+    assert len(boxes) == 2 + 2 * 2  # instructions and its back; 13 faces on two pages, each
+    # followed by its backs
     for w, h in boxes:
         assert abs(float(w) / 72 * 25.4 - 210) < 0.5
         assert abs(float(h) / 72 * 25.4 - 297) < 0.5
@@ -149,7 +150,7 @@ def test_export_tempus(tmp_path: Path) -> None:
     assert manifest["back"] == "back.png" and manifest["card_mm"] == [63, 88]
     pdf = (tmp_path / "sheet.pdf").read_bytes()
     boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
-    assert len(boxes) == 8 + 1  # 63 + 3 + 3 prints, nine to a page, then the backs
+    assert len(boxes) == 2 + 8 * 2  # 63 + 3 + 3 prints, nine to a page, each with its backs
 
 
 # -- UNO -------------------------------------------------------------------------------
@@ -199,7 +200,7 @@ def test_uno_export(tmp_path: Path) -> None:
     pdf = (tmp_path / "sheet.pdf").read_bytes()
     boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
     assert sum(copies.values()) == 110
-    assert len(boxes) == 13 + 1  # 110 prints, nine to a page, then the backs
+    assert len(boxes) == 2 + 13 * 2  # 110 prints, nine to a page, each with its backs
     for w, h in boxes:
         assert abs(float(w) / 72 * 25.4 - 210) < 0.5
         assert abs(float(h) / 72 * 25.4 - 297) < 0.5
@@ -258,3 +259,24 @@ def test_uno_strips_code_every_sign_apart() -> None:
         for b in codes:
             if a < b:
                 assert sum(x != y for x, y in zip(codes[a], codes[b], strict=True)) >= 2
+
+
+def test_the_backs_page_mirrors_its_faces_for_a_sheet_flipped_on_its_long_edge() -> None:
+    from vision.deck_sheets import print_pages
+
+    ppm = 2.0
+    faces = [np.full((176, 126, 3), 10 * i, np.uint8) for i in range(1, 5)]
+    back = np.full((176, 126, 3), 200, np.uint8)
+    pages = print_pages(faces, back, (63, 88), ppm)
+    assert len(pages) == 4  # instructions, its blank back, the faces, their backs
+    front, behind = pages[2], pages[3]
+    cw, ch = 126, 176
+    ox, oy = (front.shape[1] - 3 * cw) // 2, (front.shape[0] - 3 * ch) // 2
+    def slot(page: np.ndarray, r: int, c: int) -> int:
+        return int(page[oy + r * ch + ch // 2, ox + c * cw + cw // 2, 0])
+    assert [slot(front, 0, c) for c in range(3)] == [10, 20, 30]
+    assert slot(front, 1, 0) == 40 and slot(front, 1, 2) == 255
+    # the backs sit behind the faces: column c of the faces is column 2 - c of the backs
+    assert [slot(behind, 0, c) for c in range(3)] == [200, 200, 200]
+    assert slot(behind, 1, 2) == 200 and slot(behind, 1, 0) == 255
+    assert int(pages[0].min()) < 100 and int(pages[1].min()) == 255  # words, then blank

@@ -117,7 +117,7 @@ def test_the_login_page_and_a_login(phone: Any) -> None:
     page = phone.page("/admin")
     assert "Logged in." in page
     for element in ("admin-status", "admin-flag", "accept-form", "admin-unknown",
-                    "admin-page-moves", "undo-form", "end-form", "new-match-link",
+                    "admin-page-moves", "undo-form", "admin-end", "new-match-link",
                     "pin-change-form", "logout-form", "admin-join"):
         assert f'id="{element}"' in page, element
 
@@ -262,11 +262,11 @@ MALFORMED: list[tuple[str, dict[str, Any], str]] = [
     ("/admin/start", {k: v for k, v in START.items() if k != "first"},
      "Fill in the starting seat."),
     ("/admin/start", {**START, "option-placed_card_stays": "1"},
-     "Choose the placed card stays from the list."),
+     "Choose the house option from the list."),
     ("/admin/start", {**START, "option-square_at_end": "everybody"},
-     "Choose the square at end from the list."),
+     "Choose the house option from the list."),
     ("/admin/start", {k: v for k, v in START.items() if k != "option-square_at_end"},
-     "Fill in the square at end."),
+     "Fill in the house option."),
     ("/admin/accept", {"index": "3"},
      "Another play is flagged now: reload the admin page and look again."),
     ("/admin/accept", {"index": "four"},
@@ -360,9 +360,12 @@ def test_the_new_match_page_lists_the_games_then_shows_one(admin: Any) -> None:
     assert 'id="start-form"' in form and 'id="seat-name-3"' in form
     assert 'id="seat-name-4"' not in form
     assert 'id="first"' in form and 'id="start-button"' in form
-    assert "<option value='true' selected>yes</option>" in form
-    assert "<option value='\"nobody\"' selected>nobody</option>" in form
-    assert "Who scores the square at the end." in form
+    assert "<label for=\"option-placed_card_stays\">A card that captures</label>" in form
+    assert "<option value='true' selected>stays in the square</option>" in form
+    assert "<option value='\"nobody\"' selected>count for nobody</option>" in form
+    assert "<option value='\"last_capturer\"'>go to the last player who captured</option>" in form
+    assert "square_at_end" not in form.replace('"option-square_at_end"', "").replace(
+        'data-option="square_at_end"', "")  # the option's name only names the field
 
 
 def test_the_new_match_page_needs_the_admin_session(phone: Any) -> None:
@@ -382,8 +385,34 @@ def test_changing_the_pin_needs_the_old_one(
 
 def test_admin_actions_are_post_only(table: Any, admin: Any) -> None:
     for path in ACTIONS:
-        assert admin.get(path).status_code == 405
+        if path != "/admin/end":  # its GET asks first (test_ending_asks_first)
+            assert admin.get(path).status_code == 405
     assert table.calls == []
+
+
+def test_ending_asks_first_with_the_scores_and_a_way_back(table: Any, admin: Any) -> None:
+    panel = admin.page("/admin")
+    end = panel[panel.index('id="admin-end"'):]
+    assert panel.index('id="undo-form"') < panel.index('id="admin-pin-change"') < panel.index(
+        'id="admin-end"')  # apart from Undo and the corrections
+    assert 'id="end-button" class="button danger" href="/admin/end"' in end
+    confirm = admin.page("/admin/end")
+    assert table.calls == []
+    assert "End the match?" in confirm and "Deserto ends now" in confirm
+    assert "Ana 3" in confirm and 'id="end-yes"' in confirm
+    assert 'id="end-cancel" class="button secondary" href="/admin"' in confirm
+
+
+def test_a_finished_match_is_not_offered_to_end(table: Any, admin: Any) -> None:
+    table._snapshot["status"] = "finished"
+    assert 'id="admin-end"' not in admin.page("/admin")
+    assert admin.get("/admin/end").status_code == 400
+
+
+def test_undo_names_the_move_it_takes_back(table: Any, admin: Any) -> None:
+    page = admin.page("/admin")
+    last = table.snapshot()["verdicts"][-1]
+    assert f'data-index="{last["index"]}">Take back move #{last["index"] + 1}: ' in page
 
 
 def _token(page: str) -> str:

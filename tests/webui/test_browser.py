@@ -241,7 +241,7 @@ def test_the_page_shows_the_seats_then_a_move_arrives_live(
     first = table.feed_to_move(0)["verdicts"][0]
     expect(verdict_on(page, 0)).to_be_visible(timeout=LIVE_MS)
     expect(verdict_on(page, 0)).to_have_attribute("data-ok", "true")
-    expect(verdict_on(page, 0).locator(".message")).to_have_text(first["message"])
+    expect(verdict_on(page, 0).locator(".message")).to_have_text(first["texts"]["en"])
     expect(page.locator('#seats li.seat[data-seat="1"]')).to_have_attribute("data-to-play",
                                                                              "true")
     assert page.evaluate("window.sameDocument") is True
@@ -273,8 +273,18 @@ def test_a_flagged_play_is_shown_big_with_its_rule_explanation_and_photo(
         FLAG_RULE)
     expect(page.locator("#flag-message")).to_have_text(FLAG_MESSAGE)
     expect(page.locator("#flag-seat")).to_have_text(table.header["seats"][1])
-    expect(page.locator("#flag-move")).to_have_text(flagged["description"])  # what was played
-    assert flagged["description"].startswith("puts a brigand")
+    expect(page.locator("#flag-move")).to_have_text(flagged["description_texts"]["en"])
+    assert flagged["description"].startswith("puts a brigand")  # what was played
+    # The turn stays with the flagged seat until the card is taken back, and the drawing
+    # marks the card where it lies.
+    holder = page.locator('#seats li.seat[data-seat="1"]')
+    expect(holder).to_have_attribute("data-to-play", "true")
+    expect(holder.locator(".turn")).to_have_text(WORDS["en"].say("seats.to_take_back"))
+    expect(page.locator('#seats li.seat[data-seat="0"]')).to_have_attribute("data-to-play",
+                                                                             "false")
+    cell = flagged["move"]["cell"]
+    expect(page.locator(f'#table li.zone[data-zone="{cell}"] img.flagged-card')).to_be_visible()
+    expect(page.locator("#table img.flagged-card")).to_have_count(1)
     expect(verdict_on(page, FLAGGED)).to_have_attribute("data-ok", "false")
     # The crop of the moment it was seen actually loads, and is the stored JPEG.
     page.wait_for_function(
@@ -297,6 +307,8 @@ def test_a_flagged_play_is_shown_big_with_its_rule_explanation_and_photo(
     table.feed_until(lambda s: s["flagged"] is None)
     expect(flag).to_be_hidden(timeout=LIVE_MS)
     expect(verdict_on(page, FLAGGED)).to_have_count(0)
+    expect(holder.locator(".turn")).to_have_text(WORDS["en"].say("seats.to_play"))
+    expect(page.locator("#table img.flagged-card")).to_have_count(0)
 
 
 def test_undo_on_the_admin_page_takes_the_capture_off_the_live_score(
@@ -315,6 +327,10 @@ def test_undo_on_the_admin_page_takes_the_capture_off_the_live_score(
     shot(admin, "admin-login.png")
     log_in(admin, pin)
     shot(admin, "admin-panel.png")
+    # Undo says which move it takes back, in words.
+    expect(admin.locator("#undo-button")).to_have_text(WORDS["en"].say(
+        "admin.undo_move", index=CAPTURE + 1, who=table.header["seats"][CAPTURER],
+        move=table.snapshot()["verdicts"][-1]["description_texts"]["en"]))
     admin.click("#undo-button")
     expect(admin.locator("#notice")).to_have_text(WORDS["en"].say("done.undo"))
 
@@ -432,7 +448,11 @@ def test_an_ended_match_is_in_the_history_with_a_move_by_move_replay(
 
     admin = phone()
     log_in(admin, pin)
-    admin.click("#end-button")
+    admin.click("#end-button")  # asks first
+    expect(admin.locator("#end-confirm h1")).to_have_text(WORDS["en"].say(
+        "admin.end_confirm_title"))
+    assert table.snapshot()["status"] == "playing"
+    admin.click("#end-yes")
     expect(admin.locator("#notice")).to_have_text(WORDS["en"].say("done.end"))
     assert table.snapshot()["status"] == "waiting"
 
@@ -443,8 +463,10 @@ def test_an_ended_match_is_in_the_history_with_a_move_by_move_replay(
         listed_seat = listed.locator(f'.match-seats li[data-seat="{seat}"]')
         expect(listed_seat.locator(".name")).to_have_text(name)
         expect(listed_seat.locator(".score")).to_have_text(str(scores[seat]))
-    for row in table.service.tally():
-        tallied = admin.locator(f'#tally-table tr[data-player="{row["name"]}"]')
+    [deserto] = [group for group in table.service.tally() if group["game"] == "deserto"]
+    for row in deserto["players"]:
+        tallied = admin.locator(
+            f'.tally-table[data-game="deserto"] tr[data-player="{row["name"]}"]')
         expect(tallied.locator(".matches")).to_have_text(str(row["matches"]))
         expect(tallied.locator(".points")).to_have_text(str(row["points"]))
     shot(admin, "history.png")
@@ -476,7 +498,11 @@ def test_a_seat_without_a_button_presses_it_on_the_phone(
     open_live(page)
     expect(page.locator("form[data-seat-buttons]")).to_have_count(1)
     buttons = page.locator('form[data-seat-buttons="1"]')
-    expect(buttons.locator("button")).to_have_count(3)
+    # Bogdan is to play: a hold says it is stuck; a press means nothing in Deserto, and a
+    # double press takes back one's own last move (Ana made it).
+    expect(buttons.locator("button")).to_have_count(1)
+    expect(buttons.locator('button[data-kind="hold"]')).to_have_text(
+        WORDS["en"].say("button.deserto.hold"))
     shot(page, "seat-buttons.png")
 
     buttons.locator('button[data-kind="hold"]').click()  # held: "I am stuck"
@@ -490,3 +516,131 @@ def test_a_seat_without_a_button_presses_it_on_the_phone(
     assert "cannot play" in ruling["description"]
     expect(held).to_have_attribute("data-ok", json.dumps(ruling["ok"]))
     shot(page, "seat-press.png")
+
+    # Names in sentences: the players by name, in English and in Romanian.
+    expect(held.locator(".message")).to_have_text("Bogdan is stuck and gives a card to Ana")
+    page.click("#languages a[data-lang=ro]")
+    expect(page.locator("html")).to_have_attribute("lang", "ro")
+    expect(verdict_on(page, 1).locator(".message")).to_have_text(
+        "Bogdan nu poate pune nicio carte și îi dă o carte lui Ana")
+    shot(page, "names-in-sentences-ro.png")
+
+
+# -- issue 15: the page speaks the table's language -----------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "ro"])
+def test_a_flagged_play_holds_the_turn_in_both_languages(
+    table: Table, phone: Callable[[], Page], language: str
+) -> None:
+    table.new_match()
+    page = phone()
+    open_live(page)
+    if language != "en":
+        page.click(f"#languages a[data-lang={language}]")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+    flagged = table.feed_until(lambda s: s["flagged"] is not None)["flagged"]
+    words = WORDS[language]
+    holder = page.locator(f'#seats li.seat[data-seat="{flagged["seat"]}"]')
+    expect(holder.locator(".turn")).to_have_text(words.say("seats.to_take_back"),
+                                                 timeout=LIVE_MS)
+    expect(page.locator("#flag-seat")).to_have_text(table.header["seats"][flagged["seat"]])
+    expect(page.locator("#flag-message")).to_have_text(flagged["texts"][language])
+    expect(page.locator("#table .flagged-mark")).to_have_text(words.say("table.flagged_card"))
+    page.locator("#flag").scroll_into_view_if_needed()
+    shot(page, f"flag-holds-turn-{language}.png")
+    table.feed_until(lambda s: s["flagged"] is None)
+    expect(holder.locator(".turn")).to_have_text(words.say("seats.to_play"), timeout=LIVE_MS)
+
+
+@pytest.mark.parametrize("language", ["en", "ro"])
+def test_the_offline_banner_shows_when_the_table_is_gone_and_goes_when_it_is_back(
+    table: Table, phone: Callable[[], Page], language: str
+) -> None:
+    """A server of its own, stopped under the open page, then started again."""
+    table.new_match()
+    table.feed_to_move(0)
+    app = create_app(table.service, {"SSE_KEEPALIVE_SECONDS": 0.5,
+                                     "SSE_RETRY_MILLISECONDS": 300})
+    server = serve(app, "127.0.0.1", 0)
+    port = server.port
+    page = phone()
+    page.goto(f"{server.url}/lang/{language}?next=/")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    banner = page.locator("#offline-banner")
+    expect(banner).to_be_hidden()
+    server.stop()
+    expect(banner).to_be_visible(timeout=LIVE_MS)
+    expect(banner).to_have_text(WORDS[language].say("live.offline_banner"))
+    expect(page.locator("body")).to_have_class(re.compile(r"\boffline\b"))
+    turn = page.locator("#seats li.to-play .turn")
+    assert float(turn.evaluate("e => getComputedStyle(e).opacity")) < 0.6  # greyed out
+    shot(page, f"offline-{language}.png")
+    again = serve(app, "127.0.0.1", port)
+    try:
+        expect(banner).to_be_hidden(timeout=10_000)
+        expect(page.locator("body")).not_to_have_class(re.compile(r"\boffline\b"))
+    finally:
+        again.stop()
+
+
+@pytest.mark.parametrize("language", ["en", "ro"])
+def test_the_new_match_form_speaks_the_page_s_language(
+    table: Table, phone: Callable[[], Page], pin: str, language: str
+) -> None:
+    admin = phone()
+    log_in(admin, pin)
+    words = WORDS[language]
+    admin.goto(f"/lang/{language}?next=/admin/new?game=uno")
+    expect(admin.locator("#start-form")).to_be_visible()
+    # The options in words, their choices named: no raw value, no rule id, no [INF].
+    zero = admin.locator("#option-zero")
+    expect(admin.locator('label[for="option-zero"]')).to_have_text(words.say("option.uno.zero"))
+    expect(zero.locator("option:checked")).to_have_text(words.say("option.uno.zero.pass_all"))
+    form = admin.locator("#start-form").inner_text()
+    for raw in ("pass_all", "draw_pile", "play_on", "[INF", "UNO-", "the seed"):
+        assert raw not in form
+    expect(admin.locator('label[for="first"]')).to_have_text(words.say("new.first.uno"))
+    # Seats as needed: the two UNO needs, and one more as soon as a name is typed.
+    visible = admin.locator("#seat-names input.seat-name:visible")
+    expect(visible).to_have_count(3)
+    admin.fill("#seat-name-0", "Ana")
+    admin.fill("#seat-name-1", "Bogdan")
+    admin.fill("#seat-name-2", "Chiara")
+    expect(visible).to_have_count(4)
+    expect(admin.locator('#first option[value="2"]')).to_have_text("Chiara")
+    shot(admin, f"new-match-{language}.png")
+    admin.click("#options-box summary")  # folded until asked for: a short form
+    admin.locator("#options").scroll_into_view_if_needed()
+    shot(admin, f"new-match-options-{language}.png")
+
+
+@pytest.mark.parametrize("language", ["en", "ro"])
+def test_ending_a_match_asks_first_and_can_be_called_off(
+    table: Table, phone: Callable[[], Page], pin: str, language: str
+) -> None:
+    table.new_match()
+    table.feed_to_move(CAPTURE)
+    admin = phone()
+    log_in(admin, pin)
+    words = WORDS[language]
+    admin.goto(f"/lang/{language}?next=/admin")
+    end = admin.locator("#admin-end")
+    # Apart from Undo: its own section, after the corrections.
+    undo_box = admin.locator("#undo-button").bounding_box()
+    end_box = end.bounding_box()
+    assert undo_box is not None and end_box is not None
+    assert end_box["y"] - (undo_box["y"] + undo_box["height"]) > 150
+    admin.click("#end-button")
+    expect(admin.locator("#end-confirm h1")).to_have_text(words.say("admin.end_confirm_title"))
+    expect(admin.locator("#end-confirm-text")).to_contain_text(
+        f"{table.header['seats'][CAPTURER]} 1")
+    shot(admin, f"end-confirm-{language}.png")
+    admin.click("#end-cancel")  # called off: nothing ended
+    expect(admin.locator("#admin-end")).to_be_visible()
+    assert table.snapshot()["status"] == "playing"
+    admin.click("#end-button")
+    admin.click("#end-yes")
+    expect(admin.locator("#notice")).to_have_text(words.say("done.end"))
+    assert table.snapshot()["status"] == "waiting"
+    expect(admin.locator("#admin-end")).to_have_count(0)  # nothing left to end

@@ -24,10 +24,22 @@ def test_the_history_lists_ended_matches_with_scores_and_winners(phone: Any) -> 
     assert "Winner: Bogdan" in deserto
 
 
-def test_the_tally_per_player(phone: Any) -> None:
+def test_the_tally_per_game_knows_who_wins(phone: Any) -> None:
     page = phone.page("/history")
-    assert re.search(r'<tr data-player="Bogdan"><th scope="row">Bogdan</th><td class="matches">2'
-                     r'</td><td class="wins">1</td><td class="points">119</td></tr>', page)
+    deserto = page[page.index('data-game="deserto"'):page.index('data-game="uno"')]
+    uno = page[page.index('data-game="uno"'):]
+    assert re.search(r'<tr data-player="Bogdan"><th scope="row">Bogdan</th><td class="matches">1'
+                     r'</td><td class="wins">1</td><td class="points">12</td></tr>', deserto)
+    assert "Lowest points win." in page[page.index("UNO: players"):]
+    assert uno.index('data-player="Ana"') < uno.index('data-player="Cleo"') < uno.index(
+        'data-player="Bogdan"')
+
+
+def test_a_match_ended_before_any_move_is_marked_abandoned(phone: Any) -> None:
+    page = phone.page("/history")
+    abandoned = page[page.index('data-match-id="3"'):page.index('data-match-id="2"')]
+    assert "abandoned: no move played, not counted" in abandoned
+    assert "Winner" not in abandoned
 
 
 def test_no_matches_yet(table: Any, phone: Any, monkeypatch: Any) -> None:
@@ -95,10 +107,10 @@ def described_table(table: Any, monkeypatch: Any) -> Any:
 def test_a_move_reads_as_its_game_says_it(described_table: Any, phone: Any) -> None:
     page = phone.page("/history/1?move=2")
     step = page[page.index('id="step-move"'):page.index('id="step-verdict"')]
-    assert '<span class="who">Bogdan</span> <span class="move">puts a brigand on nw</span>' in step
+    assert '<span class="who">Bogdan</span> <span class="move">puts a brigand on NW</span>' in step
     moves = page[page.index('id="move-list"'):]
     assert [found.group(1) for found in re.finditer(r'<span class="move">([^<]*)<', moves)] == [
-        "puts an oasis on nw", "puts a brigand on nw", "puts a treasure on ne",
+        "puts an oasis on NW", "puts a brigand on NW", "puts a treasure on NE",
     ]
     assert "cell nw" not in page
 

@@ -27,7 +27,8 @@ WEBUI = Path(__file__).parents[2] / "webui"
 def test_romanian_from_the_browser_language(phone: Any) -> None:
     page = phone.page("/", headers={"Accept-Language": "ro-RO,ro;q=0.9,en;q=0.8"})
     assert '<html lang="ro">' in page
-    assert "Jucători" in page and "Mutare semnalată" in page and "la mutare" in page
+    assert "Jucători" in page and "Mutare semnalată" in page
+    assert "trebuie să ia cartea înapoi" in page  # the flagged seat, whose turn it stays
 
 
 def test_every_verdict_text_comes_in_the_pages_language(phone: Any) -> None:
@@ -153,9 +154,13 @@ def test_every_language_has_every_key_with_the_same_placeholders() -> None:
         strings = json.loads(path.read_text(encoding="utf-8"))["strings"]
         missing = set(english) - set(strings) - {"app.name"}
         assert not missing, f"{path.name} lacks {sorted(missing)}"
-        assert not set(strings) - set(english), f"{path.name} has keys en.json lacks"
+        # a language may have more plural forms than English ("few" in Romanian)
+        extra = {key for key in set(strings) - set(english)
+                 if not (key.endswith(".few") and key[:-4] + ".other" in english)}
+        assert not extra, f"{path.name} has keys en.json lacks: {sorted(extra)}"
         for key, text in strings.items():
-            assert placeholders(text) == placeholders(english[key]), (path.name, key)
+            model = english.get(key) or english[key.rsplit(".", 1)[0] + ".other"]
+            assert placeholders(text) == placeholders(model), (path.name, key)
 
 
 def test_romanian_italian_spanish_and_portuguese_are_offered() -> None:
@@ -174,7 +179,8 @@ def test_every_key_the_code_uses_is_in_english() -> None:
                                text))
     used |= {f"status.{status}" for status in ("waiting", "playing", "finished")}
     assert used, "the scan found no keys"
-    assert not used - set(english), sorted(used - set(english))
+    plural = {key for key in used if f"{key}.other" in english}
+    assert not used - plural - set(english), sorted(used - set(english))
 
 
 @pytest.mark.parametrize("language", ["en", "ro", "it", "es", "pt"])

@@ -34,7 +34,24 @@ def test_the_page_shows_seats_scores_and_the_seat_to_play(phone: Any) -> None:
     assert re.search(rf'data-seat="0" data-to-play="false"{name}Ana</span>', seats)
     assert re.search(rf'data-seat="1" data-to-play="true"{name}Bogdan</span>', seats)
     assert 'data-score="3">3<' in seats and 'data-score="17">17<' in seats
-    assert "2 in hand" in seats and "to play" in seats
+    # Bogdan's brigand is flagged: the turn stays with him until it is taken back
+    assert "2 in hand" in seats and "to take the card back" in seats
+    assert 'class="seat to-play flag-holds" data-seat="1"' in seats
+
+
+def test_without_a_flag_the_seat_to_play_is_to_play(table: Any, phone: Any) -> None:
+    table._snapshot["flagged"] = None
+    seats = section(phone.page("/"), "seats")
+    assert "to play" in seats and "flag-holds" not in seats
+
+
+def test_the_drawing_marks_the_flagged_card_where_it_lies(table: Any, phone: Any) -> None:
+    table._snapshot["table"] = [{"zone": "ne", "cards": ["vizier", "brigand"], "top": "brigand"},
+                                {"zone": "nw", "cards": ["brigand"], "top": "brigand"}]
+    drawing = section(phone.page("/"), "table")
+    assert drawing.count("flagged-card") == 1 and drawing.count("flagged: take it back") == 1
+    assert "flagged-card" in drawing[drawing.index('data-zone="ne"'):drawing.index(
+        'data-zone="nw"')]  # the brigand in NE, as the move says; not the one in NW
 
 
 def test_the_table_is_drawn_from_the_deck_art(phone: Any) -> None:
@@ -205,8 +222,28 @@ def test_photos_are_served_and_unknown_keys_are_not_found(phone: Any) -> None:
 def test_seats_without_a_physical_button_get_one_on_the_page(phone: Any) -> None:
     seats = section(phone.page("/"), "seats")
     assert 'data-seat-buttons="1"' in seats and 'data-seat-buttons="0"' not in seats
-    for kind in ("press", "double", "hold"):
-        assert f'data-kind="{kind}"' in seats
+    # Deserto, Bogdan to play and the last to move: what a press does now, in words
+    assert 'data-kind="hold">I&#39;m stuck: I give a card</button>' in seats
+    assert 'data-kind="double">Take back my move</button>' in seats
+    assert 'data-kind="press"' not in seats  # a press means nothing in Deserto
+
+
+def test_seat_buttons_are_offered_to_the_seats_they_mean_something_for() -> None:
+    from webui.i18n import load_catalogues
+    from webui.seat_buttons import offered
+
+    words = load_catalogues()["ro"]
+    seats = [{"seat": n, "to_play": n == 2, "button": False} for n in range(3)]
+    snapshot = {"game": "uno", "seats": seats, "verdicts": [{"index": 0, "seat": 1}]}
+    assert offered(snapshot, words) == {
+        0: [("press", "Am pus o carte identică"), ("hold", "Trag")],
+        1: [("press", "Am pus o carte identică"), ("double", "Îmi retrag mutarea"),
+            ("hold", "Trag")],
+        2: [("press", "Am pus o carte identică"), ("hold", "Trag")],
+    }
+    tempus = offered({**snapshot, "game": "tempus"}, words)
+    assert tempus == {0: [], 1: [("double", "Îmi retrag mutarea")],
+                      2: [("press", "Am strecurat o carte sub un set")]}
 
 
 def test_a_seat_button_on_the_page_presses_without_a_pin(table: Any, phone: Any) -> None:
@@ -315,3 +352,10 @@ def test_a_move_reads_in_the_game_s_words_in_the_phone_s_language(
     assert '<span class="move">puts a brigand on ne</span>' in section(phone.page("/"), "verdicts")
     romanian = section(phone.page("/", headers={"Accept-Language": "ro"}), "verdicts")
     assert '<span class="move">pune un bandit pe NE</span>' in romanian
+
+
+def test_the_dealer_is_said_to_deal_while_dealing(table: Any, phone: Any) -> None:
+    table._snapshot.update(flagged=None, dealing=1)
+    seats = section(phone.page("/"), "seats")
+    assert re.search(r'data-seat="1" data-to-play="true">\s*<span class="name">Bogdan</span>\s*'
+                     r'<span class="turn">deals</span>', seats)

@@ -7,12 +7,29 @@
   const stale = document.getElementById("admin-stale");
   let touched = false;
 
+  // The new-match form: the seats beyond the fewest a game needs show one at a time, as
+  // names are typed (without this script they all show); "who starts" offers those seats.
+  const seats = Array.from(document.querySelectorAll("#seat-names .seat-name"));
+  function showSeatsInUse() {
+    let spare = false;
+    seats.forEach(function (input) {
+      const empty = !input.value.trim();
+      const shown = !input.classList.contains("extra") || !empty || !spare;
+      if (input.classList.contains("extra") && empty) spare = true;
+      input.hidden = !shown;
+      const option = document.querySelector('#first option[data-seat="' + input.dataset.seat + '"]');
+      if (option) option.hidden = input.classList.contains("extra") && empty;
+    });
+  }
+  showSeatsInUse();
+
   document.addEventListener("input", function (event) {
     touched = true;
     const input = event.target;
     if (input instanceof HTMLInputElement && input.classList.contains("seat-name")) {
       const option = document.querySelector('#first option[value="' + input.dataset.seat + '"]');
       if (option) option.textContent = input.value.trim() || input.placeholder;
+      showSeatsInUse();
     }
   });
 

@@ -6,6 +6,7 @@
 (function () {
   const body = document.body;
   const connection = document.getElementById("connection");
+  const banner = document.getElementById("offline-banner");
   const result = document.getElementById("press-result");
   let fetching = false;
   let again = false;
@@ -15,6 +16,9 @@
     connection.dataset.state = live ? "live" : "offline";
     connection.textContent = live ? body.dataset.textLive : body.dataset.textOffline;
     connection.classList.toggle("offline", !live);
+    // What the page says may no longer be true: say so big, grey out who is to play.
+    body.classList.toggle("offline", !live);
+    banner.hidden = live;
   }
 
   function shown() {

@@ -54,8 +54,9 @@ def breaches_of(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], s
 
 def judge_deal(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], str]:
     if state.phase == "reveal":
-        missing = ", ".join(str(s) for s in range(state.seats) if unshown(state, s))
-        return [("UNO-SCORE", t("the round is not scored: seat(s) {seats} show first",
+        missing = Text.joined(", ", [t("seat {seat}", seat=s) for s in range(state.seats)
+                                     if unshown(state, s)])
+        return [("UNO-SCORE", t("the round is not scored: {seats} show their hands first",
                                 seats=missing))], ""
     if state.phase != "deal":
         return [(TURN_RULE, t("the round is under way: no deal now"))], ""

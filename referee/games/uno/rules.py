@@ -92,6 +92,14 @@ class Uno(Game[UnoState]):
             "only a wild draw 4 goes back, on a wild the first player names the colour.",
         ),
         Option(
+            "turned_up_reverse",
+            "dealer_played",
+            ("dealer_played", "dealer_first"),
+            "UNO-FIRST-CARD, a reverse turned up: it counts as played by the dealer, so the "
+            "dealer's right plays first (the sheet: 'as if the dealer had played it'); "
+            "dealer_first: the dealer plays first, then play goes the other way (Mattel).",
+        ),
+        Option(
             "wild",
             "house",
             ("house", "official"),
@@ -451,8 +459,9 @@ class Uno(Game[UnoState]):
             colour=move.get("colour") if card.wild else card.colour,
             top_wild=TopWild(dealer.after(state.dealer), turned_up=True) if unseen else None,
         )
-        if card.action == "reverse":
-            # [INF] uno.md §4.4.7: the dealer plays first and play goes the other way.
+        if card.action == "reverse" and state.options["turned_up_reverse"] == "dealer_first":
+            # Mattel's reading (uno.md §4.4.7): the dealer plays first, the other way. The
+            # sheet's (the default) is the dealer's own reverse, below: its right plays.
             return replace(state, turn=dealer.reversed())
         if card.value == 0:
             # [INF] the seed lists what a first card does; a 0 is not among them.

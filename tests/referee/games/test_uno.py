@@ -159,6 +159,7 @@ def test_uno_is_registered_for_2_to_10_players() -> None:
 def test_the_house_rules_are_the_defaults() -> None:
     assert dict(new_match().header.options) == {
         "first_card": "house",
+        "turned_up_reverse": "dealer_played",
         "wild": "house",
         "wild_draw4": "house",
         "draw2_on_draw2": False,
@@ -248,11 +249,25 @@ def test_first_card_skip_skips_the_first_player() -> None:
     assert rules(match, play(0, "red-4")) == (TURN_RULE, "UNO-JUMP-IN")
 
 
-def test_first_card_reverse_the_dealer_plays_first_the_other_way() -> None:
-    match = started("red-reverse", seats=4, first=1)
+def test_first_card_reverse_counts_as_the_dealer_s_so_its_right_plays_first() -> None:
+    """The sheet: the card is turned up as if the dealer had played it."""
+    match = started("red-reverse", seats=4, first=1)  # seat 0 deals
+    assert match.to_play() == 3
+    assert rules(match, play(0, "red-4")) == (TURN_RULE, "UNO-JUMP-IN")
+    legal(match, play(3, "red-4"))
+    assert match.to_play() == 2
+
+
+def test_first_card_reverse_the_dealer_plays_first_the_other_way_as_an_option() -> None:
+    match = started("red-reverse", seats=4, first=1, turned_up_reverse="dealer_first")
     assert match.to_play() == 0
     legal(match, play(0, "red-4"))
     assert match.to_play() == 3
+
+
+def test_first_card_reverse_with_two_players_the_dealer_plays_again() -> None:
+    match = started("red-reverse", seats=2, first=1)  # a reverse is a skip for two
+    assert match.to_play() == 0
 
 
 def test_first_card_draw2_the_first_player_draws_or_defends() -> None:

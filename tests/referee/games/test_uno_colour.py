@@ -227,7 +227,9 @@ def test_the_offer_speaks_romanian() -> None:
     [offer] = colour_offers(match.state)
     ro = catalogue("ro")
     assert isinstance(offer.title, Text) and isinstance(offer.fields[0].label, Text)
-    assert translate(offer.title, ro) == "Ce culoare a ales jucătorul 0 pentru +4?"
+    assert translate(offer.title, ro, ("Ana", "Bogdan", "Chiara", "Dan")) == (
+        "Ce culoare a ales Ana pentru +4?"
+    )
     assert translate(offer.fields[0].label, ro) == "culoarea"
     assert [translate(choice, ro) for choice in offer.fields[0].choices] == [
         "roșu", "verde", "albastru", "galben",

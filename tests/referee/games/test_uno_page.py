@@ -302,9 +302,10 @@ def test_the_offers_speak_romanian() -> None:
     legal(match, play(0, "wild-draw4", colour="blue"))
     titles = {kind: offer.title for kind, offer in offers(match.state).items()}
     assert all(isinstance(title, Text) and not untranslated(title, RO) for title in titles.values())
-    assert {kind: translate(title, RO) for kind, title in titles.items()} == {
-        "challenge": "Contestă jucătorul 1 cartea +4 a jucătorului 0?",
-        "catch": "Jucătorul 0 a rămas cu o carte fără să strige UNO: cine l-a prins?",
+    names = ("Ana", "Bogdan", "Chiara")
+    assert {kind: translate(title, RO, names) for kind, title in titles.items()} == {
+        "challenge": "Contestă Bogdan cartea +4 a lui Ana?",
+        "catch": "Ana a rămas cu o carte fără să strige UNO: cine l-a prins?",
         "uno": "Cine a strigat UNO?",
     }
 
@@ -615,7 +616,7 @@ def test_what_the_camera_says_of_page_moves_reads_in_romanian() -> None:
     assert reason == (
         "seat 1's catch of seat 0 no longer holds: the play it caught changed"
     )
-    assert translate(reason, RO) == (
-        "prinderea jucătorului 0 de către jucătorul 1 nu mai contează: s-a schimbat jocul "
+    assert translate(reason, RO, ("Ana", "Bogdan", "Chiara")) == (
+        "prinderea lui Ana de către Bogdan nu mai contează: s-a schimbat jocul "
         "pentru care a fost prins"
     )

@@ -91,8 +91,8 @@ def test_a_few_sentences_in_romanian() -> None:
     wild, proof = match.rulings[3].verdict.message, match.rulings[8].deferred[0].verdict.message
     assert wild == "wild on red-9, green named"
     assert translate(wild, RO) == "„Schimbă culoarea” pe 9 roșu, se alege verde"
-    assert translate(proof, RO) == (
-        "jucătorul 2 avea 8 roșu când a jucat o carte „Schimbă culoarea” pe 9 roșu (roșu) "
+    assert translate(proof, RO, match.header.seats) == (
+        "Chiara avea 8 roșu când a jucat o carte „Schimbă culoarea” pe 9 roșu (roșu) "
         "la mutarea 3: mai multe decât a putut trage de atunci"
     )
     double = match.game.judge(match.state, Move(0, "play", {"cards": ["red-8", "red-8"]}))
