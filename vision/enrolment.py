@@ -23,6 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Frame
+from vision.card_photo import cut_card as cut_photo_card
+from vision.card_photo import find_card
 from vision.cards import CHROMA_DIFF, MAT_DIFF, CardQuad, mat_colour, view_mask, warp_patch
 
 Image8 = NDArray[np.uint8]
@@ -41,9 +43,6 @@ BLUR_PX = 3.4  # an outline's step wider than this (pixels): the frame is blurre
 STILL_MM = 2.0  # a card moved less than this between two frames lies still
 GRID_COLUMNS = 4
 GRID_PITCH_MM = (105.0, 130.0)  # where the page draws the grid's places (centre to centre)
-PHOTO_MIN_SHARE = 0.04  # a card in a phone photo covers at least this share of it
-PHOTO_WORK_PX = 320  # the card in a photo is looked for at this size (its longest side)
-PHOTO_RIM = 0.04  # the share of a photo's width and height at its rim taken as table
 PHOTO_CROPPED_SHARE = 0.6  # a card outline this large (or none): the photo is already
 # cropped to the card (inside a cropped card, its printed field is such an outline)
 
@@ -334,82 +333,13 @@ def contact_sheet(crops: Sequence[Image8], labels: Sequence[str], columns: int =
 
 def find_card_in_photo(photo: Image8) -> Image8:
     """The card in an ordinary photo (a card on a table, not cropped), cut out upright
-    (portrait) at the photo's own resolution: the outline of card proportions of what
-    stands out from the table (GrabCut, started from the photo less its rim). The photo
-    itself if it is already cropped to the card (the outline found is most of it: the
-    printed field inside the card's margin) or if no card outline shows in it."""
+    (portrait) at the photo's own resolution (`vision.card_photo` finds it). The photo
+    itself if it is already cropped to the card (the outline found is most of it) or if
+    no card outline shows in it."""
     h, w = photo.shape[:2]
-    quad = _card_outline(photo)
-    area = 0.0 if quad is None else float(cv2.contourArea(quad.astype(np.float32)))
-    if quad is None or area >= PHOTO_CROPPED_SHARE * h * w:
+    corners = find_card(photo)
+    if corners is None or cv2.contourArea(corners) >= PHOTO_CROPPED_SHARE * h * w:
         return photo if h >= w else np.ascontiguousarray(np.rot90(photo))
-    return _rectified(photo, quad)
-
-
-def _card_outline(photo: Image8) -> NDArray[np.float64] | None:
-    """Four corners (photo px) of the card in a photo, or None."""
-    h, w = photo.shape[:2]
-    scale = min(1.0, PHOTO_WORK_PX / max(h, w))
-    small = np.asarray(cv2.resize(photo, (max(1, round(w * scale)), max(1, round(h * scale))),
-                                  interpolation=cv2.INTER_AREA), np.uint8)
-    sh, sw = small.shape[:2]
-    mask = np.zeros((sh, sw), np.uint8)
-    rim = PHOTO_RIM
-    rect = (round(rim * sw), round(rim * sh), round((1 - 2 * rim) * sw),
-            round((1 - 2 * rim) * sh))
-    background, foreground = np.zeros((1, 65)), np.zeros((1, 65))
-    cv2.grabCut(small, mask, rect, background, foreground, 3, cv2.GC_INIT_WITH_RECT)
-    card = np.where((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
-    card = np.asarray(cv2.morphologyEx(card, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)),
-                      np.uint8)
-    contours, _ = cv2.findContours(card, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return None
-    largest = np.asarray(max(contours, key=cv2.contourArea), np.int32)
-    quad = _quad_of(largest, float(sh * sw))
-    return None if quad is None else quad / scale
-
-
-def _quad_of(contour: NDArray[np.int32], photo_area: float) -> NDArray[np.float64] | None:
-    """The card outline a blob is: its convex hull simplified to four corners if it has
-    card proportions, else its min-area rectangle if that has them; None if neither."""
-    area = cv2.contourArea(contour)
-    if area < PHOTO_MIN_SHARE * photo_area:
-        return None
-    hull = cv2.convexHull(contour)
-    perimeter = cv2.arcLength(hull, True)
-    for tolerance in (0.02, 0.035, 0.05):
-        poly = cv2.approxPolyDP(hull, tolerance * perimeter, True).reshape(-1, 2)
-        if len(poly) == 4 and _card_like(poly.astype(np.float64)):
-            return _clockwise(poly.astype(np.float64))
-    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
-    if rw * rh <= 0 or area / (rw * rh) < 0.85:
-        return None
-    box = cv2.boxPoints(((cx, cy), (rw, rh), angle)).astype(np.float64)
-    return _clockwise(box) if _card_like(box) else None
-
-
-def _card_like(quad: NDArray[np.float64]) -> bool:
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    ratio = max(a, b) / max(min(a, b), 1e-6)
-    return bool(ASPECT_RANGE[0] <= ratio <= ASPECT_RANGE[1])
-
-
-def _clockwise(quad: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The corners clockwise (on screen) from the one nearest the top-left."""
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    ordered = quad[np.argsort(angles)]
-    start = int(np.argmin(ordered.sum(axis=1)))
-    return np.roll(ordered, -start, axis=0)
-
-
-def _rectified(photo: Image8, quad: NDArray[np.float64]) -> Image8:
-    """The quadrilateral of the photo cut out upright, portrait, at its own resolution."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    across, down = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    if across > down:  # lying sideways: start from the next corner, so it stands up
-        quad = np.roll(quad, -1, axis=0)
-        across, down = down, across
-    return warp_patch(photo, quad, (max(8, round(across)), max(8, round(down))))
+    across = float(np.linalg.norm(corners[1] - corners[0]))
+    down = float(np.linalg.norm(corners[2] - corners[1]))
+    return cut_photo_card(photo, corners, (max(8, round(across)), max(8, round(down))))
