@@ -25,6 +25,7 @@ from firmware.enrol import EnrolError
 from firmware.enrollment import EnrollmentError
 from firmware.session import SessionError
 from hardware.camera import CameraError
+from hardware.panel import PinsError
 from referee.core import RefereeError
 from referee.games import GAMES
 from vision.calibration import VisionError
@@ -35,7 +36,7 @@ GAME_HELP = "the game: " + ", ".join(sorted(GAMES))
 
 USER_ERRORS = (
     RefereeError, VisionError, CameraError, SessionError, EnrollmentError, ConfigError,
-    ControlError, EnrolError, ProfileError, OSError, ValueError,
+    ControlError, EnrolError, ProfileError, OSError, ValueError, PinsError,
 )
 
 
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_options(run, required=False)
     add_page_options(run)
     run.add_argument("--deck-photos", type=Path, help="photos of your own deck's faces")
+    run.add_argument("--once", action="store_true", help="stop when a video file ends")
 
     enrol_cli.add_enrol_parser(sub)
 
@@ -202,7 +204,7 @@ def dispatch(args: argparse.Namespace) -> int:
         config = page_config(args).but(
             camera=args.camera, pins=args.pins, deck_photos=args.deck_photos
         )
-        return commands.run_table(header, config)
+        return commands.run_table(header, config, once=args.once)
     if args.command == "demo":
         # The demo listens on this machine only unless --host says otherwise.
         config = page_config(args).but(host=args.host or "127.0.0.1")
