@@ -16,6 +16,7 @@ import numpy as np
 
 from firmware.config import TableConfig
 from firmware.enrollment import build_reader, deck_arts
+from firmware.exposure import LockOnMat, sees_whole_mat
 from firmware.loop import drive
 from firmware.service import TableService
 from firmware.session import (
@@ -161,8 +162,9 @@ def describe_result(result: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def open_camera(name: str) -> Camera:
+    """The camera `name` says; the Pi camera's exposure is fixed once it sees the mat."""
     if name == "picamera":
-        return PiCamera()
+        return LockOnMat(PiCamera(), sees_whole_mat(default_mat()))
     if name.isdigit():
         return OpenCVCamera(int(name))
     return OpenCVCamera(name)
