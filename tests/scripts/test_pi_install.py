@@ -23,7 +23,9 @@ UNIT = ROOT / "scripts/pi/tableref.service"
 SYSTEM_UNITS = Path("/lib/systemd/system")
 
 
-def script(path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def script(
+    path: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["bash", str(path), *args], capture_output=True, text=True,
                           timeout=60, env={**os.environ, **(env or {})})
 
