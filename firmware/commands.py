@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import socket
 import sys
 import threading
 import time
 from collections.abc import Sequence
-from contextlib import closing, suppress
+from contextlib import closing
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -18,6 +17,7 @@ from firmware.config import TableConfig
 from firmware.enrollment import build_reader, deck_arts
 from firmware.exposure import LockOnMat, sees_whole_mat
 from firmware.loop import drive
+from firmware.network import lan_address
 from firmware.service import TableService
 from firmware.session import (
     SessionError,
@@ -289,26 +289,6 @@ def start_or_resume(service: TableService, header: dict[str, Any] | None) -> Non
         service.start_match(header)
     else:
         print("no match in progress: start one on the page", flush=True)
-
-
-def lan_address() -> str:
-    """This machine's address on the local network, for phones to reach the page.
-
-    The address the kernel would send from towards a LAN-wide destination (a UDP
-    "connect" sends nothing), else one the host name resolves to; when the machine has
-    no network at all, its mDNS name (`<hostname>.local`), never 127.0.0.1."""
-    with suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect(("10.255.255.255", 1))
-        address = str(probe.getsockname()[0])
-        if not address.startswith(("127.", "0.")):
-            return address
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        infos = []
-    addresses = [str(info[4][0]) for info in infos]
-    return next((a for a in addresses if not a.startswith("127.")),
-                f"{socket.gethostname()}.local")
 
 
 def demo(
