@@ -48,6 +48,9 @@ from webui import create_app, serve
 from webui.control import ControlError
 from webui.server import RunningServer
 
+#: How long a stop waits for the page's open requests: the phones' event streams never
+#: end by themselves, and their worker threads do not keep the process alive.
+PAGE_STOP_SECONDS = 0.3
 DEMO_SESSION = Path(__file__).resolve().parents[1] / "tests/fixtures/deserto/two-players-daylight"
 #: The demo's default pace (x real time): about two seconds a move, for a newcomer to follow.
 DEMO_SPEED = 0.5
@@ -250,7 +253,7 @@ def run_table(
                     if not once:
                         wait_until(stop)
             finally:
-                server.stop()
+                server.stop(PAGE_STOP_SECONDS)
         finally:
             camera.close()
     return 0
@@ -339,5 +342,5 @@ def demo(
         except Stopped:
             pass
         finally:
-            server.stop()
+            server.stop(PAGE_STOP_SECONDS)
     return 0
