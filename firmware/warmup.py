@@ -18,31 +18,48 @@ import numpy as np
 from firmware.enrollment import build_reader, deck_arts
 from referee.games import GAMES, get_game
 from vision.deck_art import paint_face
-from vision.mat import default_mat, render_mat
-from vision.render import CameraPose, CardPlacement, Lighting, Scene, render
+from vision.mat import MatSpec, default_mat, render_mat
+from vision.render import CameraPose, CardPlacement, HandPose, Image, Lighting, Scene, render
 
-#: Frames read per deck: the reader learns the mat model one frame in four.
+#: Frames read per scene: the reader learns the mat model one frame in four.
 FRAMES = 8
 MAT_PX_PER_MM = 3.0
 
 
+def scenes(mat: MatSpec, faces: list[Image], card_mm: tuple[float, float]) -> list[Scene]:
+    """The kinds of view whose kernels differ: cards apart, two overlapping, an offset
+    pile, and a hand over the mat."""
+    x, y = mat.center_mm
+    image = render_mat(mat, MAT_PX_PER_MM)
+
+    def card(i: int, dx: float, dy: float, angle: float) -> CardPlacement:
+        return CardPlacement(faces[i % len(faces)], (x + dx, y + dy), angle, size_mm=card_mm)
+
+    apart = [card(0, -90, 0, 0), card(1, 0, 0, 10), card(2, 90, 0, -5)]
+    overlapping = [card(0, -20, 0, 0), card(1, 15, 10, 25)]
+    pile = [card(i, 8.0 * i, 6.0 * i, 4.0 * i) for i in range(3)]
+    hand = HandPose(reach_mm=(x + 60, y - 40), angle_deg=90.0)
+    return [Scene(image, mat, MAT_PX_PER_MM, apart), Scene(image, mat, MAT_PX_PER_MM, overlapping),
+            Scene(image, mat, MAT_PX_PER_MM, pile), Scene(image, mat, MAT_PX_PER_MM, apart, hand)]
+
+
 def warm_up(games: list[str] | None = None) -> float:
-    """Read FRAMES rendered frames with every deck's reader; returns the seconds taken."""
+    """Read each scene FRAMES times with every deck's reader, at the Pi camera's frame
+    size and at a smaller one; returns the seconds taken."""
     started = time.monotonic()
     mat = default_mat()
-    mat_image = render_mat(mat, MAT_PX_PER_MM)
     rng = np.random.default_rng(0)
     for name in games or sorted(GAMES):
         deck = get_game(name).deck
         faces = [paint_face(art, deck.card_mm, px_per_mm=8.0) for art in deck_arts(deck)[:3]]
-        x, y = mat.center_mm
-        cards = [CardPlacement(face, (x - 80.0 + 80.0 * i, y), 10.0 * i, size_mm=deck.card_mm)
-                 for i, face in enumerate(faces)]
-        frame = render(Scene(mat_image, mat, MAT_PX_PER_MM, cards), CameraPose(), Lighting(),
-                       rng).image
         reader = build_reader(deck, mat)
-        for _ in range(FRAMES):
-            reader.read(frame)
+        for resolution in ((1280, 720), (800, 450)):
+            camera = CameraPose(resolution=resolution)
+            for scene in scenes(mat, faces, deck.card_mm):
+                frame = render(scene, camera, Lighting(), rng).image
+                for _ in range(FRAMES):
+                    reader.read(frame)
+                reader.recalibrate()
     return time.monotonic() - started
 
 
