@@ -109,7 +109,6 @@ def test_the_unit_reads_the_kernels_where_the_install_compiled_them() -> None:
     assert service["SupplementaryGroups"] == "gpio video"
     assert service["Restart"] == "on-failure"
     assert service["StateDirectory"] == "tableref" and service["CacheDirectory"] == "tableref"
-    assert service["Environment"] == "PYTHONUNBUFFERED=1"  # the last of two; both below
     assert "Environment=NUMBA_CACHE_DIR=/var/cache/tableref/numba" in UNIT.read_text()
     assert service["ProtectSystem"] == "strict" and service["NoNewPrivileges"] == "true"
     assert "PrivateDevices" not in service  # it would hide the camera and the GPIO chip
