@@ -246,10 +246,10 @@ def run_table(
                                reopen=lambda: open_camera(config.camera))
                 if not stop.is_set() and not live:
                     ended = f"the video {config.camera} has ended: no more frames to referee"
+                    service.note_problem(ended)  # on the page first, then said
                     print(f"tableref: {ended}" + ("" if once else
                           "; the page stays up until tableref is stopped"), file=sys.stderr,
                           flush=True)
-                    service.note_problem(ended)
                     if not once:
                         wait_until(stop)
             finally:

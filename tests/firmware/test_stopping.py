@@ -12,8 +12,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from firmware.commands import DEMO_SESSION
 from firmware.session import replay_session
@@ -40,6 +42,18 @@ def intact(database: Path) -> bool:
         return connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
+@contextmanager
+def started(command: list[str], **options: Any) -> Iterator[subprocess.Popen[str]]:
+    """The process running `command`, killed if a check fails before it stopped (the
+    page would keep it running forever)."""
+    with subprocess.Popen(command, cwd=ROOT, text=True, **options) as process:
+        try:
+            yield process
+        finally:
+            if process.poll() is None:
+                process.kill()
+
+
 def read_line_with(stream: IO[str], text: str, process: subprocess.Popen[str]) -> str:
     """The first line of `stream` containing `text` (the process must still run)."""
     for line in stream:
@@ -52,8 +66,7 @@ def test_sigterm_stops_the_demo_cleanly_with_every_logged_move_kept(tmp_path: Pa
     database = tmp_path / "tableref.sqlite"
     command = [sys.executable, "-m", "firmware.cli", "demo", "--port", "0", "--speed", "200",
                "--data", str(tmp_path)]
-    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True) as demo:
+    with started(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as demo:
         deadline = time.monotonic() + 180
         while len(logged(database)[0]) < 6:
             assert demo.poll() is None, "the demo ended before the stop"
@@ -78,8 +91,7 @@ def test_run_on_a_video_that_ends_says_so_keeps_the_page_then_stops_on_sigterm(
     command = [sys.executable, "-m", "firmware.cli", "run", "--game", "deserto",
                "--seats", ",".join(header["seats"]), "--camera", str(video), "--pins", "mock",
                "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path / "data")]
-    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True) as run:
+    with started(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as run:
         assert run.stdout is not None and run.stderr is not None
         page = read_line_with(run.stdout, "tableref page: ", run).split()[-1]
         ended = read_line_with(run.stderr, "has ended", run)

@@ -51,15 +51,16 @@ class Picamera2:
         for stream in (main, lores):
             if stream is not None and stream.get("format", "XBGR8888") not in FORMATS:
                 raise RuntimeError(f"Invalid format {stream['format']}")
-        if main is not None and lores is not None and (
-            lores["size"][0] > main["size"][0] or lores["size"][1] > main["size"][1]
-        ):
-            raise RuntimeError("lores stream dimensions may not exceed main stream")
         return {"main": main or {"size": (1280, 720), "format": "XBGR8888"}, "lores": lores,
                 "buffer_count": buffer_count, "controls": controls or {}}
 
     def configure(self, config: dict[str, Any]) -> None:
         CALLS.append(("configure", config))
+        main, lores = config["main"], config["lores"]
+        if lores is not None and (
+            lores["size"][0] > main["size"][0] or lores["size"][1] > main["size"][1]
+        ):
+            raise RuntimeError("lores stream dimensions may not exceed main stream")
         self.config = config
 
     def start(self) -> None:
