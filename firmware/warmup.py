@@ -27,8 +27,8 @@ MAT_PX_PER_MM = 3.0
 
 
 def scenes(mat: MatSpec, faces: list[Image], card_mm: tuple[float, float]) -> list[Scene]:
-    """The kinds of view whose kernels differ: cards apart, two overlapping, an offset
-    pile, and a hand over the mat."""
+    """The kinds of view whose kernels differ: cards apart, overlapping, one lying on
+    another, an offset pile, and a hand over the mat."""
     x, y = mat.center_mm
     image = render_mat(mat, MAT_PX_PER_MM)
 
@@ -37,10 +37,14 @@ def scenes(mat: MatSpec, faces: list[Image], card_mm: tuple[float, float]) -> li
 
     apart = [card(0, -90, 0, 0), card(1, 0, 0, 10), card(2, 90, 0, -5)]
     overlapping = [card(0, -20, 0, 0), card(1, 15, 10, 25)]
+    # one card laid half over another, and over its corner: each seen as lying on it
+    on_top = [card(0, -150, -40, 0), card(1, -120, -20, 0), card(2, 100, 40, 5),
+              card(0, 100, 85, 5)]
     pile = [card(i, 8.0 * i, 6.0 * i, 4.0 * i) for i in range(3)]
     hand = HandPose(reach_mm=(x + 60, y - 40), angle_deg=90.0)
-    return [Scene(image, mat, MAT_PX_PER_MM, apart), Scene(image, mat, MAT_PX_PER_MM, overlapping),
-            Scene(image, mat, MAT_PX_PER_MM, pile), Scene(image, mat, MAT_PX_PER_MM, apart, hand)]
+    return [Scene(image, mat, MAT_PX_PER_MM, cards)
+            for cards in (apart, overlapping, on_top, pile)] + [
+        Scene(image, mat, MAT_PX_PER_MM, apart, hand)]
 
 
 def warm_up(games: list[str] | None = None) -> float:
