@@ -17,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from firmware import commands, enrol_cli
+from firmware import commands, doctor, enrol_cli
 from firmware.commands import DEMO_SPEED
 from firmware.config import ConfigError, TableConfig, load_config
 from firmware.deck_profile import ProfileError
@@ -25,6 +25,7 @@ from firmware.enrol import EnrolError
 from firmware.enrollment import EnrollmentError
 from firmware.session import SessionError
 from hardware.camera import CameraError
+from hardware.panel import PinsError
 from referee.core import RefereeError
 from referee.games import GAMES
 from vision.calibration import VisionError
@@ -35,7 +36,7 @@ GAME_HELP = "the game: " + ", ".join(sorted(GAMES))
 
 USER_ERRORS = (
     RefereeError, VisionError, CameraError, SessionError, EnrollmentError, ConfigError,
-    ControlError, EnrolError, ProfileError, OSError, ValueError,
+    ControlError, EnrolError, ProfileError, OSError, ValueError, PinsError,
 )
 
 
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_options(run, required=False)
     add_page_options(run)
     run.add_argument("--deck-photos", type=Path, help="photos of your own deck's faces")
+    run.add_argument("--once", action="store_true", help="stop when a video file ends")
 
     enrol_cli.add_enrol_parser(sub)
 
@@ -101,6 +103,18 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"replay speed, x real time (default {DEMO_SPEED:g}: "
                            "a pace a newcomer can follow)")
     demo.add_argument("--once", action="store_true", help="stop when the replay ends")
+
+    check_table = sub.add_parser(
+        "doctor", help="check camera, mat, LEDs, buttons, buzzer, data folder and page"
+    )
+    check_table.add_argument("--config", type=Path, help="TOML config (default: ./tableref.toml)")
+    check_table.add_argument("--camera", help="picamera (default), a webcam number, or a video")
+    check_table.add_argument("--pins", help="GPIO backend: mock, lgpio or rpigpio")
+    check_table.add_argument("--data", type=Path, help="folder of the SQLite log")
+    check_table.add_argument("--port", type=int, help="port of the page (default: 8000)")
+    check_table.add_argument("--seats", type=int, help="buttons to check (default: all)")
+    check_table.add_argument("--button-timeout", type=float, default=15.0,
+                             help="seconds to wait for each button (default: 15)")
     return parser
 
 
@@ -202,11 +216,16 @@ def dispatch(args: argparse.Namespace) -> int:
         config = page_config(args).but(
             camera=args.camera, pins=args.pins, deck_photos=args.deck_photos
         )
-        return commands.run_table(header, config)
+        return commands.run_table(header, config, once=args.once)
     if args.command == "demo":
         # The demo listens on this machine only unless --host says otherwise.
         config = page_config(args).but(host=args.host or "127.0.0.1")
         return commands.demo(config, args.speed, args.once)
+    if args.command == "doctor":
+        config = load_config(args.config).but(
+            camera=args.camera, pins=args.pins, data=args.data, port=args.port
+        )
+        return doctor.doctor(config, args.seats, args.button_timeout, sys.stdout)
     raise AssertionError(args.command)
 
 

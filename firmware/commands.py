@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import socket
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -15,7 +15,9 @@ import numpy as np
 
 from firmware.config import TableConfig
 from firmware.enrollment import build_reader, deck_arts
+from firmware.exposure import LockOnMat, sees_whole_mat
 from firmware.loop import drive
+from firmware.network import lan_address
 from firmware.service import TableService
 from firmware.session import (
     SessionError,
@@ -24,6 +26,7 @@ from firmware.session import (
     session_header,
     session_mat,
 )
+from firmware.stopping import Stopped, stop_on_signals, wait_until
 from firmware.store import MatchStore
 from hardware.camera import (
     Camera,
@@ -32,7 +35,7 @@ from hardware.camera import (
     SessionRecorder,
     read_session_metadata,
 )
-from hardware.panel import DEFAULT_PIN_MAP, MAX_SEATS, SeatPanel, SimulatedPanel, make_pin_factory
+from hardware.panel import DEFAULT_PIN_MAP, PinMap, SeatPanel, SimulatedPanel, make_pin_factory
 from referee.core import Game, RefereeError
 from referee.games import get_game
 from referee.notation import NotationError, parse_header, parse_move, read_log
@@ -45,6 +48,9 @@ from webui import create_app, serve
 from webui.control import ControlError
 from webui.server import RunningServer
 
+#: How long a stop waits for the page's open requests: the phones' event streams never
+#: end by themselves, and their worker threads do not keep the process alive.
+PAGE_STOP_SECONDS = 0.3
 DEMO_SESSION = Path(__file__).resolve().parents[1] / "tests/fixtures/deserto/two-players-daylight"
 #: The demo's default pace (x real time): about two seconds a move, for a newcomer to follow.
 DEMO_SPEED = 0.5
@@ -159,8 +165,9 @@ def describe_result(result: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def open_camera(name: str) -> Camera:
+    """The camera `name` says; the Pi camera's exposure is fixed once it sees the mat."""
     if name == "picamera":
-        return PiCamera()
+        return LockOnMat(PiCamera(), sees_whole_mat(default_mat()))
     if name.isdigit():
         return OpenCVCamera(int(name))
     return OpenCVCamera(name)
@@ -174,7 +181,7 @@ def record(
     metadata = {"match": parsed.to_json(), "mat": default_mat().to_json()}
     started = time.monotonic()
     with (
-        seat_panel(len(parsed.seats), pins) as panel,
+        seat_panel(DEFAULT_PIN_MAP, pins, len(parsed.seats)) as panel,
         open_camera(camera_name) as camera,
         SessionRecorder(out_dir, metadata) as recorder,
     ):
@@ -190,42 +197,65 @@ def record(
     return 0
 
 
-def seat_panel(seats: int, pins: str) -> SeatPanel:
-    """The seat panel on the default pin map; `pins` names the GPIO backend."""
+def seat_panel(pin_map: PinMap, pins: str, seats: int | None = None) -> SeatPanel:
+    """The seat panel on `pin_map` (its first `seats` seats, or all); `pins` names the
+    GPIO backend, chosen here once for the whole run."""
     return SeatPanel(
-        DEFAULT_PIN_MAP.seats[:seats], DEFAULT_PIN_MAP.status_led, DEFAULT_PIN_MAP.buzzer,
+        pin_map.seats[:seats], pin_map.status_led, pin_map.buzzer,
         pin_factory=make_pin_factory(pins),
     )
 
 
-def run_table(header: dict[str, Any] | None, config: TableConfig) -> int:
+def run_table(
+    header: dict[str, Any] | None,
+    config: TableConfig,
+    once: bool = False,
+    stop: threading.Event | None = None,
+) -> int:
     """Referee the table live. With a header, resume that match after a restart or start
-    it; without, resume the match in progress, else wait for the page to start one."""
+    it; without, resume the match in progress, else wait for the page to start one.
+
+    A live camera that fails is reported on the page and opened again; a video file that
+    ends is said on stderr and on the page, which stays up until SIGTERM or Ctrl-C (or,
+    with `once`, the run ends there). A stop lands between frames, never inside a move.
+    """
     parsed = None
     if header is not None:
         parsed = get_game(header["game"]).check_header(parse_header(header)).to_json()
-    # A video file ends; a camera is retried when it stops delivering.
     live = config.camera == "picamera" or config.camera.isdigit()
     with (
-        open_camera(config.camera) as camera,
-        seat_panel(MAX_SEATS, config.pins) as panel,
+        stop_on_signals(stop) as stop,
+        seat_panel(config.pin_map, config.pins) as panel,
         closing(MatchStore.open(config.data / "tableref.sqlite")) as store,
     ):
-        service = TableService(store, panel, default_mat(), panel.seats, config.deck_photos,
-                               data=config.data)
-        if config.admin_pin is not None:
-            service.set_pin(config.admin_pin)
-        start_or_resume(service, parsed)
-        server = serve_page(service, config)
-
-        def presses(_t: float) -> list[Any]:
-            panel.poll()
-            return panel.events()
-
+        camera = open_camera(config.camera)
         try:
-            drive(service, camera, presses, live=live)
+            service = TableService(store, panel, default_mat(), panel.seats,
+                                   config.deck_photos, data=config.data)
+            if config.admin_pin is not None:
+                service.set_pin(config.admin_pin)
+            start_or_resume(service, parsed)
+            server = serve_page(service, config)
+
+            def presses(_t: float) -> list[Any]:
+                panel.poll()
+                return panel.events()
+
+            try:
+                camera = drive(service, camera, presses, stop=stop, live=live,
+                               reopen=lambda: open_camera(config.camera))
+                if not stop.is_set() and not live:
+                    ended = f"the video {config.camera} has ended: no more frames to referee"
+                    service.note_problem(ended)  # on the page first, then said
+                    print(f"tableref: {ended}" + ("" if once else
+                          "; the page stays up until tableref is stopped"), file=sys.stderr,
+                          flush=True)
+                    if not once:
+                        wait_until(stop)
+            finally:
+                server.stop(PAGE_STOP_SECONDS)
         finally:
-            server.stop()
+            camera.close()
     return 0
 
 
@@ -264,25 +294,21 @@ def start_or_resume(service: TableService, header: dict[str, Any] | None) -> Non
         print("no match in progress: start one on the page", flush=True)
 
 
-def lan_address() -> str:
-    """This machine's address on the local network, for phones to reach the page."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return "127.0.0.1"
-    addresses = [str(info[4][0]) for info in infos]
-    return next((a for a in addresses if not a.startswith("127.")), "127.0.0.1")
-
-
-def demo(config: TableConfig, speed: float, once: bool) -> int:
+def demo(
+    config: TableConfig, speed: float, once: bool, stop: threading.Event | None = None
+) -> int:
     """Replay the bundled session at `speed` x real time while serving the page; after
-    a crash, the demo match resumes after its last logged move."""
+    a crash, the demo match resumes after its last logged move. SIGTERM or Ctrl-C stop
+    it between two frames."""
     if not DEMO_SESSION.is_dir():
         raise SessionError(f"the demo session is missing: {DEMO_SESSION}")
     metadata = read_session_metadata(DEMO_SESSION)
     header = session_header(metadata, DEMO_SESSION).to_json()
     panel = SimulatedPanel(len(header["seats"]))
-    with closing(MatchStore.open(config.data / "tableref.sqlite")) as store:
+    with (
+        stop_on_signals(stop) as stop,
+        closing(MatchStore.open(config.data / "tableref.sqlite")) as store,
+    ):
         service = TableService(store, panel, session_mat(metadata, DEMO_SESSION), panel.seats)
         if config.admin_pin is not None:
             service.set_pin(config.admin_pin)
@@ -303,8 +329,8 @@ def demo(config: TableConfig, speed: float, once: bool) -> int:
                 time.sleep(DEMO_FLAG_HOLD_S)
                 start = clock["wall"] = start + DEMO_FLAG_HOLD_S
             delay = start + t / speed - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)
+            if (delay > 0 and stop.wait(delay)) or stop.is_set():
+                raise Stopped
 
         try:
             play_session(service, DEMO_SESSION, panel, pace, start_after)
@@ -312,7 +338,9 @@ def demo(config: TableConfig, speed: float, once: bool) -> int:
             print(f"replay finished: scores {result.get('scores')}, "
                   f"winners {result.get('winners')}", flush=True)
             if not once:
-                threading.Event().wait()
+                wait_until(stop)
+        except Stopped:
+            pass
         finally:
-            server.stop()
+            server.stop(PAGE_STOP_SECONDS)
     return 0

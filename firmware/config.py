@@ -12,6 +12,9 @@ one). Command-line flags override it. Every key is optional:
     camera = "picamera"             # or a webcam number, or a video file
     pins = "lgpio"                  # GPIO backend: lgpio, rpigpio, mock
     deck_photos = "/home/pi/my-deck"
+    seat_pins = [[4, 17], [27, 22]]   # BCM (button, LED) per seat (default: WIRING.md's six)
+    status_led_pin = 16
+    buzzer_pin = 18
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from hardware.panel import DEFAULT_PIN_MAP, MAX_SEATS, PinMap
 
 DEFAULT_FILE = Path("tableref.toml")
 
@@ -38,6 +43,14 @@ class TableConfig:
     camera: str = "picamera"
     pins: str = "mock"
     deck_photos: Path | None = None
+    seat_pins: tuple[tuple[int, int], ...] = DEFAULT_PIN_MAP.seats
+    status_led_pin: int = DEFAULT_PIN_MAP.status_led
+    buzzer_pin: int = DEFAULT_PIN_MAP.buzzer
+
+    @property
+    def pin_map(self) -> PinMap:
+        """The seat panel's pins (BCM numbers) as the config gives them."""
+        return PinMap(self.seat_pins, self.status_led_pin, self.buzzer_pin)
 
     def but(self, **overrides: Any) -> TableConfig:
         """This config with the flags that were given (not None) in place of its values."""
@@ -47,8 +60,11 @@ class TableConfig:
 
 KINDS: dict[str, tuple[type, ...]] = {
     "data": (str,), "host": (str,), "port": (int,), "public_url": (str,), "admin_pin": (str,),
-    "camera": (str, int), "pins": (str,), "deck_photos": (str,),
+    "camera": (str, int), "pins": (str,), "deck_photos": (str,), "seat_pins": (list,),
+    "status_led_pin": (int,), "buzzer_pin": (int,),
 }
+#: BCM numbers of the 40-pin header's GPIOs.
+GPIO_NUMBERS = range(28)
 
 
 def load_config(path: Path | None) -> TableConfig:
@@ -78,4 +94,27 @@ def load_config(path: Path | None) -> TableConfig:
         values["camera"] = str(values["camera"])
     if not 0 <= values.get("port", 0) <= 65535:
         raise ConfigError(f"{path}: port must be 0 to 65535")
+    if "seat_pins" in values:
+        values["seat_pins"] = seat_pins(path, values["seat_pins"])
+    for name in ("status_led_pin", "buzzer_pin"):
+        if values.get(name, 0) not in GPIO_NUMBERS:
+            raise ConfigError(f"{path}: {name} must be a BCM GPIO number, 0 to 27")
     return TableConfig(**values)
+
+
+def seat_pins(path: Path, value: list[Any]) -> tuple[tuple[int, int], ...]:
+    """`seat_pins = [[button, LED], ...]` as a tuple of pairs of GPIO numbers."""
+    pairs: list[tuple[int, int]] = []
+    for pair in value:
+        if (
+            not isinstance(pair, list) or len(pair) != 2
+            or not all(type(pin) is int and pin in GPIO_NUMBERS for pin in pair)
+        ):
+            raise ConfigError(
+                f"{path}: seat_pins holds [button, LED] pairs of BCM GPIO numbers (0 to 27), "
+                f"e.g. [[4, 17], [27, 22]], not {pair!r}"
+            )
+        pairs.append((pair[0], pair[1]))
+    if not 1 <= len(pairs) <= MAX_SEATS:
+        raise ConfigError(f"{path}: seat_pins has 1 to {MAX_SEATS} seats, not {len(pairs)}")
+    return tuple(pairs)

@@ -1,14 +1,15 @@
 """The main loop: frames from a camera and presses from the panel into the pipeline.
 
 Live play and replay run this same loop; they differ only in where frames and presses
-come from. A camera that stops delivering is reported and retried, never fatal.
+come from. A live camera that fails is reported on the page and retried with a growing
+pause (and opened again, when the loop knows how), never fatal.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -30,6 +31,26 @@ class Pipeline(Protocol):
 
 #: Returns the presses that happened up to time t (seconds, the frames' clock).
 PressSource = Callable[[float], Iterable[ButtonEvent]]
+#: Opens the camera again after it failed.
+CameraOpener = Callable[[], Camera]
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Pauses between retries of a failed camera: `first` s, doubling up to `longest`.
+
+    A camera that was unplugged or crashed is not hammered, and one that comes back is
+    picked up within `longest` seconds."""
+
+    first: float = 1.0
+    longest: float = 30.0
+
+    def pause(self, failures: int) -> float:
+        """The pause after the `failures`-th failure in a row (1, 2, ...)."""
+        return float(min(self.longest, self.first * 2 ** (failures - 1)))
+
+
+CAMERA_BACK = "the camera is delivering frames again"
 
 
 def drive(
@@ -39,30 +60,49 @@ def drive(
     stop: threading.Event | None = None,
     live: bool = False,
     pace: Callable[[float], None] | None = None,
-    sleep: Callable[[float], None] = time.sleep,
-) -> None:
+    sleep: Callable[[float], object] | None = None,
+    reopen: CameraOpener | None = None,
+    backoff: Backoff = Backoff(),
+) -> Camera:
     """Feed frames and presses to `pipeline` until the camera ends or `stop` is set.
 
-    A live camera that has no frame now or fails is retried; a replay or a video file
-    ends at its last frame. `pace(t)`, if given, is called before each frame, e.g. to
-    replay in real time.
+    A live camera that has no frame now is asked again; one that fails is reported,
+    then retried after `backoff`'s pause, reopened with `reopen` if given. A replay or a
+    video file ends at its last frame. `pace(t)`, if given, is called before each frame,
+    e.g. to replay in real time. `sleep` waits (default: until `stop`, at most the pause).
+    Returns the camera in use at the end (a reopened one is not the one passed in), for
+    the caller to close.
     """
     stop = stop or threading.Event()
+    wait = sleep or stop.wait
     last_t = 0.0
+    failures = 0
+    broken = False  # the camera failed and is to be opened again before the next read
     while not stop.is_set():
         try:
+            if broken and reopen is not None:
+                camera.close()
+                camera = reopen()
+            broken = False
             frame = camera.read()
         except CameraError as error:
-            pipeline.note_problem(str(error))
             if not live:
+                pipeline.note_problem(str(error))
                 break
-            sleep(1.0)
+            failures += 1
+            broken = True
+            pause = backoff.pause(failures)
+            pipeline.note_problem(f"{error}; trying again in {pause:g} s")
+            wait(pause)
             continue
         if frame is None:
             if not live:
                 break
-            sleep(0.02)
+            wait(0.02)
             continue
+        if failures:
+            failures = 0
+            pipeline.note_problem(CAMERA_BACK)
         if pace is not None:
             pace(frame.t)
         last_t = frame.t
@@ -71,3 +111,4 @@ def drive(
         pipeline.on_frame(frame.image, label=f"frame {frame.index}", t=frame.t)
     for event in presses(float("inf") if not live else last_t):
         pipeline.on_press(event.seat, event.kind, t=event.t)
+    return camera

@@ -37,11 +37,16 @@ class CameraError(Exception):
 
 @dataclass(frozen=True, eq=False)
 class Frame:
-    """One picture of the table: a BGR uint8 image, when it was taken (s) and its number."""
+    """One picture of the table: a BGR uint8 image, when it was taken (s) and its number.
+
+    `full`, where the camera has one, is the same instant at the sensor's higher
+    resolution (BGR too), for naming cards; `image` is the small frame for detection
+    and motion."""
 
     image: Image
     t: float
     index: int
+    full: Image | None = None
 
 
 class Camera(Protocol):
@@ -70,42 +75,120 @@ class Camera(Protocol):
 class PiCamera(Camera):
     """The Raspberry Pi camera module (CSI ribbon), through picamera2.
 
-    Only works on a Pi with ``python3-picamera2`` installed from the OS:
+    Two streams of one sensor: a small one (`resolution`) for detection and motion,
+    and the larger main one (`full_resolution`) for naming cards, both from the same
+    request, so both show the same instant. Exposure and white balance run on auto until
+    :meth:`lock_exposure` fixes them at their current values (once the mat is seen, so
+    the mat model and the enrolled deck's colours hold). Only works on a Pi with
+    ``python3-picamera2`` installed from the OS:
 
         with PiCamera(resolution=(1280, 720)) as camera:
             frame = camera.read()
+            camera.lock_exposure()
     """
 
     def __init__(
-        self, resolution: tuple[int, int] = (1280, 720), clock: Clock = time.monotonic
+        self,
+        resolution: tuple[int, int] = (1280, 720),
+        full_resolution: tuple[int, int] | None = (2304, 1296),
+        clock: Clock = time.monotonic,
+        camera_number: int = 0,
     ) -> None:
         try:
             from picamera2 import Picamera2
-        except ModuleNotFoundError as error:
+        except ImportError as error:
             raise CameraError(
                 "picamera2 is not installed: on the Pi run 'sudo apt install python3-picamera2'"
+                " and make the venv with --system-site-packages"
             ) from error
-        if not Picamera2.global_camera_info():
+        if len(Picamera2.global_camera_info()) <= camera_number:
             raise CameraError("no Pi camera found: check the ribbon cable, then reboot")
-        self._camera = Picamera2()
-        # libcamera's "RGB888" lays pixels out as B, G, R bytes: already OpenCV's order.
-        config = self._camera.create_video_configuration(
-            main={"size": tuple(resolution), "format": "RGB888"}
-        )
-        self._camera.configure(config)
-        self._camera.start()
+        self._full = full_resolution is not None
+        try:
+            self._camera = Picamera2(camera_number)
+        except Exception as error:  # libcamera's own errors (RuntimeError, OSError)
+            raise CameraError(f"the Pi camera cannot be opened: {_one_line(error)}; is "
+                              "another program using it?") from None
+        try:
+            # libcamera's "RGB888" lays pixels out as B, G, R bytes: already OpenCV's order.
+            # The small stream is YUV420, the one format a Pi 4's second stream offers.
+            streams: dict[str, Any] = (
+                {"main": {"size": tuple(full_resolution), "format": "RGB888"},
+                 "lores": {"size": tuple(resolution), "format": "YUV420"}}
+                if full_resolution is not None
+                else {"main": {"size": tuple(resolution), "format": "RGB888"}}
+            )
+            # Four buffers, not six: each full frame is about 9 MB of the Pi's memory.
+            config = self._camera.create_video_configuration(**streams, buffer_count=4)
+            self._camera.configure(config)
+            self._camera.start()
+        except Exception as error:
+            self._camera.close()
+            raise CameraError(f"the Pi camera cannot start: {_one_line(error)}") from None
         self._clock = clock
         self._index = 0
+        self._closed = False
+        self.locked: dict[str, Any] | None = None
 
     def read(self) -> Frame | None:
-        image = np.ascontiguousarray(self._camera.capture_array("main"), dtype=np.uint8)
-        frame = Frame(image=image, t=self._clock(), index=self._index)
+        names = ["main", "lores"] if self._full else ["main"]
+        try:
+            arrays, _metadata = self._camera.capture_arrays(names)
+        except Exception as error:
+            raise CameraError(f"the Pi camera stopped: {_one_line(error)}") from None
+        t = self._clock()
+        if self._full:
+            full = np.ascontiguousarray(arrays[0], dtype=np.uint8)
+            image = np.asarray(cv2.cvtColor(arrays[1], cv2.COLOR_YUV2BGR_I420), dtype=np.uint8)
+        else:
+            full, image = None, np.ascontiguousarray(arrays[0], dtype=np.uint8)
+        frame = Frame(image=image, t=t, index=self._index, full=full)
         self._index += 1
         return frame
 
+    def lock_exposure(self) -> dict[str, Any]:
+        """Fix exposure time, gain and white balance at what auto chose for the latest
+        frame; returns the controls set."""
+        try:
+            metadata = self._camera.capture_metadata()
+            controls = {
+                "AeEnable": False,
+                "AwbEnable": False,
+                "ExposureTime": int(metadata["ExposureTime"]),
+                "AnalogueGain": float(metadata["AnalogueGain"]),
+                "ColourGains": tuple(float(gain) for gain in metadata["ColourGains"]),
+            }
+            self._camera.set_controls(controls)
+        except KeyError as error:
+            raise CameraError(f"the Pi camera does not report {error}: cannot fix its "
+                              "exposure") from None
+        except Exception as error:
+            raise CameraError(f"the Pi camera refused fixed exposure: {_one_line(error)}") \
+                from None
+        self.locked = controls
+        return controls
+
+    def unlock_exposure(self) -> None:
+        """Back to auto exposure and white balance (e.g. to calibrate again)."""
+        try:
+            self._camera.set_controls({"AeEnable": True, "AwbEnable": True})
+        except Exception as error:
+            raise CameraError(f"the Pi camera refused auto exposure: {_one_line(error)}") \
+                from None
+        self.locked = None
+
     def close(self) -> None:
-        self._camera.stop()
-        self._camera.close()
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._camera.stop()
+        finally:
+            self._camera.close()
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 class OpenCVCamera(Camera):

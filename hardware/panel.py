@@ -62,21 +62,52 @@ DEFAULT_PIN_MAP = PinMap(
 )
 
 
+class PinsError(Exception):
+    """A GPIO backend that cannot be used here; the message says how to fix it."""
+
+
+#: The OS package (Raspberry Pi OS) that provides each backend's Python module.
+BACKEND_PACKAGES = {"lgpio": "python3-lgpio", "rpigpio": "python3-rpi-lgpio"}
+
+
 def make_pin_factory(name: str) -> Factory:
-    """The gpiozero pin factory named in the config: "mock", "lgpio" or "rpigpio"."""
+    """The gpiozero pin factory named in the config: "mock", "lgpio" or "rpigpio".
+
+    Chosen once at start-up; a backend that is missing or cannot open the GPIO chip
+    raises PinsError (one line), never ImportError from deep inside gpiozero.
+    """
     if name == "mock":
         from gpiozero.pins.mock import MockFactory
 
         return MockFactory()
-    if name == "lgpio":
-        from gpiozero.pins.lgpio import LGPIOFactory
+    if name not in BACKEND_PACKAGES:
+        raise PinsError(f"unknown GPIO backend {name!r}: use mock, lgpio or rpigpio")
+    try:
+        if name == "lgpio":
+            from gpiozero.pins.lgpio import LGPIOFactory as Backend
+        else:
+            from gpiozero.pins.rpigpio import RPiGPIOFactory as Backend
+    except ImportError as error:
+        raise PinsError(
+            f"the {name} GPIO backend is not installed ({error.name or error}): on the Pi run "
+            f"'sudo apt install {BACKEND_PACKAGES[name]}' and make the venv with "
+            "--system-site-packages, or pip install 'tableref[pi]'"
+        ) from None
+    except Exception as error:  # a broken or too old install fails while loading
+        raise PinsError(f"the {name} GPIO backend cannot be loaded: {one_line(error)}") from None
+    try:
+        return Backend()
+    except Exception as error:  # each backend raises its own kind (lgpio.error, RuntimeError)
+        raise PinsError(
+            f"the {name} GPIO backend cannot open the pins ({one_line(error)}): is this a "
+            "Raspberry Pi, and is the user in the gpio group?"
+        ) from None
 
-        return LGPIOFactory()
-    if name == "rpigpio":
-        from gpiozero.pins.rpigpio import RPiGPIOFactory
 
-        return RPiGPIOFactory()
-    raise ValueError(f"unknown pin factory {name!r}: use mock, lgpio or rpigpio")
+def one_line(error: BaseException) -> str:
+    """An exception's message on one line, for messages the user reads."""
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
 
 
 class Panel(Protocol):

@@ -47,14 +47,14 @@ def test_a_live_run_logs_every_move_and_resumes_after_a_restart(
     data = tmp_path / "data"
 
     config = TableConfig(data=data, host="127.0.0.1", port=0, pins="mock")
-    assert run_table(header, config.but(camera=str(first))) == 0
+    assert run_table(header, config.but(camera=str(first)), once=True) == 0
     store = MatchStore.open(data / "tableref.sqlite")
     match = store.unfinished_match()
     assert match is not None
     logged_first = store.moves(match.id)
     store.close()
 
-    assert run_table(header, config.but(camera=str(second))) == 0
+    assert run_table(header, config.but(camera=str(second)), once=True) == 0
     assert f"resuming match {match.id} after {len(logged_first)} moves" in capsys.readouterr().out
     store = MatchStore.open(data / "tableref.sqlite")
     logged = store.moves(match.id)

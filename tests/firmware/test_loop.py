@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from firmware.loop import drive
+from firmware.loop import CAMERA_BACK, Backoff, drive
 from hardware.camera import Camera, CameraError, Frame
 from hardware.panel import ButtonEvent
 from referee.table import PressKind
@@ -20,6 +20,7 @@ class FlakyCamera(Camera):
         self._script = list(script)
         self._stop = stop
         self.index = 0
+        self.closed = False
 
     def read(self) -> Frame | None:
         if not self._script:
@@ -35,7 +36,7 @@ class FlakyCamera(Camera):
         return Frame(np.zeros((4, 4, 3), np.uint8), t=float(self.index), index=self.index)
 
     def close(self) -> None:
-        pass
+        self.closed = True
 
 
 class RecordingPipeline:
@@ -52,18 +53,63 @@ class RecordingPipeline:
         self.seen.append(message)
 
 
-def test_a_live_camera_that_stops_is_reported_and_the_loop_goes_on() -> None:
+def test_a_live_camera_that_stops_is_reported_and_retried_with_growing_pauses() -> None:
     stop = threading.Event()
     camera = FlakyCamera(["frame", "fail", "fail", "none", "frame"], stop)
     pipeline = RecordingPipeline()
-    drive(pipeline, camera, lambda t: [], stop=stop, live=True,
-          sleep=lambda seconds: None)
+    pauses: list[float] = []
+    drive(pipeline, camera, lambda t: [], stop=stop, live=True, sleep=pauses.append)
     assert pipeline.seen == [
         "frame 1",
-        "camera stopped delivering frames",
-        "camera stopped delivering frames",
+        "camera stopped delivering frames; trying again in 1 s",
+        "camera stopped delivering frames; trying again in 2 s",
+        CAMERA_BACK,
         "frame 2",
     ]
+    assert pauses == [1.0, 2.0, 0.02, 0.02]  # two failures, then two empty reads
+
+
+def test_the_pause_doubles_up_to_its_longest() -> None:
+    assert [Backoff(1.0, 30.0).pause(n) for n in range(1, 8)] == [1, 2, 4, 8, 16, 30, 30]
+
+
+def test_a_failed_camera_is_opened_again_and_the_new_one_is_handed_back() -> None:
+    stop = threading.Event()
+    broken = FlakyCamera(["frame", "fail"])
+    spare = FlakyCamera(["frame", "frame"], stop)
+    opened: list[FlakyCamera] = []
+
+    def reopen() -> Camera:
+        if not opened:
+            opened.append(broken)  # the first attempt finds no camera yet
+            raise CameraError("no Pi camera found: check the ribbon cable")
+        opened.append(spare)
+        return spare
+
+    pipeline = RecordingPipeline()
+    last = drive(pipeline, broken, lambda t: [], stop=stop, live=True,
+                 sleep=lambda seconds: None, reopen=reopen)
+    assert last is spare and broken.closed
+    assert pipeline.seen == [
+        "frame 1",
+        "camera stopped delivering frames; trying again in 1 s",
+        "no Pi camera found: check the ribbon cable; trying again in 2 s",
+        CAMERA_BACK,
+        "frame 1",
+        "frame 2",
+    ]
+
+
+def test_a_stop_ends_a_live_loop_between_frames() -> None:
+    stop = threading.Event()
+    pipeline = RecordingPipeline()
+
+    def presses(t: float) -> list[ButtonEvent]:
+        stop.set()  # as SIGTERM's handler does, in the middle of a frame
+        return []
+
+    drive(pipeline, FlakyCamera(["frame", "frame", "frame"]), presses, stop=stop, live=True)
+    assert pipeline.seen == ["frame 1"]
 
 
 def test_a_replay_ends_at_its_last_frame_and_delivers_every_press() -> None:

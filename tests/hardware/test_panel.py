@@ -14,6 +14,7 @@ from hardware.panel import (
     DEFAULT_PIN_MAP,
     MAX_SEATS,
     ButtonEvent,
+    PinsError,
     PressClassifier,
     SeatPanel,
     SimulatedPanel,
@@ -193,7 +194,7 @@ def test_the_default_pin_map_has_six_seats_on_distinct_free_pins(factory: MockFa
 
 def test_make_pin_factory_knows_mock_and_refuses_unknown_names() -> None:
     assert isinstance(make_pin_factory("mock"), MockFactory)
-    with pytest.raises(ValueError, match="unknown pin factory 'gpio'"):
+    with pytest.raises(PinsError, match="unknown GPIO backend 'gpio'"):
         make_pin_factory("gpio")
 
 

@@ -1,0 +1,159 @@
+"""Memory of the live table: peak resident size while a game is refereed and 30 phones
+keep the page open, and how long a SIGTERM takes to stop it.
+
+Run by hand (not a test):
+
+    .venv/bin/python benchmarks/memory.py [--phones 30] [--speed 2] [--breakdown]
+
+It starts `tableref demo` in a subprocess (the bundled Deserto game through the whole
+pipeline: frames, vision, tracker, referee, SQLite log, page) on a fresh data folder and
+opens `--phones` pages as benchmarks/page_load.py does. Once the game is over it reads
+the process's peak resident size (VmHWM in /proc/PID/status: the most it ever held in
+RAM), sends SIGTERM and times the exit. `--breakdown` then shows, in this process, what
+each part adds to the resident size as it is loaded: the libraries, vision's compiled
+kernels, the deck's learnt identifier, one frame read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from page_load import Phone, open_page  # noqa: E402
+
+TARGET_MB = 250
+
+
+def status_mb(pid: int | str, field: str) -> float:
+    """A size line of /proc/PID/status (VmRSS, VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    raise KeyError(field)
+
+
+def sample(pid: int, peaks: dict[str, float], done: threading.Event) -> None:
+    """The largest anonymous (the process's own) and file-backed (shared libraries,
+    which the kernel can drop and read again) resident sizes seen, every 0.1 s."""
+    while not done.wait(0.1):
+        try:
+            for field in ("RssAnon", "RssFile"):
+                peaks[field] = max(peaks.get(field, 0.0), status_mb(pid, field))
+        except (OSError, KeyError):
+            return
+
+
+def measure_demo(phones: int, speed: float) -> int:
+    with tempfile.TemporaryDirectory() as data:
+        command = [sys.executable, "-m", "firmware.cli", "demo", "--port", "0",
+                   "--speed", str(speed), "--data", data]
+        demo = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        assert demo.stdout is not None
+        line = next((line for line in iter(demo.stdout.readline, "")
+                     if line.startswith("tableref page: ")), "")
+        if not line:
+            print("the demo did not start", file=sys.stderr)
+            demo.kill()
+            return 1
+        address = urlsplit(line.split()[2])
+        host, port = address.hostname or "127.0.0.1", address.port or 80
+        stop = threading.Event()
+        peaks: dict[str, float] = {}
+        sampler = threading.Thread(target=sample, args=(demo.pid, peaks, stop))
+        sampler.start()
+        pages = [Phone(n) for n in range(phones)]
+        threads = [threading.Thread(target=open_page, args=(host, port, phone, stop))
+                   for phone in pages]
+        for thread in threads:
+            thread.start()
+        finished = demo.stdout.readline()  # "replay finished: ..." once the game is over
+        time.sleep(2.0)  # the last update reaches every phone
+        peak, now = status_mb(demo.pid, "VmHWM"), status_mb(demo.pid, "VmRSS")
+        stop.set()  # the phones' streams end with the demo: not failures
+        sampler.join()
+        sent = time.monotonic()
+        os.kill(demo.pid, signal.SIGTERM)
+        code = demo.wait(timeout=30)
+        stopped = time.monotonic() - sent
+        for thread in threads:
+            thread.join(timeout=40)
+    updates = [len(phone.versions) for phone in pages]
+    errors = sum(len(phone.errors) for phone in pages)
+    print(f"{phones} phones ({min(updates)}-{max(updates)} updates each, {errors} failed "
+          f"requests), {finished.strip()}")
+    verdict = "within" if peak <= TARGET_MB else "OVER"
+    print(f"peak resident (VmHWM) {peak:.0f} MB, {verdict} the {TARGET_MB} MB target; "
+          f"resident at the end {now:.0f} MB; largest seen: {peaks.get('RssAnon', 0):.0f} MB "
+          f"anonymous, {peaks.get('RssFile', 0):.0f} MB file-backed (shared libraries)")
+    print(f"SIGTERM to exit: {stopped * 1000:.0f} ms, exit code {code}")
+    return 0 if peak <= TARGET_MB and code == 0 else 1
+
+
+def breakdown() -> None:
+    """What each part adds to this process's resident size, in loading order."""
+    steps: list[tuple[str, float]] = [("python", status_mb("self", "VmRSS"))]
+
+    def step(name: str) -> None:
+        steps.append((name, status_mb("self", "VmRSS")))
+
+    import cv2  # noqa: F401
+    import numpy  # noqa: F401
+    step("numpy + opencv")
+    import numba  # noqa: F401
+    step("numba")
+    import flask  # noqa: F401
+    import waitress  # noqa: F401
+
+    import firmware.commands  # noqa: F401
+    step("flask, waitress and tableref's modules")
+    from firmware.commands import DEMO_SESSION
+    from firmware.enrollment import build_reader
+    from firmware.session import session_mat
+    from hardware.camera import ReplayCamera, read_session_metadata
+    from referee.games import get_game
+
+    mat = session_mat(read_session_metadata(DEMO_SESSION), DEMO_SESSION)
+    reader = build_reader(get_game("deserto").deck, mat)
+    step("Deserto's learnt identifier")
+    with ReplayCamera(DEMO_SESSION) as camera:
+        frame = camera.read()
+        assert frame is not None
+        reader.read(frame.image)
+    step("the first frame read (compiled kernels loaded)")
+    with ReplayCamera(DEMO_SESSION) as camera:
+        for _ in range(40):
+            frame = camera.read()
+            if frame is None:
+                break
+            reader.read(frame.image)
+    step("40 more frames (mat model, buffers)")
+    print("resident size as each part is loaded:")
+    for (name, mb), (_, before) in zip(steps, [("", 0.0), *steps], strict=False):
+        print(f"  {name:<48} {mb:6.0f} MB  (+{mb - before:.0f})")
+    print(f"  peak (VmHWM)                                     "
+          f"{status_mb('self', 'VmHWM'):6.0f} MB")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phones", type=int, default=30)
+    parser.add_argument("--speed", type=float, default=2.0, help="replay speed of the game")
+    parser.add_argument("--breakdown", action="store_true", help="where the memory goes")
+    args = parser.parse_args()
+    code = measure_demo(args.phones, args.speed)
+    if args.breakdown:
+        breakdown()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
