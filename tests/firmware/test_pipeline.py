@@ -38,10 +38,18 @@ class Card:
 
 
 @dataclass
+class Clutter:
+    area_mm2: float
+    at_edge: bool
+    center_mm: tuple[float, float]
+
+
+@dataclass
 class Reading:
     cards: list[Card]
     obstructed: bool = False
     thumbnail: np.ndarray = field(default_factory=lambda: np.zeros((8, 8), np.uint8))
+    clutter: list[Clutter] = field(default_factory=list)
 
 
 class ScriptedReader:
@@ -121,6 +129,24 @@ def test_an_illegal_play_sounds_the_buzzer_and_taking_it_back_undoes_it(
     assert len(pipeline.match.rulings) == 1
     assert pipeline.transcript[-1]["takeback"] == 1
     assert led(factory, 1)
+    panel.close()
+
+
+def test_a_flagged_card_swapped_for_another_in_one_reach_is_a_take_back_and_a_move(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))
+    assert not pipeline.match.rulings[-1].verdict.ok
+    # the brigand picked up and a treasure put on sw before the table settled
+    show(pipeline, ("vizier", "nw"), ("treasure", "sw"))
+    assert [e.get("takeback") for e in pipeline.transcript if "takeback" in e] == [1]
+    assert [r.move.to_json() for r in pipeline.match.rulings] == [
+        {"seat": 0, "move": "place", "cell": "nw", "card": "vizier"},
+        {"seat": 1, "move": "place", "cell": "sw", "card": "treasure"},
+    ]
+    assert pipeline.match.rulings[-1].verdict.ok
     panel.close()
 
 
