@@ -9,9 +9,11 @@ hand can leave only fragments of itself in a frame, too small to cover the mat a
 clear of its edge. A frame is therefore counted only when it is clear: no piece of
 foreground the size of a hand's fragment that was not on the mat when the table last
 settled, and no card the camera cannot name that it did not see there then (a fragment
-can look like a card's outline). Such a frame is left out, not read. What stays put and
-unchanged for long enough (a mug put on the mat, a card the camera cannot read) is
-taken as part of the table; a hand does not hold that still for so long.
+can look like a card's outline). Such a frame may second a view that a clear frame
+shows, never put one forward. Foreground that stays put and unchanged for three frames
+(a card's corner peeking out of a crooked pile, a mug put down) is taken as part of the
+table, as is what lies there before the first view; a hand trembles. An unnamed card
+counts only when it lay still in every agreeing frame.
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ class Tracker:
         self.settings = settings or TrackerSettings()
         self.centre_mm = centre_mm
         self._previous_thumbnail: np.ndarray | None = None
-        self._run: list[TableView | None] = []
+        self._run: list[tuple[TableView, bool]] = []
         self.stable: TableView | None = None
         # What the table holds besides named cards, as the tracker last took it: pieces
         # of clutter (centre, area) and unnamed cards; and what new of them the last
@@ -116,8 +118,9 @@ class Tracker:
             self._run = []
         view = self._view_of(reading)
         self._count_unnamed(view)
-        # A frame that is not clear takes its place in the window but votes for nothing.
-        self._run.append(view if self._clear(reading, moving) else None)
+        # A frame that is not clear takes its place in the window; it may second a view
+        # that a clear frame shows, never put one forward.
+        self._run.append((view, self._clear(reading, moving)))
         window = self._run[-self.settings.agreeing_frames :]
         if len(window) < self.settings.agreeing_frames:
             return None
@@ -161,6 +164,11 @@ class Tracker:
         pieces = [(c.center_mm, c.area_mm2) for c in reading.clutter
                   if c.at_edge or c.area_mm2 >= s.fragment_mm2]
         new = [p for p in pieces if not any(self._same_piece(p, k) for k in self._known_clutter)]
+        if self.stable is None:
+            # Before the first view (a start, a resume after a power cut) the table is
+            # what lies there: a mug beside the mat has been there since before.
+            self._known_clutter += new
+            new = []
         if not new:
             # clear: what no longer lies there is forgotten
             self._known_clutter = [k for k in self._known_clutter
@@ -212,12 +220,12 @@ class Tracker:
         )
         return TableView(cards)
 
-    def _vote(self, window: list[TableView | None]) -> TableView | None:
-        """A view that most frames of `window` agree on, card for card; else None."""
+    def _vote(self, window: list[tuple[TableView, bool]]) -> TableView | None:
+        """A view of a clear frame that most frames of `window` agree on, card for card;
+        else None."""
         majority = len(window) // 2 + 1
-        views = [view for view in window if view is not None]
-        for view in views:
-            if sum(self._agree(view, other) for other in views) >= majority:
+        for view, clear in window:
+            if clear and sum(self._agree(view, other) for other, _ in window) >= majority:
                 return view
         return None
 

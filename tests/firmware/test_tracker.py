@@ -134,12 +134,21 @@ def test_a_card_missed_in_one_frame_leaves_foreground_that_does_not_stop_the_oth
 
 def test_foreground_that_stays_put_becomes_part_of_the_table() -> None:
     tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3, adopt_frames=3))
-    vizier = Card("vizier", (297, 210))
-    mug = [Clutter(1.5 * CARD_AREA, False, (450, 300))]
-    views = [tracker.update(Reading([vizier], clutter=mug)) for _ in range(4)]
-    # the third still frame adopts it and votes; with the fourth, most of three agree
-    assert views[:3] == [None] * 3
-    assert views[3] is not None
+    vizier, oasis = Card("vizier", (297, 210)), Card("oasis", (360, 210))
+    for _ in range(3):
+        tracker.update(Reading([vizier]))
+    mug = [Clutter(1.5 * CARD_AREA, False, (450, 300))]  # put down with the oasis
+    views = [tracker.update(Reading([vizier, oasis], clutter=mug)) for _ in range(3)]
+    # the third still frame adopts it: the two before it second the view it puts forward
+    assert views[:2] == [None] * 2
+    assert views[2] is not None and len(views[2].cards) == 2
+
+
+def test_what_lies_on_the_mat_when_the_tracker_starts_is_part_of_the_table() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=2))
+    mug = [Clutter(1.5 * CARD_AREA, True, (20, 300))]  # over the mat's edge
+    assert tracker.update(Reading([Card("vizier", (297, 210))], clutter=mug)) is None
+    assert tracker.update(Reading([Card("vizier", (297, 210))], clutter=mug)) is not None
 
 
 def test_an_unnamed_card_counts_only_when_it_lies_still_in_every_agreeing_frame() -> None:
