@@ -172,7 +172,7 @@ def test_an_unreadable_thing_beside_the_square_is_asked_about_never_flagged(
     pipeline.on_frame(frame(("vizier", "nw"), (None, "beside")))
     pipeline.on_frame(frame(("vizier", "nw"), (None, "beside")))
     assert len(pipeline.match.rulings) == 1
-    assert "beside the square" in pipeline.transcript[-1]["ask"]
+    assert pipeline.transcript[-1]["ask"].startswith("which card went on off?")
     assert factory.pin(BUZZER).state == 0
     panel.close()
 

@@ -94,8 +94,8 @@ class DesertoTable(TableInterpreter[DesertoState]):
             if cell == OFF and card is None:
                 # Beside the square and unreadable: a hand's fragment can take a card's
                 # outline; a flag for it could be a flag for nothing.
-                return [AskTable(t("something the camera cannot read lies beside the square: "
-                                   "name the card on the page, or take it away"))]
+                return [AskTable(t("which card went on {cell}? The camera is not sure",
+                                   cell=cell))]
             move = Move(state.turn.current, "place", {"cell": cell, "card": card})
             actions: list[Action] = [Play(move)]
             if card is None:
