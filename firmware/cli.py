@@ -86,6 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="new session folder to record into (docs/sessions.md)")
     add_table_options(record)
     record.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    record.add_argument("--mat", type=Path, help="mat.json of the mat in use (default A2 mat)")
+    record.add_argument("--fps", type=float, default=5.0,
+                        help="frames kept per second (default 5)")
+    record.add_argument("--motion-fps", type=float, default=15.0,
+                        help="frames kept per second while the picture changes (default 15)")
 
     run = sub.add_parser(
         "run", help="referee the table live: camera, panel, page (no --game: start on the page)"
@@ -207,7 +212,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "record":
         return commands.record(
             args.out, table_header(args), args.camera or "picamera", args.pins or "mock",
-            args.seconds,
+            args.seconds, args.mat, args.fps, args.motion_fps,
         )
     if args.command == "run":
         if (args.game is None) != (args.seats is None):

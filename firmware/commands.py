@@ -18,6 +18,7 @@ from firmware.enrollment import build_reader, deck_arts
 from firmware.exposure import LockOnMat, sees_whole_mat
 from firmware.loop import drive
 from firmware.network import lan_address
+from firmware.recording import FrameRate
 from firmware.service import TableService
 from firmware.session import (
     SessionError,
@@ -30,6 +31,7 @@ from firmware.stopping import Stopped, stop_on_signals, wait_until
 from firmware.store import MatchStore
 from hardware.camera import (
     Camera,
+    CameraError,
     OpenCVCamera,
     PiCamera,
     SessionRecorder,
@@ -174,26 +176,36 @@ def open_camera(name: str) -> Camera:
 
 
 def record(
-    out_dir: Path, header: dict[str, Any], camera_name: str, pins: str, seconds: float | None
+    out_dir: Path, header: dict[str, Any], camera_name: str, pins: str, seconds: float | None,
+    mat_file: Path | None = None, fps: float = 5.0, motion_fps: float = 15.0,
 ) -> int:
-    """Save frames, button presses and metadata to a new session folder."""
+    """Save frames (at most `fps` a second, up to `motion_fps` while the picture changes),
+    button presses and metadata (the match, the mat, the camera's resolution) to a new
+    session folder."""
     parsed = get_game(header["game"]).check_header(parse_header(header))
-    metadata = {"match": parsed.to_json(), "mat": default_mat().to_json()}
+    metadata: dict[str, Any] = {"match": parsed.to_json(), "mat": load_mat(mat_file).to_json()}
+    rate = FrameRate(fps, motion_fps)
     started = time.monotonic()
     with (
         seat_panel(DEFAULT_PIN_MAP, pins, len(parsed.seats)) as panel,
         open_camera(camera_name) as camera,
-        SessionRecorder(out_dir, metadata) as recorder,
     ):
-        print(f"recording to {out_dir}; Ctrl-C stops", flush=True)
-        while seconds is None or time.monotonic() - started < seconds:
-            frame = camera.read()
-            if frame is None:
-                break
-            panel.poll()
-            for event in panel.events():
-                recorder.add_button(event)
-            recorder.add_frame(frame)
+        frame = camera.read()
+        if frame is None:
+            raise CameraError(f"camera {camera_name!r} gave no frame")
+        height, width = frame.image.shape[:2]
+        metadata["camera"] = {"resolution": [width, height], "fps": fps, "motion_fps": motion_fps}
+        with SessionRecorder(out_dir, metadata) as recorder:
+            print(f"recording to {out_dir}; Ctrl-C stops", flush=True)
+            while frame is not None:
+                panel.poll()
+                for event in panel.events():
+                    recorder.add_button(event)
+                if rate.keep(frame.image, frame.t):
+                    recorder.add_frame(frame)
+                if seconds is not None and time.monotonic() - started >= seconds:
+                    break
+                frame = camera.read()
     return 0
 
 

@@ -33,6 +33,9 @@ from referee.text import LANGUAGES, in_every_language
 
 #: How far (mm) a card may lie from where the page named it and still be that card.
 CORRECTION_REACH_MM = 15.0
+#: How many times one view is read again after it led to a take-back (each take-back is
+#: of one flagged move; a view shows at most a few gone at once).
+REREADS_AFTER_TAKE_BACK = 3
 
 
 class TableReaderLike(Protocol):
@@ -200,10 +203,17 @@ class RefereePipeline:
         if self._view is None:
             return
         before = len(self.match.rulings)
-        self._act(self.interpreter.on_view(
-            self.match.state, self._named_view(self._view), self._last_ruling()
-        ))
-        self._view_moves = list(range(before, len(self.match.rulings)))
+        view = self._named_view(self._view)
+        for _ in range(REREADS_AFTER_TAKE_BACK + 1):
+            actions = self.interpreter.on_view(self.match.state, view, self._last_ruling())
+            self._act(actions)
+            # A card taken back and another put down in the same reach (a flagged card
+            # swapped for the right one) settle as one view: once the take-back is made,
+            # the same view is read again for the move that follows it.
+            if not any(isinstance(action, TakeBack) for action in actions):
+                break
+        self._view_moves = list(range(min(before, len(self.match.rulings)),
+                                      len(self.match.rulings)))
 
     def _act(self, actions: list[Action]) -> None:
         for action in actions:

@@ -94,11 +94,13 @@ class CardQuad:
 
 @dataclass(frozen=True)
 class Clutter:
-    """Foreground no card explains (a hand, a phone, a partly hidden card): its area (mm^2)
-    and whether it reaches the edge of the view (an arm does)."""
+    """Foreground no card explains (a hand, a phone, a partly hidden card): its area (mm^2),
+    whether it reaches the edge of the view (an arm does), and the centre of its blob's
+    bounding box (mat mm), by which the tracker knows it again in the next frame."""
 
     area_mm2: float
     at_edge: bool
+    center_mm: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -271,7 +273,8 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
         if rest > 0.25 * card_area:
             x, y, bw, bh = cv2.boundingRect(contour)
             at_edge = min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
-            clutter.append(Clutter(area_mm2=rest, at_edge=at_edge))
+            clutter.append(Clutter(area_mm2=rest, at_edge=at_edge,
+                                   center_mm=((x + bw / 2) / px_per_mm, (y + bh / 2) / px_per_mm)))
     return CardScan(cards=cards, clutter=clutter, mask=mask, extras=extras)
 
 

@@ -240,6 +240,8 @@ class HandPose:
     scale: float = 1.0
     spread: float = 0.5
     right: bool = True
+    #: where the sleeve starts, in mm behind the palm centre (about 45: at the wrist)
+    sleeve_from_mm: float = 220.0
 
     @classmethod
     def random(cls, rng: np.random.Generator, spec: MatSpec) -> HandPose:
@@ -354,6 +356,7 @@ def render(
     blur_sigma: float = 0.7,
     noise_sigma: float = 2.0,
     jpeg_quality: int | None = 90,
+    tablecloth_bgr: BGR | None = None,
 ) -> RenderResult:
     """Render one camera frame (BGR uint8 at the camera resolution) with its ground truth.
 
@@ -361,7 +364,8 @@ def render(
     warped into the frame over a wooden table, then clutter and the hand are drawn in
     the frame (they stick out of the mat plane), and last the optics and sensor: light
     fall-off and colour cast, glare, lens blur (sigma in pixels), noise (sigma in grey
-    levels) and a JPEG round trip (None skips it).
+    levels) and a JPEG round trip (None skips it). With `tablecloth_bgr` the table under
+    the mat is a plain cloth of that colour instead of wood.
     """
     spec = scene.mat_spec
     k, r, t = camera.extrinsics(spec)
@@ -387,7 +391,11 @@ def render(
                       lighting.shadow_strength)
         _paste_card(canvas, card, on_canvas, rng)
 
-    image = _wood(rng, w_img, h_img)
+    if tablecloth_bgr is None:
+        image = _wood(rng, w_img, h_img)
+    else:
+        image = np.empty((h_img, w_img, 3), np.uint8)
+        image[:] = np.array(tablecloth_bgr, np.float64).round().astype(np.uint8)
     cv2.warpPerspective(
         canvas, h_mat @ np.linalg.inv(to_canvas), (w_img, h_img), dst=image,
         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT,
@@ -769,7 +777,9 @@ def _hand_solids(hand: HandPose) -> list[_Solid]:
     ]
     solids += [_Solid(_outline(p, -h, c, a), hand.skin_bgr, 5.0 * s) for p in parts]
     if hand.sleeve_bgr is not None:
-        sleeve = np.array([[-220, -44], [-220, 44], [-480, 55], [-480, -55]]) * s
+        cuff = -hand.sleeve_from_mm
+        half = 30 + 14 * min(1.0, hand.sleeve_from_mm / 220)  # the forearm widens
+        sleeve = np.array([[cuff, -half], [cuff, half], [-480, 55], [-480, -55]]) * s
         sleeve_z = -h - 10 + slope * sleeve[:, 0]
         solids.append(_Solid(_outline(sleeve, sleeve_z, c, a), hand.sleeve_bgr, 15.0 * s))
     return solids

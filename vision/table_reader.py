@@ -21,6 +21,7 @@ from vision.cards import (
     MAX_OVERLAP,
     CardQuad,
     CardScan,
+    Clutter,
     Mask,
     MatModel,
     find_cards,
@@ -65,11 +66,13 @@ class SeenCard:
 
 @dataclass
 class TableReading:
-    """What one frame shows: the cards, whether something covers the mat, a small top view."""
+    """What one frame shows: the cards, whether something covers the mat, a small top view,
+    and what else lies on the mat (foreground no card explains: a hand's fragments)."""
 
     cards: list[SeenCard]
     obstructed: bool
     thumbnail: NDArray[np.uint8] = field(repr=False)
+    clutter: list[Clutter] = field(default_factory=list)
 
 
 @dataclass
@@ -218,7 +221,8 @@ class TableReader:
         obstructed = covered or any(
             c.area_mm2 >= (REACHING_CARD_AREAS if c.at_edge else OBSTRUCTED_CARD_AREAS) * card_area
             for c in scan.clutter)
-        return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(top))
+        return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(top),
+                            clutter=scan.clutter)
 
     def _name_cards(self, image: Frame, cal: Calibration, scan: CardScan
                     ) -> tuple[list[CardQuad], list[tuple[str | None, float]]]:

@@ -22,7 +22,7 @@ from referee.games.uno import UnoTable
 CENTRE = (297.0, 210.0)
 #: Cell centres of the square, in mm on the mat (63x88 cards, 6 mm gap).
 CELL_MM = {"nw": (262.5, 163.0), "ne": (331.5, 163.0), "sw": (262.5, 257.0),
-           "se": (331.5, 257.0)}
+           "se": (331.5, 257.0), "beside": (392.0, 210.0)}
 SEAT_PINS = [(4, 17), (27, 22)]
 STATUS_LED, BUZZER = 16, 18
 
@@ -38,10 +38,18 @@ class Card:
 
 
 @dataclass
+class Clutter:
+    area_mm2: float
+    at_edge: bool
+    center_mm: tuple[float, float]
+
+
+@dataclass
 class Reading:
     cards: list[Card]
     obstructed: bool = False
     thumbnail: np.ndarray = field(default_factory=lambda: np.zeros((8, 8), np.uint8))
+    clutter: list[Clutter] = field(default_factory=list)
 
 
 class ScriptedReader:
@@ -121,6 +129,51 @@ def test_an_illegal_play_sounds_the_buzzer_and_taking_it_back_undoes_it(
     assert len(pipeline.match.rulings) == 1
     assert pipeline.transcript[-1]["takeback"] == 1
     assert led(factory, 1)
+    panel.close()
+
+
+def test_a_flagged_card_swapped_for_another_in_one_reach_is_a_take_back_and_a_move(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))
+    assert not pipeline.match.rulings[-1].verdict.ok
+    # the brigand picked up and a treasure put on sw before the table settled
+    show(pipeline, ("vizier", "nw"), ("treasure", "sw"))
+    assert [e.get("takeback") for e in pipeline.transcript if "takeback" in e] == [1]
+    assert [r.move.to_json() for r in pipeline.match.rulings] == [
+        {"seat": 0, "move": "place", "cell": "nw", "card": "vizier"},
+        {"seat": 1, "move": "place", "cell": "sw", "card": "treasure"},
+    ]
+    assert pipeline.match.rulings[-1].verdict.ok
+    panel.close()
+
+
+def test_a_flagged_card_swapped_on_its_own_cell_is_a_take_back_and_the_new_card(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))
+    show(pipeline, ("vizier", "nw"), ("oasis", "ne"))
+    assert [e.get("takeback") for e in pipeline.transcript if "takeback" in e] == [1]
+    assert [r.move.to_json() for r in pipeline.match.rulings][-1] == {
+        "seat": 1, "move": "place", "cell": "ne", "card": "oasis"}
+    assert all(r.verdict.ok for r in pipeline.match.rulings)
+    panel.close()
+
+
+def test_an_unreadable_thing_beside_the_square_is_asked_about_never_flagged(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    pipeline.on_frame(frame(("vizier", "nw"), (None, "beside")))
+    pipeline.on_frame(frame(("vizier", "nw"), (None, "beside")))
+    assert len(pipeline.match.rulings) == 1
+    assert pipeline.transcript[-1]["ask"].startswith("which card went on off?")
+    assert factory.pin(BUZZER).state == 0
     panel.close()
 
 

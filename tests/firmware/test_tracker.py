@@ -18,10 +18,18 @@ class Card:
 
 
 @dataclass
+class Clutter:
+    area_mm2: float
+    at_edge: bool
+    center_mm: tuple[float, float]
+
+
+@dataclass
 class Reading:
     cards: list[Card]
     obstructed: bool = False
     thumbnail: np.ndarray = field(default_factory=lambda: np.full((30, 40), 100, np.uint8))
+    clutter: list[Clutter] = field(default_factory=list)
 
 
 def vizier_at(x: float = 297.0, y: float = 210.0) -> Reading:
@@ -92,3 +100,61 @@ def test_cards_without_a_table_position_are_left_out() -> None:
     view = tracker.update(Reading([Card("vizier", None), Card(None, (297, 210))]))
     assert view is not None
     assert [c.code for c in view.cards] == [None]
+
+
+CARD_AREA = 63 * 88
+
+
+def hand_fragment(*cards: Card, area_cards: float = 2.0) -> Reading:
+    """Cards, and beside them a piece of a hand: too small to cover the mat, clear of its edge."""
+    return Reading(list(cards), clutter=[Clutter(area_cards * CARD_AREA, False, (320, 230))])
+
+
+def test_frames_with_a_hand_fragment_vote_for_nothing() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    vizier, oasis = Card("vizier", (297, 210)), Card("oasis", (360, 210))
+    for _ in range(3):
+        tracker.update(Reading([vizier, oasis]))
+    assert tracker.stable is not None and len(tracker.stable.cards) == 2
+    # the hand hides the oasis in two frames out of three, trembling
+    assert tracker.update(hand_fragment(vizier)) is None
+    assert tracker.update(hand_fragment(vizier, area_cards=1.6)) is None
+    assert tracker.update(Reading([vizier, oasis])) is None
+    assert len(tracker.stable.cards) == 2
+
+
+def test_a_card_missed_in_one_frame_leaves_foreground_that_does_not_stop_the_others() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    vizier, oasis = Card("vizier", (297, 210)), Card("oasis", (360, 210))
+    assert tracker.update(Reading([vizier, oasis])) is None
+    assert tracker.update(hand_fragment(vizier, area_cards=1.0)) is None
+    view = tracker.update(Reading([vizier, oasis]))
+    assert view is not None and len(view.cards) == 2
+
+
+def test_foreground_that_stays_put_becomes_part_of_the_table() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3, adopt_frames=3))
+    vizier, oasis = Card("vizier", (297, 210)), Card("oasis", (360, 210))
+    for _ in range(3):
+        tracker.update(Reading([vizier]))
+    mug = [Clutter(1.5 * CARD_AREA, False, (450, 300))]  # put down with the oasis
+    views = [tracker.update(Reading([vizier, oasis], clutter=mug)) for _ in range(3)]
+    # the third still frame adopts it: the two before it second the view it puts forward
+    assert views[:2] == [None] * 2
+    assert views[2] is not None and len(views[2].cards) == 2
+
+
+def test_what_lies_on_the_mat_when_the_tracker_starts_is_part_of_the_table() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=2))
+    mug = [Clutter(1.5 * CARD_AREA, True, (20, 300))]  # over the mat's edge
+    assert tracker.update(Reading([Card("vizier", (297, 210))], clutter=mug)) is None
+    assert tracker.update(Reading([Card("vizier", (297, 210))], clutter=mug)) is not None
+
+
+def test_an_unnamed_card_counts_only_when_it_lies_still_in_every_agreeing_frame() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    for x in (297, 302, 297, 303, 298):  # a fragment of a hand taking a card's outline
+        assert tracker.update(Reading([Card(None, (x, 210))])) is None
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    views = [tracker.update(Reading([Card(None, (297 + dx, 210))])) for dx in (0, 1, 0)]
+    assert views[2] is not None and [c.code for c in views[2].cards] == [None]

@@ -91,6 +91,11 @@ class DesertoTable(TableInterpreter[DesertoState]):
             ]
         if changes:
             cell, card = changes[0]
+            if cell == OFF and card is None:
+                # Beside the square and unreadable: a hand's fragment can take a card's
+                # outline; a flag for it could be a flag for nothing.
+                return [AskTable(t("which card went on {cell}? The camera is not sure",
+                                   cell=cell))]
             move = Move(state.turn.current, "place", {"cell": cell, "card": card})
             actions: list[Action] = [Play(move)]
             if card is None:
@@ -155,6 +160,9 @@ class DesertoTable(TableInterpreter[DesertoState]):
         stack = state.stacks[cell]
         if not stack:
             return False
+        # Gone, or another card in its place (swapped in one reach: that card is read
+        # when the view is read again after the take-back).
+        replaced = seen.get(cell) is not None and stack[-1] is not None and seen[cell] != stack[-1]
         if len(stack) == 1:
-            return cell not in seen
-        return cell in seen and seen[cell] is not None and seen[cell] == stack[-2]
+            return cell not in seen or replaced
+        return cell in seen and (seen[cell] == stack[-2] or replaced)

@@ -411,18 +411,9 @@ class TempusTable(TableInterpreter[TempusState]):
             card for card in view.cards
             if card.code not in SERIES_CODES and card.code != "back"
         ]
-        pairs = sorted(
-            (math.hypot(s.x_mm - c.x_mm, s.y_mm - c.y_mm), i, j)
-            for i, s in enumerate(series)
-            for j, c in enumerate(cards)
-        )
-        taken_series: set[int] = set()
         taken_cards: set[int] = set()
         seen: list[SeenSet] = []
-        for distance, i, j in pairs:
-            if distance > self._pair_reach or i in taken_series or j in taken_cards:
-                continue
-            taken_series.add(i)
+        for i, j in self._pairing(series, cards):
             taken_cards.add(j)
             face: ViewCard = series[i]
             top = cards[j]
@@ -434,6 +425,33 @@ class TempusTable(TableInterpreter[TempusState]):
             )
         unpaired = [card for j, card in enumerate(cards) if j not in taken_cards]
         return seen, unpaired
+
+    def _pairing(self, series: list[ViewCard], cards: list[ViewCard]) -> list[tuple[int, int]]:
+        """Which playing card lies with which series card: as many pairs within reach
+        as there can be, then the shortest in all. Pairing the nearest first would give a
+        set's series card its neighbour's pile when that lies a few millimetres nearer
+        (a crooked card), and leave its own top unseen: a false capture."""
+        near = [[j for j, c in enumerate(cards)
+                 if math.hypot(f.x_mm - c.x_mm, f.y_mm - c.y_mm) <= self._pair_reach]
+                for f in series]
+        best: tuple[int, float, list[tuple[int, int]]] = (0, 0.0, [])
+
+        def search(i: int, used: frozenset[int], pairs: list[tuple[int, int]],
+                   length: float) -> None:
+            nonlocal best
+            if i == len(series):
+                if (len(pairs), -length) > (best[0], -best[1]):
+                    best = (len(pairs), length, list(pairs))
+                return
+            search(i + 1, used, pairs, length)
+            for j in near[i]:
+                if j not in used:
+                    f, c = series[i], cards[j]
+                    search(i + 1, used | {j}, [*pairs, (i, j)],
+                           length + math.hypot(f.x_mm - c.x_mm, f.y_mm - c.y_mm))
+
+        search(0, frozenset(), [], 0.0)
+        return best[2]
 
     def _taken_back(self, state: TempusState, seen: list[SeenSet], last: Ruling) -> bool:
         """Does the view show the set as it was before the flagged capture?"""

@@ -1157,3 +1157,18 @@ def test_table_asks_to_move_a_set_left_in_front_of_the_wrong_seat() -> None:
     actions = look(state, seen_set(0, "plus", "red-9"))
     assert len(actions) == 1 and isinstance(actions[0], AskTable)
     assert "lies in front of seat 0, but seat 1 holds it" in actions[0].message
+
+
+def test_table_a_pile_a_little_nearer_the_next_series_card_still_goes_with_its_own() -> None:
+    # Seat 1's two sets side by side; the left one's pile lies 4 mm towards the right
+    # set's series card (nearer it than to its own): pairing the nearest first would take
+    # the right set's top as unseen and the new set for a capture of it (a false flag).
+    state = table((1, "minus", ["red-9", "red-2"]), (1, "minus", ["violet-22"]), to_play=0)
+    view = TableView((
+        *FREE_SERIES,
+        ViewCard("series-minus", -35.0, -140.0), ViewCard("red-2", 41.0, -142.0),
+        ViewCard("series-minus", -187.0, -140.0), ViewCard("violet-22", -111.0, -140.0),
+        ViewCard("series-plus", -37.0, 139.0), ViewCard("joker-7", 38.0, 142.0),
+    ))
+    actions = TempusTable(GAME.deck.card_mm).on_view(state, view, None)
+    assert actions == [Play(open_(0, "plus", "joker-7"))]
