@@ -4,7 +4,8 @@ card taken out of the ring, and the presses for the rest.
 Hands are held and won tricks lie face down, so the playing cards in sight are the
 trick being played and the one before it (until its winner takes it): a card beyond
 those is the next card of the trick, and goes to the seat whose turn it is in trick
-order. A seat that plays out of order presses its button first. An ocean card gone
+order; the first one of a round also says the dealer dealt (hands are dealt face down).
+A seat that plays out of order presses its button first. An ocean card gone
 from sight while a removal is due is the removed one.
 
 At setup the ring is read once all its ocean cards lie in sight: their order clockwise
@@ -48,7 +49,7 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
             if len(gone) == 1:
                 return [Play(Move(state.removal.seat, "remove", {"card": gone[0]}))]
             return []
-        if state.phase != "play":
+        if state.phase not in ("play", "deal"):
             return []
         known = Counter([card for _, card in state.trick]) + Counter(state.previous)
         new = Counter(code for code in codes if code in self._playing) - known
@@ -58,6 +59,10 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
                                count=len(cards)))]
         if not cards:
             return []
+        if state.phase == "deal":
+            # Hands are dealt face down: the round's first lead shows the deal was made.
+            return [Play(Move(state.dealer, "deal")), Play(Move(state.dealer, "play",
+                                                               {"card": cards[0]}))]
         seat = state.next_in_trick() if self._claimed is None else self._claimed
         self._claimed = None
         return [Play(Move(seat, "play", {"card": cards[0]}))]

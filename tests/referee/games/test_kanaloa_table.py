@@ -128,3 +128,14 @@ def test_a_ring_without_the_island_or_with_a_card_twice_is_asked_about() -> None
     table = GAME.interpreter(match.header)
     [action] = table.on_view(match.state, ring_view([f"ocean-{n}" for n in range(2, 12)]), None)
     assert isinstance(action, AskTable) and "the island's" in action.message
+
+
+def test_the_round_s_first_lead_says_the_dealer_dealt() -> None:
+    match = Match(GAME, Header("kanaloa", ("a", "b", "c"), first=1))
+    match.play(Move(1, "ring", {"cards": RING}))
+    table = GAME.interpreter(match.header)
+    assert table.on_view(match.state, view(), None) == []
+    actions = table.on_view(match.state, view("green-7"), None)
+    assert actions == [Play(Move(1, "deal")), Play(Move(1, "play", {"card": "green-7"}))]
+    for action in actions:
+        assert isinstance(action, Play) and match.play(action.move).verdict.ok
