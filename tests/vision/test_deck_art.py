@@ -325,5 +325,6 @@ def test_kanaloa_export(tmp_path: Path) -> None:
     assert len(arts) == 62 and sum(copies.values()) == 65
     assert {p.name for p in written} == {f"{a.code}.png" for a in arts} | {
         "back.png", "manifest.json", "sheet.pdf"}
-    boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", (tmp_path / "sheet.pdf").read_bytes())
+    pdf = (tmp_path / "sheet.pdf").read_bytes()
+    boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
     assert len(boxes) == 8 + 1  # 65 prints, nine to a page, then the backs
