@@ -139,3 +139,21 @@ def test_the_round_s_first_lead_says_the_dealer_dealt() -> None:
     assert actions == [Play(Move(1, "deal")), Play(Move(1, "play", {"card": "green-7"}))]
     for action in actions:
         assert isinstance(action, Play) and match.play(action.move).verdict.ok
+
+
+def test_a_second_octopus_after_the_last_trick_was_taken_is_a_new_card() -> None:
+    match, table = dealt()
+    for seat, card in enumerate(["octopus", "blue-9", "blue-1"]):
+        match.play(Move(seat, "play", {"card": card}))
+        if card == "octopus":
+            [gone] = [c for c in match.state.race.cards if c != "ocean-1"][:1]
+            match.play(Move(seat, "remove", {"card": gone}))
+    ring = list(match.state.race.cards)
+    # still lying: the second Octopus could be the first one
+    assert table.on_view(match.state, view("octopus", "blue-9", "blue-1", ring=ring),
+                         None) == []
+    [lead] = table.on_view(match.state, view("red-4", ring=ring), None)  # taken, then led
+    assert isinstance(lead, Play)
+    match.play(lead.move)
+    [action] = table.on_view(match.state, view("red-4", "octopus", ring=ring), None)
+    assert action == Play(Move(2, "play", {"card": "octopus"}))
