@@ -327,4 +327,4 @@ def test_kanaloa_export(tmp_path: Path) -> None:
         "back.png", "manifest.json", "sheet.pdf"}
     pdf = (tmp_path / "sheet.pdf").read_bytes()
     boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
-    assert len(boxes) == 8 + 1  # 65 prints, nine to a page, then the backs
+    assert len(boxes) == 2 + 8 * 2  # instructions and its back; 65 prints, each page its backs
