@@ -51,6 +51,15 @@ def hex_to_bgr(colour: str) -> Bgr:
 
 
 @dataclass(frozen=True)
+class WaterSpace:
+    """One half of a Kanaloa ocean card as printed: its colour and its marks."""
+
+    colour: str
+    dolphin: bool = False
+    island: bool = False
+
+
+@dataclass(frozen=True)
 class FaceArt:
     """How one face looks: the deck JSON's "art" block plus the face's code."""
 
@@ -60,6 +69,8 @@ class FaceArt:
     symbol: str
     corner: str
     marks: int = 0  # small hourglass icons under a numeral (Tempus), 0-3
+    #: An ocean card's water spaces (Kanaloa), a then b, left to right as printed.
+    spaces: tuple[WaterSpace, ...] = ()
 
     @classmethod
     def from_json(cls, code: str, data: Mapping[str, Any]) -> FaceArt:
@@ -71,7 +82,12 @@ class FaceArt:
             symbol=str(data["symbol"]),
             corner=str(data["corner"]),
             marks=int(data.get("marks", 0)),
+            spaces=tuple(WaterSpace(str(space["colour"]), bool(space.get("dolphin", False)),
+                                    bool(space.get("island", False)))
+                         for space in data.get("spaces", ())),
         )
+        for space in art.spaces:
+            hex_to_bgr(space.colour)
         hex_to_bgr(art.colour)
         if not 0 <= art.marks <= MAX_MARKS:
             raise ValueError(f"face {code!r}: {art.marks} marks, not 0..{MAX_MARKS}")
@@ -450,6 +466,121 @@ def _uno_face(symbol: str) -> FacePainter:
     return paint
 
 
+# -- Kanaloa: Tiki cards, the two specials and the ocean cards -----------------------------
+#
+# A Tiki card is a full field in its colour with the value big in its upper part, a tiki
+# mask under it, the title and the value's code strip (the Tempus squares), so a turned
+# 6 or 9 still reads apart (underlined too). The Kanaloa is a deep violet field with one
+# big golden mask, the Octopus a slate field with a white disc and the octopus in it; each
+# has its own strip word (13, 14). An ocean card shows its two water spaces as two
+# upright panels, a on the left, each in its colour, with a dolphin or the island drawn
+# on it, under a white band with the card's number; its strip sits at the bottom, so a
+# card laid the other way round never looks like another one upright.
+
+KANALOA_GOLD: Bgr = (40, 180, 235)
+SAND: Bgr = (150, 215, 240)
+OCEAN_NUMBER_MM = (19.0, 12.0)  # centre from the top edge, height
+OCEAN_PANELS_MM = (29.0, 63.0)  # top and bottom of the two water panels
+KANALOA_CODES = {"kanaloa": 13, "octopus": 14}
+
+
+def _tiki_mask(img: Image8, box: _Box, ink: Bgr, paper: Bgr) -> None:
+    """A carved tiki mask: a crest of three spikes, a tall head, round eyes, a wide mouth."""
+    crest = [(-0.55, -0.62), (-0.42, -1.0), (-0.2, -0.7), (0.0, -1.05), (0.2, -0.7),
+             (0.42, -1.0), (0.55, -0.62)]
+    cv2.fillPoly(img, [box.poly(crest)], ink, _AA)
+    cv2.ellipse(img, box.pt(0, 0.05), (box.len(0.6), box.len(0.8)), 0, 0, 360, ink, -1, _AA)
+    for u in (-0.27, 0.27):
+        cv2.circle(img, box.pt(u, -0.22), box.len(0.19), paper, -1, _AA)
+        cv2.circle(img, box.pt(u, -0.22), box.len(0.08), ink, -1, _AA)
+    nose = [(-0.1, -0.1), (0.1, -0.1), (0.16, 0.22), (-0.16, 0.22)]
+    cv2.fillPoly(img, [box.poly(nose)], paper, _AA)
+    cv2.rectangle(img, box.pt(-0.4, 0.36), box.pt(0.4, 0.62), paper, -1, _AA)
+    for u in (-0.2, 0.0, 0.2):
+        cv2.line(img, box.pt(u, 0.36), box.pt(u, 0.62), ink, box.len(0.06), _AA)
+
+
+def _octopus(img: Image8, box: _Box, ink: Bgr, paper: Bgr) -> None:
+    """An octopus: a round head, two eyes and eight curling arms."""
+    for i in range(8):
+        a = math.pi * (0.15 + 0.7 * i / 7)
+        points = [(0.3 * math.cos(a) + 0.62 * k * math.cos(a) + 0.12 * math.sin(4 * k),
+                   0.1 + 0.3 * math.sin(a) + 0.75 * k * math.sin(a)) for k in np.linspace(0, 1, 8)]
+        cv2.polylines(img, [box.poly(points)], False, ink, box.len(0.11), _AA)
+    cv2.ellipse(img, box.pt(0, -0.25), (box.len(0.5), box.len(0.55)), 0, 0, 360, ink, -1, _AA)
+    for u in (-0.2, 0.2):
+        cv2.circle(img, box.pt(u, -0.18), box.len(0.11), paper, -1, _AA)
+
+
+def _dolphin(img: Image8, box: _Box, ink: Bgr, paper: Bgr) -> None:
+    """A leaping dolphin: an arched body, a fin, a tail."""
+    cv2.ellipse(img, box.pt(0, 0.25), (box.len(0.75), box.len(0.5)), 0, 200, 340, ink,
+                box.len(0.28), _AA)
+    cv2.fillPoly(img, [box.poly([(-0.1, -0.2), (0.2, -0.55), (0.25, -0.15)])], ink, _AA)
+    cv2.fillPoly(img, [box.poly([(0.62, 0.0), (0.95, -0.05), (0.8, 0.35)])], ink, _AA)
+    cv2.circle(img, box.pt(-0.5, -0.02), box.len(0.06), paper, -1, _AA)
+
+
+def _island(img: Image8, box: _Box, ink: Bgr, paper: Bgr) -> None:
+    """The start island: a sand disc with a palm on it."""
+    cv2.circle(img, box.pt(0, 0), box.len(1.0), SAND, -1, _AA)
+    _palm(img, _Box(box.cx, box.cy, 0.75 * box.r), INK, SAND)
+
+
+def _tiki_face(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: float) -> None:
+    """A Tiki card: the colour field, the value, a mask, the title and the value's strip."""
+    x0, y0, x1, y1 = field
+    colour = hex_to_bgr(art.colour)
+    ink = _ink_on(colour)
+    cx = (x0 + x1) / 2
+    _rounded_rect(img, (x0, y0), (x1, y1), round(4 * s), colour, -1)
+    _numeral(img, art.corner, (cx, NUMERAL_CENTRE_MM * s), NUMERAL_HEIGHT_MM * s, ink,
+             art.corner in UNDERLINED)
+    _tiki_mask(img, _Box(cx, MARKS_CENTRE_MM * s, 6.0 * s), ink, colour)
+    _text(img, art.title, (cx, TITLE_CENTRE_MM * s + 1.0 * s), 0.6 * (x1 - x0), 2.4 * s, ink)
+    _strip(img, int(art.corner), cx, s, ink)
+
+
+def _special_face(picture: SymbolPainter, ink: Bgr) -> FacePainter:
+    def paint(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: float) -> None:
+        """A special card: its field, a white disc with its picture, the title, its strip."""
+        x0, y0, x1, y1 = field
+        colour = hex_to_bgr(art.colour)
+        cx, cy = (x0 + x1) / 2, 35.0 * s
+        _rounded_rect(img, (x0, y0), (x1, y1), round(4 * s), colour, -1)
+        cv2.circle(img, (round(cx), round(cy)), round(22.0 * s), WHITE, -1, _AA)
+        picture(img, _Box(cx, cy + 1.0 * s, 17.0 * s), ink, WHITE)
+        _text(img, art.title, (cx, TITLE_CENTRE_MM * s), 0.8 * (x1 - x0), 2.8 * s, WHITE)
+        _strip(img, KANALOA_CODES[art.symbol], cx, s, WHITE)
+    return paint
+
+
+_kanaloa_face = _special_face(_tiki_mask, (110, 40, 95))
+_octopus_face = _special_face(_octopus, (90, 80, 60))
+
+
+def _ocean_face(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: float) -> None:
+    """An ocean card: its number on white, its two water spaces side by side, its strip."""
+    x0, y0, x1, y1 = field
+    cx = (x0 + x1) / 2
+    _rounded_rect(img, (x0, y0), (x1, y1), round(4 * s), INK, max(1, round(0.6 * s)))
+    _numeral(img, art.corner, (cx, OCEAN_NUMBER_MM[0] * s), OCEAN_NUMBER_MM[1] * s, INK,
+             art.corner in UNDERLINED)
+    top, bottom = OCEAN_PANELS_MM[0] * s, OCEAN_PANELS_MM[1] * s
+    gap = 1.0 * s
+    halves = ((x0 + gap, cx - gap / 2), (cx + gap / 2, x1 - gap))
+    for (left, right), space in zip(halves, art.spaces, strict=True):
+        colour = hex_to_bgr(space.colour)
+        _rounded_rect(img, (round(left), round(top)), (round(right), round(bottom)),
+                      round(2.5 * s), colour, -1)
+        box = _Box((left + right) / 2, (top + bottom) / 2, 0.4 * (right - left))
+        if space.island:
+            _island(img, box, INK, colour)
+        elif space.dolphin:
+            _dolphin(img, box, _ink_on(colour), colour)
+    _strip(img, int(art.corner), cx, s, INK)
+
+
 SYMBOLS: Mapping[str, SymbolStyle] = {
     "crescent": SymbolStyle(_crescent, "full"),
     "dagger": SymbolStyle(_dagger, "diagonal"),
@@ -462,6 +593,10 @@ SYMBOLS: Mapping[str, SymbolStyle] = {
     **{name: SymbolStyle(_no_symbol, "own", _uno_face(name))
        for name in ("uno-number", "uno-skip", "uno-reverse", "uno-draw2", "uno-wild",
                     "uno-wild-draw4", "uno-blank")},
+    "tiki": SymbolStyle(_no_symbol, "own", _tiki_face),
+    "kanaloa": SymbolStyle(_no_symbol, "own", _kanaloa_face),
+    "octopus": SymbolStyle(_no_symbol, "own", _octopus_face),
+    "ocean": SymbolStyle(_no_symbol, "own", _ocean_face),
 }
 
 

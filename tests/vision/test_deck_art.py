@@ -280,3 +280,51 @@ def test_the_backs_page_mirrors_its_faces_for_a_sheet_flipped_on_its_long_edge()
     assert [slot(behind, 0, c) for c in range(3)] == [200, 200, 200]
     assert slot(behind, 1, 2) == 200 and slot(behind, 1, 0) == 255
     assert int(pages[0].min()) < 100 and int(pages[1].min()) == 255  # words, then blank
+
+
+KANALOA = DECK.parent / "kanaloa.json"
+
+
+def kanaloa_data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(KANALOA.read_text(encoding="utf-8"))
+    return data
+
+
+def test_kanaloa_ocean_art_draws_the_spaces_of_the_deck_data() -> None:
+    faces = kanaloa_data()["faces"]
+    hexes = {f["attrs"]["colour"]: f["art"]["colour"] for f in faces
+             if f["attrs"]["kind"] == "tiki"}
+    oceans = [f for f in faces if f["attrs"]["kind"] == "ocean"]
+    assert len(oceans) == 12
+    for face in oceans:
+        art = FaceArt.from_json(face["code"], face["art"])
+        assert art.symbol == "ocean"
+        printed = [(s.colour, s.dolphin, s.island) for s in art.spaces]
+        data = [(hexes[s["colour"]], s["dolphin"], s["island"]) for s in face["attrs"]["spaces"]]
+        assert printed == data, face["code"]
+
+
+def test_kanaloa_faces_differ_both_ways_up() -> None:
+    views = {f["code"]: camera_view(paint_face(FaceArt.from_json(f["code"], f["art"]),
+                                               (63, 88), 4.0))
+             for f in kanaloa_data()["faces"]}
+    codes = list(views)
+    nearest = min(
+        (min(np.abs(views[a] - views[b]).mean(), np.abs(views[a] - views[b][::-1, ::-1]).mean()),
+         a, b)
+        for i, a in enumerate(codes) for b in codes[i + 1 :])
+    assert nearest[0] > 2.0, nearest
+
+
+def test_kanaloa_export(tmp_path: Path) -> None:
+    data = kanaloa_data()
+    arts = [FaceArt.from_json(f["code"], f["art"]) for f in data["faces"]]
+    copies = {f["code"]: f["copies"] for f in data["faces"]}
+    written = export_deck(arts, (63, 88), tmp_path, back_colour=data["back"]["colour"],
+                          copies=copies)
+    assert len(arts) == 62 and sum(copies.values()) == 65
+    assert {p.name for p in written} == {f"{a.code}.png" for a in arts} | {
+        "back.png", "manifest.json", "sheet.pdf"}
+    pdf = (tmp_path / "sheet.pdf").read_bytes()
+    boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
+    assert len(boxes) == 2 + 8 * 2  # instructions and its back; 65 prints, each page its backs

@@ -3,9 +3,11 @@ card taken out of the ring, and the presses for the rest.
 
 Hands are held and won tricks lie face down, so the playing cards in sight are the
 trick being played and the one before it (until its winner takes it): a card beyond
-those is the next card of the trick, and goes to the seat whose turn it is in trick
-order. A seat that plays out of order presses its button first. An ocean card gone
-from sight while a removal is due is the removed one.
+those (once the last trick was seen taken, beyond the trick's own: a second Octopus is
+new) is the next card of the trick, and goes to the seat whose turn it is in trick
+order; the first one of a round also says the dealer dealt (hands are dealt face down).
+A seat that plays out of order presses its button first. An ocean card gone from sight
+while a removal is due is the removed one.
 
 At setup the ring is read once all its ocean cards lie in sight: their order clockwise
 round the mat's centre, from the island's card. The camera gives a card's place, not
@@ -38,6 +40,9 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
         self._seats = seats
         #: A seat that pressed to say the next card is its own (an out-of-order play).
         self._claimed: int | None = None
+        #: The last trick (round, tricks before it) seen taken: none of its cards in sight.
+        #: From then on a card like one of its own (a second Octopus) is a new one.
+        self._taken: tuple[int, int] | None = None
 
     def on_view(self, state: KanaloaState, view: TableView, last: Ruling | None) -> list[Action]:
         if state.phase == "ring":
@@ -48,9 +53,12 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
             if len(gone) == 1:
                 return [Play(Move(state.removal.seat, "remove", {"card": gone[0]}))]
             return []
-        if state.phase != "play":
+        if state.phase not in ("play", "deal"):
             return []
-        known = Counter([card for _, card in state.trick]) + Counter(state.previous)
+        if state.previous and not Counter(state.previous) & Counter(codes):
+            self._taken = (state.round, state.tricks)
+        previous = () if self._taken == (state.round, state.tricks) else state.previous
+        known = Counter([card for _, card in state.trick]) + Counter(previous)
         new = Counter(code for code in codes if code in self._playing) - known
         cards = sorted(new.elements())
         if len(cards) > 1:
@@ -58,6 +66,10 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
                                count=len(cards)))]
         if not cards:
             return []
+        if state.phase == "deal":
+            # Hands are dealt face down: the round's first lead shows the deal was made.
+            return [Play(Move(state.dealer, "deal")), Play(Move(state.dealer, "play",
+                                                               {"card": cards[0]}))]
         seat = state.next_in_trick() if self._claimed is None else self._claimed
         self._claimed = None
         return [Play(Move(seat, "play", {"card": cards[0]}))]

@@ -128,3 +128,32 @@ def test_a_ring_without_the_island_or_with_a_card_twice_is_asked_about() -> None
     table = GAME.interpreter(match.header)
     [action] = table.on_view(match.state, ring_view([f"ocean-{n}" for n in range(2, 12)]), None)
     assert isinstance(action, AskTable) and "the island's" in action.message
+
+
+def test_the_round_s_first_lead_says_the_dealer_dealt() -> None:
+    match = Match(GAME, Header("kanaloa", ("a", "b", "c"), first=1))
+    match.play(Move(1, "ring", {"cards": RING}))
+    table = GAME.interpreter(match.header)
+    assert table.on_view(match.state, view(), None) == []
+    actions = table.on_view(match.state, view("green-7"), None)
+    assert actions == [Play(Move(1, "deal")), Play(Move(1, "play", {"card": "green-7"}))]
+    for action in actions:
+        assert isinstance(action, Play) and match.play(action.move).verdict.ok
+
+
+def test_a_second_octopus_after_the_last_trick_was_taken_is_a_new_card() -> None:
+    match, table = dealt()
+    for seat, card in enumerate(["octopus", "blue-9", "blue-1"]):
+        match.play(Move(seat, "play", {"card": card}))
+        if card == "octopus":
+            [gone] = [c for c in match.state.race.cards if c != "ocean-1"][:1]
+            match.play(Move(seat, "remove", {"card": gone}))
+    ring = list(match.state.race.cards)
+    # still lying: the second Octopus could be the first one
+    assert table.on_view(match.state, view("octopus", "blue-9", "blue-1", ring=ring),
+                         None) == []
+    [lead] = table.on_view(match.state, view("red-4", ring=ring), None)  # taken, then led
+    assert isinstance(lead, Play)
+    match.play(lead.move)
+    [action] = table.on_view(match.state, view("red-4", "octopus", ring=ring), None)
+    assert action == Play(Move(2, "play", {"card": "octopus"}))
