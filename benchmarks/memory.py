@@ -19,16 +19,14 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from page_load import Phone, open_page  # noqa: E402
+from page_load import Phone, open_page, start_demo  # noqa: E402
 
 TARGET_MB = 250
 
@@ -54,18 +52,11 @@ def sample(pid: int, peaks: dict[str, float], done: threading.Event) -> None:
 
 def measure_demo(phones: int, speed: float) -> int:
     with tempfile.TemporaryDirectory() as data:
-        command = [sys.executable, "-m", "firmware.cli", "demo", "--port", "0",
-                   "--speed", str(speed), "--data", data]
-        demo = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-        assert demo.stdout is not None
-        line = next((line for line in iter(demo.stdout.readline, "")
-                     if line.startswith("tableref page: ")), "")
-        if not line:
-            print("the demo did not start", file=sys.stderr)
-            demo.kill()
+        launched = start_demo(speed, data)
+        if launched is None:
             return 1
-        address = urlsplit(line.split()[2])
-        host, port = address.hostname or "127.0.0.1", address.port or 80
+        demo, host, port = launched
+        assert demo.stdout is not None
         stop = threading.Event()
         peaks: dict[str, float] = {}
         sampler = threading.Thread(target=sample, args=(demo.pid, peaks, stop))

@@ -100,6 +100,23 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
+def start_demo(speed: float, data: str) -> tuple[subprocess.Popen[str], str, int] | None:
+    """The demo started in a subprocess with its log in `data`, and the host and port of
+    its page once it prints them; None (said on stderr) if it never does."""
+    command = [sys.executable, "-m", "firmware.cli", "demo", "--port", "0",
+               "--speed", str(speed), "--data", data]
+    demo = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert demo.stdout is not None
+    line = next((line for line in iter(demo.stdout.readline, "")
+                 if line.startswith("tableref page: ")), "")
+    if not line:
+        print("the demo did not start", file=sys.stderr)
+        demo.kill()
+        return None
+    address = urlsplit(line.split()[2])
+    return demo, address.hostname or "127.0.0.1", address.port or 80
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, default=30)
@@ -107,18 +124,11 @@ def main() -> int:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as data:
-        command = [sys.executable, "-m", "firmware.cli", "demo", "--port", "0",
-                   "--speed", str(args.speed), "--data", data]
-        demo = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-        assert demo.stdout is not None
-        line = next((line for line in iter(demo.stdout.readline, "")
-                     if line.startswith("tableref page: ")), "")
-        if not line:
-            print("the demo did not start", file=sys.stderr)
-            demo.kill()
+        launched = start_demo(args.speed, data)
+        if launched is None:
             return 1
-        address = urlsplit(line.split()[2])
-        host, port = address.hostname or "127.0.0.1", address.port or 80
+        demo, host, port = launched
+        assert demo.stdout is not None
         stop = threading.Event()
         phones = [Phone(n) for n in range(args.phones)]
         threads = [threading.Thread(target=open_page, args=(host, port, phone, stop))
