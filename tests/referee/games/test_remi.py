@@ -17,7 +17,7 @@ from referee.core import Header, Match, Move, Ruling, Verdict
 from referee.games import get_game
 from referee.games.remi import Meld, Remi, RemiState
 from referee.games.remi.rules import round_scores
-from referee.games.remi.state import read_meld
+from referee.games.remi.state import extended, read_meld
 from referee.notation import read_log, replay
 from referee.table import Play, Press, TakeBack
 from referee.text import LANGUAGES, catalogue, untranslated
@@ -59,6 +59,13 @@ def meld(codes: list[str], **options: Any) -> Meld | tuple[str, str]:
     return read_meld(codes, 0, {"joker_ratio": False, **options})
 
 
+def broken(codes: list[str], **options: Any) -> str:
+    """The rule id `codes` break as a meld."""
+    made = meld(codes, **options)
+    assert not isinstance(made, Meld), codes
+    return made[0]
+
+
 def opened(seats: int = 3, **options: Any) -> Match[RemiState]:
     """Seat 0 has opened with `OPENING` and discarded; seat 1 to draw."""
     match = new_match(seats, **options)
@@ -86,7 +93,7 @@ def test_remi_run_legal_three_or_more_in_a_row_of_one_colour_either_way() -> Non
 
 
 def test_remi_run_illegal_two_tiles_a_gap_or_two_colours() -> None:
-    assert [meld(codes)[0] for codes in (["red-5", "red-6"], ["red-5", "red-7", "red-8"],
+    assert [broken(codes) for codes in (["red-5", "red-6"], ["red-5", "red-7", "red-8"],
                                          ["red-5", "blue-6", "red-7"])] == ["REMI-RUN"] * 3
     match = opened()
     play(match, 1, "draw")
@@ -100,8 +107,8 @@ def test_remi_set_legal_three_or_four_colours_of_one_number() -> None:
 
 
 def test_remi_set_illegal_a_colour_twice_or_five_tiles() -> None:
-    assert meld(["red-8", "red-8", "blue-8"])[0] == "REMI-SET"
-    assert meld(["red-8", "blue-8", "black-8", "yellow-8", "joker"])[0] == "REMI-SET"
+    assert broken(["red-8", "red-8", "blue-8"]) == "REMI-SET"
+    assert broken(["red-8", "blue-8", "black-8", "yellow-8", "joker"]) == "REMI-SET"
 
 
 def test_remi_ace_legal_low_or_high() -> None:
@@ -111,7 +118,7 @@ def test_remi_ace_legal_low_or_high() -> None:
 
 
 def test_remi_ace_illegal_a_run_that_wraps_round() -> None:
-    assert meld(["red-13", "red-1", "red-2"])[0] == "REMI-ACE"
+    assert broken(["red-13", "red-1", "red-2"]) == "REMI-ACE"
 
 
 def test_remi_joly_legal_it_stands_for_any_tile_of_a_run_or_a_set() -> None:
@@ -124,8 +131,8 @@ def test_remi_joly_legal_it_stands_for_any_tile_of_a_run_or_a_set() -> None:
 
 
 def test_remi_joly_illegal_no_tile_fills_the_gap_or_jolies_alone() -> None:
-    assert meld(["red-4", "joker", "red-8"])[0] == "REMI-JOLY"
-    assert meld(["joker", "joker", "joker"])[0] == "REMI-JOLY"
+    assert broken(["red-4", "joker", "red-8"]) == "REMI-JOLY"
+    assert broken(["joker", "joker", "joker"]) == "REMI-JOLY"
 
 
 def test_remi_joly_ratio_legal_twice_as_many_tiles_or_the_seed_s_any_tile() -> None:
@@ -134,7 +141,7 @@ def test_remi_joly_ratio_legal_twice_as_many_tiles_or_the_seed_s_any_tile() -> N
 
 
 def test_remi_joly_ratio_illegal_two_jolies_and_one_tile_where_the_table_counts() -> None:
-    assert meld(["joker", "red-5", "joker"], joker_ratio=True)[0] == "REMI-JOLY-RATIO"
+    assert broken(["joker", "red-5", "joker"], joker_ratio=True) == "REMI-JOLY-RATIO"
 
 
 # -- values and the opening -----------------------------------------------------------------
@@ -613,3 +620,98 @@ def test_a_press_draws_from_the_wall_a_hold_announces_and_a_double_takes_back() 
     assert table.on_press(match.state, Press(0, "hold"), take) == [Play(Move(0, "pe-tabla"))]
     [back] = table.on_press(match.state, Press(0, "double"), take)
     assert isinstance(back, TakeBack)
+
+
+# -- whole games ------------------------------------------------------------------------------
+
+
+def find_opening(rack: list[str], options: dict[str, Any]) -> list[list[str]] | None:
+    """Runs of three in a colour, then sets of three, from a real rack: an opening of 45
+    with a run, if the rack has one."""
+    melds: list[list[str]] = []
+    left = list(rack)
+    for colour in ("red", "yellow", "blue", "black"):
+        for start in range(1, 12):
+            codes = [f"{colour}-{n}" for n in range(start, start + 3)]
+            if all(code in left for code in codes):
+                melds.append(codes)
+                for code in codes:
+                    left.remove(code)
+    if not melds:
+        return None
+    for number in range(2, 14):
+        codes = [f"{c}-{number}" for c in ("red", "yellow", "blue", "black") if f"{c}-{number}"
+                 in left][:3]
+        if len(codes) == 3:
+            melds.append(codes)
+            for code in codes:
+                left.remove(code)
+    points = 0
+    for codes in melds:
+        made = read_meld(codes, 0, options)
+        assert isinstance(made, Meld)
+        points += made.points()
+    return melds if points >= options["opening"] and len(left) >= 1 else None
+
+
+def random_game(seed: int, seats: int, **options: Any) -> Match[RemiState]:
+    """A game of fair players: draws, openings, lay-offs, discards, reveals."""
+    chance = random.Random(seed)
+    names = tuple(f"seat{n}" for n in range(seats))
+    match = Match(GAME, Header("remi", names, 0, {"game_end": "rounds", **options}))
+    racks: dict[int, list[str]] = {}
+    wall: list[str] = []
+    while not GAME.is_over(match.state):
+        state = match.state
+        seat = GAME.to_play(state)
+        assert seat is not None
+        if state.phase == "deal":
+            wall = [code for code, copies in GAME.copies.items() for _ in range(copies)]
+            chance.shuffle(wall)
+            racks = {s: [wall.pop() for _ in range(14 + (s == seat))] for s in range(seats)}
+            match.play(Move(seat, "deal", {"atu": next(c for c in wall if c != "joker")}))
+            continue
+        if state.phase == "reveal":
+            match.play(Move(seat, "reveal", {"tiles": racks[seat]}))
+            continue
+        rack = racks[seat]
+        if not state.turn.drew:
+            rack.append(wall.pop())
+            match.play(Move(seat, "draw"))
+            continue
+        if state.first_round_over and not state.opened[seat]:
+            found = find_opening(rack, dict(match.header.options))
+            if found is not None:
+                for codes in found:
+                    for code in codes:
+                        rack.remove(code)
+                match.play(Move(seat, "lay", {"melds": found}))
+        if state.opened[seat] or match.state.opened[seat]:
+            for code in [c for c in rack if c != "joker"]:
+                for number, on in enumerate(match.state.melds, 1):
+                    if len(rack) > 1 and extended(on, [code], seat,
+                                                  match.header.options) is not None:
+                        rack.remove(code)
+                        match.play(Move(seat, "add", {"meld": number, "tiles": [code]}))
+                        break
+        tile = chance.choice(rack)
+        rack.remove(tile)
+        match.play(Move(seat, "discard", {"tile": tile}))
+    return match
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_fair_game_is_never_flagged(seed: int) -> None:
+    options = [{}, {"opening": 50}, {"joker_ratio": True, "close_discard": False},
+               {"unopened": "flat", "wall_out": "nobody"}][seed % 4]
+    match = random_game(seed, 2 + seed % 3, **options)
+    flagged = [r.index for r in match.rulings
+               if not r.verdict.ok or r.deferred or r.verdict.severity == "warning"]
+    assert flagged == []
+    assert GAME.is_over(match.state)
+    assert {"deal", "draw", "lay", "discard", "reveal"} <= {r.move.kind for r in match.rulings}
+
+
+def test_fair_players_lay_off_too() -> None:
+    kinds = {r.move.kind for seed in range(3) for r in random_game(seed, 4).rulings}
+    assert "add" in kinds
