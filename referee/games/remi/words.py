@@ -5,7 +5,14 @@ is shown."""
 from __future__ import annotations
 
 from referee.core import Move, Verdict
-from referee.games.remi.state import JOKER, RUPERE_ANY_RACK, Pending, RemiState, read_meld
+from referee.games.remi.state import (
+    JOKER,
+    RUPERE_ANY_RACK,
+    Pending,
+    RemiState,
+    rack_value,
+    read_meld,
+)
 from referee.text import Text, t
 
 
@@ -76,9 +83,16 @@ def news(before: RemiState, move: Move, after: RemiState) -> Text:
                      scores=scores)
         return t("round {round}: {scores}; seat {seat} starts the next", round=before.round,
                  scores=scores, seat=after.starter)
-    if kind in ("lay", "add", "swap", "draw"):
-        return t("{count} tiles on seat {seat}'s rack", seat=seat, count=after.racks[seat])
-    return t("as the rules have it")
+    if kind == "reveal":
+        points = sum(rack_value(code, before.options) for code in move.get("tiles"))
+        return t("seat {seat} shows {count} tile(s), {points} points against it", seat=seat,
+                 count=len(move.get("tiles")), points=points)
+    if kind == "pe-tabla":
+        return t("seat {seat} plays pe tablă", seat=seat)
+    if kind == "atu":
+        return t("seat {seat} shows the atu's twin: {points} points this round", seat=seat,
+                 points=before.options["atu_bonus"])
+    return t("{count} tiles on seat {seat}'s rack", seat=seat, count=after.racks[seat])
 
 
 def unused_proof(rule: str, index: int, seat: int, code: str,

@@ -715,3 +715,49 @@ def test_a_fair_game_is_never_flagged(seed: int) -> None:
 def test_fair_players_lay_off_too() -> None:
     kinds = {r.move.kind for seed in range(3) for r in random_game(seed, 4).rulings}
     assert "add" in kinds
+
+
+# -- the example log and the notation ---------------------------------------------------------
+
+
+def test_the_example_log_checks_with_its_proof_at_the_turn_s_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["referee", "check", "--game", "remi", str(FIXTURES / "round.jsonl")])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    flagged = [line for line in lines if "ok" in line and not line["ok"]]
+    assert [(line["index"], line["rules"], line.get("concerns")) for line in flagged] == [
+        (4, ["REMI-FIRST-DISCARD-DEAD"], None), (13, ["REMI-RUPERE-LAST"], 11),
+    ]
+    assert code == 0
+    assert lines[-1] == {"final": False, "scores": {"0": -60, "1": 190}, "winners": []}
+
+
+def test_the_example_log_reads_entirely_in_every_language() -> None:
+    lines = (FIXTURES / "round.jsonl").read_text(encoding="utf-8").splitlines()
+    match = replay(read_log(lines))
+    for ruling in match.rulings:
+        for line in (ruling, *ruling.deferred):
+            for language in LANGUAGES[1:]:
+                assert untranslated(line.verdict.message, catalogue(language)) == [], line
+
+
+def test_the_page_offers_read_in_every_language() -> None:
+    match = new_match()
+    play(match, 0, "take", at=2)
+    fresh = Match(GAME, Header("remi", ("a", "b")))
+    play(fresh, 0, "deal", atu="red-7")
+    offers = [*GAME.page_moves(match.state), *GAME.page_moves(fresh.state)]
+    assert {offer.kind for offer in offers} == {"pe-tabla", "atu"}
+    for offer in offers:
+        for language in LANGUAGES[1:]:
+            assert untranslated(offer.title, catalogue(language)) == []
+
+
+def test_the_notation_doc_shows_every_kind_of_remi_move() -> None:
+    doc = NOTATION_DOC.read_text(encoding="utf-8")
+    section = doc[doc.index("## Remi pe tablă") :]
+    section = section[: section.index("\n## ", 1)] if "\n## " in section[1:] else section
+    for kind in ("deal", "draw", "take", "pe-tabla", "lay", "add", "swap", "discard", "atu",
+                 "reveal"):
+        assert f'"move": "{kind}"' in section, kind
