@@ -702,8 +702,10 @@ def random_game(seed: int, seats: int, **options: Any) -> Match[RemiState]:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_a_fair_game_is_never_flagged(seed: int) -> None:
-    options = [{}, {"opening": 50}, {"joker_ratio": True, "close_discard": False},
-               {"unopened": "flat", "wall_out": "nobody"}][seed % 4]
+    choices: list[dict[str, Any]] = [{}, {"opening": 50},
+                                     {"joker_ratio": True, "close_discard": False},
+                                     {"unopened": "flat", "wall_out": "nobody"}]
+    options = choices[seed % 4]
     match = random_game(seed, 2 + seed % 3, **options)
     flagged = [r.index for r in match.rulings
                if not r.verdict.ok or r.deferred or r.verdict.severity == "warning"]
