@@ -1,5 +1,5 @@
 """Remi pe tablă: the tiles, melds and counted racks (`state`), the rules (`rules`), the
-presses read at the table (`table`), a move in words (`words`) and the announcement and
+row, the melds and the presses read at the table (`table`), a move in words (`words`) and the announcement and
 atu claim the page enters (`page`)."""
 
 from referee.games.remi.rules import Remi

@@ -431,7 +431,7 @@ class Remi(Game[RemiState]):
                        opened=turn.opened or not opened)
         state = replace(state, melds=(*state.melds, *melds), turn=turn,
                         opened=_set(state.opened, move.seat, True))
-        return self._laid(state, move.seat, codes)
+        return self._out_if_empty(self._laid(state, move.seat, codes), move.seat)
 
     def _apply_add(self, state: RemiState, move: Move) -> RemiState:
         meld = self._target(state, move)
@@ -442,7 +442,16 @@ class Remi(Game[RemiState]):
             return state
         melds = list(state.melds)
         melds[move.get("meld") - 1] = grown
-        return self._laid(replace(state, melds=tuple(melds)), move.seat, move.get("tiles"))
+        return self._out_if_empty(
+            self._laid(replace(state, melds=tuple(melds)), move.seat, move.get("tiles")),
+            move.seat)
+
+    def _out_if_empty(self, state: RemiState, seat: int) -> RemiState:
+        """REMI-CLOSE where the table lets laying every tile out go out: the rack emptied
+        by a lay-out or a lay-off ends the round, with no last discard."""
+        if state.options["close_discard"] or state.racks[seat] > 0:
+            return state
+        return self._closed(self._end_turn(state), seat, False)
 
     def _laid(self, state: RemiState, seat: int, codes: list[str]) -> RemiState:
         """Tiles gone from the rack into melds; a joly freed this turn laid again is marked

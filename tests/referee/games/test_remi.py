@@ -519,7 +519,9 @@ def test_remi_close_illegal_no_tile_left_to_discard_or_a_rack_shown_with_tiles()
     assert verdict(match, 0, "lay", melds=[["black-5", "black-6", "black-7", "black-8"]]
                    ).rules == ("REMI-CLOSE",)
     free = closing(close_discard=False)
-    assert verdict(free, 0, "lay", melds=[["black-5", "black-6", "black-7", "black-8"]]).ok
+    assert play(free, 0, "lay", melds=[["black-5", "black-6", "black-7", "black-8"]]
+                ).verdict.ok
+    assert free.state.phase == "reveal" and free.state.closer == 0
     play(match, 0, "lay", melds=[["black-5", "black-6", "black-7"]])
     out = play(match, 0, "discard", tile="red-2")
     assert verdict(match, 0, "draw").rules == ("REMI-CLOSE",)
