@@ -209,8 +209,8 @@ class Remi(Game[RemiState]):
             "racks": {str(seat): count for seat, count in enumerate(state.racks)},
             "opened": {str(seat): opened for seat, opened in enumerate(state.opened)},
             "last_round": {str(seat): points for seat, points in enumerate(state.last_round)},
-            "zones": [{"zone": "row", "cards": [code for _, code in state.row],
-                       "top": state.row[-1][1] if state.row else None}],
+            "hands": list(state.racks),
+            "zones": _zones(state),
         }
 
     # -- judging ------------------------------------------------------------------
@@ -524,6 +524,19 @@ class Remi(Game[RemiState]):
                          phase="over" if over else "deal", round=state.round + 1,
                          starter=starter, totals=totals, last_round=points,
                          index=state.index, proven=state.proven)
+
+
+def _zones(state: RemiState) -> list[dict[str, Any]]:
+    """What the page draws of the table: the atu, the row, each meld with its owner."""
+    zones: list[dict[str, Any]] = []
+    if state.atu is not None and state.phase == "play":
+        zones.append({"zone": t("the atu"), "cards": [state.atu], "top": state.atu})
+    row = [code for _, code in state.row]
+    zones.append({"zone": t("the row"), "cards": row, "top": row[-1] if row else None})
+    zones += [{"zone": t("meld {meld} of seat {owner}", meld=number, owner=meld.owner),
+               "cards": meld.codes, "top": meld.codes[-1]}
+              for number, meld in enumerate(state.melds, 1)]
+    return zones
 
 
 def round_scores(state: RemiState) -> tuple[int, ...]:
