@@ -4,12 +4,15 @@ too, and the sheets to print (106 tiles, 90 to an A4 page)."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
 import numpy as np
 
 from vision.deck_art import FaceArt, export_deck, paint_face
+from vision.mat import default_mat
+from vision.render import tile_rows
 
 DECK = Path(__file__).resolve().parents[2] / "referee" / "decks" / "remi.json"
 TILE_MM = (20.0, 30.0)
@@ -59,3 +62,16 @@ def test_the_sheets_hold_every_tile_twice_the_jolies_once_each(tmp_path: Path) -
     pdf = (tmp_path / "sheet.pdf").read_bytes()
     boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
     assert len(boxes) == 2 + 2 * 2  # instructions and its back; 90 + 16 tiles, their backs
+
+
+def test_tiles_in_rows_touch_side_by_side_inside_the_mat() -> None:
+    tiles = [(art.code, paint_face(art, TILE_MM, 2.0)) for art in arts()[:20]]
+    mat = default_mat()
+    laid = tile_rows(np.random.default_rng(7), mat, tiles, TILE_MM)
+    assert 15 <= len(laid) <= 20
+    for tile in laid:
+        corners = tile.corners_mm()[:, :2]
+        assert corners.min() >= 0 and corners[:, 0].max() <= mat.width_mm
+    gaps = [math.dist(a.center_mm, b.center_mm) - TILE_MM[0]
+            for a, b in zip(laid, laid[1:], strict=False)]
+    assert sum(0 <= gap <= 0.6 for gap in gaps) >= len(laid) // 2  # most are neighbours
