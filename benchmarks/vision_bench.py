@@ -8,7 +8,9 @@ Each scene is a held-out render (seeds >= 1_000_000, which tests never use): a r
 camera, light (neutral, warm lamp, daylight or dim, sometimes glare), lens blur, noise
 and JPEG, the deck's cards at random places and angles (some touching, some overlapping,
 a few face down, on some scenes one more card put on another as on a pile), clutter
-beside the mat on some scenes and a hand over it on a few.
+beside the mat on some scenes and a hand over it on a few. Of a tile deck (`ROWS`: Remi)
+a share of the tiles lies in rows, side by side and touching, as melds and the discard
+row do (vision.render.tile_rows).
 The identifier is built from the deck's own art (referee/decks/<deck>.json), like the
 device does before any enrolment. Single-threaded timings: the one-off calibration (the
 first read of an empty table) and then TableReader.read per frame; one untimed scene is read
@@ -68,6 +70,7 @@ from vision.render import (
     Scene,
     random_layout,
     render,
+    tile_rows,
 )
 from vision.table_reader import DETECT_PX_PER_MM, LEARN_EVERY, TableReader, TableReading
 from vision.tag_edges import refine_square
@@ -90,6 +93,8 @@ ENROL_CROP = (128, 176)  # (width, height) a face is cut at; the identifier lear
 MEASURE_DIFF = 14  # grey levels a pixel must change from the bare mat to be a card's
 SHADOW_RATIO = 0.45  # a shadow keeps this share of the mat's light at least
 MEASURE_PX_PER_MM = 4.0  # top-down resolution the card size is measured at
+#: Decks of tiles: this share of a scene's tiles lies in rows, touching edge to edge
+ROWS = {"remi": 0.6}
 
 Image = NDArray[np.uint8]
 LIGHTS = {
@@ -197,8 +202,11 @@ def build_scene(seed: int, deck: Deck, mat: MatSpec, mat_image: Image, n_cards: 
     labels = [faces[int(rng.choice(len(faces), p=p / p.sum()))] for _ in range(n_cards)]
     if BACK in deck.images:
         labels = [BACK if rng.random() < 0.08 else code for code in labels]
-    cards = random_layout(rng, mat, [(c, deck.images[c]) for c in labels], deck.card_mm,
-                          p_touch=0.25, p_overlap=0.12)
+    in_rows = round(ROWS.get(deck.name, 0.0) * len(labels))
+    cards = tile_rows(np.random.default_rng([seed, 3]), mat,
+                      [(c, deck.images[c]) for c in labels[:in_rows]], deck.card_mm)
+    cards += random_layout(rng, mat, [(c, deck.images[c]) for c in labels[in_rows:]],
+                           deck.card_mm, p_touch=0.25, p_overlap=0.12, around=cards)
     cards += pile_card(np.random.default_rng([seed, 2]), deck, faces, cards, p_pile)
     cards = [dataclasses.replace(c, corner_radius_mm=deck.corner_radius_mm) for c in cards]
     clutter = [Clutter.random(rng, mat) for _ in range(int(rng.integers(1, 3)))]

@@ -357,7 +357,7 @@ class RefereePipeline:
                 for seat, name in enumerate(header.seats)
             ],
             "table": [
-                {**zone, "zone_texts": in_every_language(str(zone.get("zone", "")), names)}
+                {**zone, "zone_texts": in_every_language(zone.get("zone", ""), names)}
                 for zone in public.get("zones", [])
             ],
             "verdicts": verdicts,

@@ -184,7 +184,7 @@ class SymbolStyle:
     """
 
     paint: SymbolPainter
-    layout: str  # one of "full", "diagonal", "bands", "disc", "own" (the face painter's)
+    layout: str  # "full", "diagonal", "bands", "disc", "own" (the face painter's), "tile"
     face: FacePainter | None = None
 
 
@@ -581,12 +581,45 @@ def _ocean_face(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: 
     _strip(img, int(art.corner), cx, s, INK)
 
 
+# -- Remi: tiles ------------------------------------------------------------------------
+#
+# A tile is small (20 x 30 mm) and lies touching others in rows, so it carries no corner
+# index and no field: one numeral in its colour, half the tile tall, on a cream face; a
+# 6 and a 9 are underlined. A joly is a smiling face in its colour.
+
+CREAM: Bgr = (210, 233, 243)
+TILE_NUMERAL = 0.42  # of the tile's height
+
+
+def _tile_face(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: float) -> None:
+    x0, y0, x1, y1 = field
+    _rounded_rect(img, (x0, y0), (x1, y1), round(2 * s), CREAM, -1)
+    _numeral(img, art.corner, ((x0 + x1) / 2, (y0 + y1) / 2), TILE_NUMERAL * (y1 - y0),
+             hex_to_bgr(art.colour), art.corner in UNDERLINED)
+
+
+def _tile_joker(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: float) -> None:
+    x0, y0, x1, y1 = field
+    _rounded_rect(img, (x0, y0), (x1, y1), round(2 * s), CREAM, -1)
+    ink = hex_to_bgr(art.colour)
+    cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, 0.36 * (x1 - x0)
+    line = max(1, round(0.8 * s))
+    cv2.circle(img, (round(cx), round(cy)), round(r), ink, line, _AA)
+    for dx in (-0.35, 0.35):
+        cv2.circle(img, (round(cx + dx * r), round(cy - 0.3 * r)), max(1, round(0.12 * r)),
+                   ink, -1, _AA)
+    cv2.ellipse(img, (round(cx), round(cy + 0.1 * r)), (round(0.55 * r), round(0.45 * r)), 0,
+                20, 160, ink, line, _AA)
+
+
 SYMBOLS: Mapping[str, SymbolStyle] = {
     "crescent": SymbolStyle(_crescent, "full"),
     "dagger": SymbolStyle(_dagger, "diagonal"),
     "chest": SymbolStyle(_chest, "bands"),
     "palm": SymbolStyle(_palm, "disc"),
     "numeral": SymbolStyle(_no_symbol, "own", _numeral_face),
+    "tile": SymbolStyle(_no_symbol, "tile", _tile_face),
+    "tile-joker": SymbolStyle(_no_symbol, "tile", _tile_joker),
     "joker": SymbolStyle(_no_symbol, "own", _joker_face),
     "series-plus": SymbolStyle(_no_symbol, "own", _series_face("+")),
     "series-minus": SymbolStyle(_no_symbol, "own", _series_face("-")),
@@ -650,6 +683,11 @@ def paint_face(art: FaceArt, card_mm: tuple[float, float] = CARD_MM,
     corner_h = round(8.0 * px_per_mm)
     inset = round(10.5 * px_per_mm)
     field = (m, inset, w - m, h - inset)
+    if style.layout == "tile" and style.face is not None:  # the whole face, no corners
+        line = max(1, round(0.35 * px_per_mm))
+        style.face(img, art, (2 * line, 2 * line, w - 1 - 2 * line, h - 1 - 2 * line),
+                   px_per_mm)
+        return img
     if style.face is not None:
         style.face(img, art, field, px_per_mm)
         _corner_indices(img, art.corner, colour, m, corner_h)

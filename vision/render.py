@@ -16,6 +16,7 @@ the picture; there is no clock or file access here.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -438,12 +439,14 @@ def random_layout(
     size_mm: tuple[float, float] = (63.0, 88.0),
     p_touch: float = 0.3,
     p_overlap: float = 0.2,
+    around: Sequence[CardPlacement] = (),
 ) -> list[CardPlacement]:
     """Lay the (label, image) cards on the mat in order: each one apart from the others,
     touching an earlier card edge to edge, or partly covering one (at most half of it),
-    always inside the mat and clear of the corner tags. A card that finds no such place
-    in 60 tries is left out."""
-    placed: list[CardPlacement] = []
+    always inside the mat and clear of the corner tags; cards already lying `around` count
+    as earlier cards (and are not returned). A card that finds no such place in 60 tries
+    is left out."""
+    placed = list(around)
     for label, image in images:
         for attempt in range(60):
             mode = rng.random() if placed and attempt < 40 else 1.0
@@ -472,6 +475,43 @@ def random_layout(
             limit = 8.0 if mode >= p_touch + p_overlap else 40.0 if mode < p_touch else 0.5
             if _fits(card, spec) and _allowed(card, placed, limit):
                 placed.append(card)
+                break
+    return placed[len(around):]
+
+
+def tile_rows(
+    rng: np.random.Generator,
+    spec: MatSpec,
+    images: list[tuple[str, Image]],
+    size_mm: tuple[float, float],
+    longest: int = 8,
+) -> list[CardPlacement]:
+    """Lay the (label, image) tiles in rows as rummy melds lie: 3 to `longest` tiles side
+    by side along their short sides, touching (0 to 0.5 mm apart, a degree askew at most),
+    each row along the mat's edges within 4 degrees or at any angle now and then, clear of
+    the other rows and the tags. A row that finds no place in 60 tries is left out."""
+    placed: list[CardPlacement] = []
+    rest = list(images)
+    while len(rest) >= 3:
+        count = min(len(rest), int(rng.integers(3, longest + 1)))
+        row, rest = rest[:count], rest[count:]
+        for _ in range(60):
+            if rng.random() < 0.85:
+                angle = 90.0 * int(rng.integers(0, 4)) + float(rng.uniform(-4, 4))
+            else:
+                angle = float(rng.uniform(0, 360))
+            along = _rot2(angle) @ np.array([1.0, 0.0])
+            start = rng.uniform([0, 0], [spec.width_mm, spec.height_mm])
+            offset = 0.0
+            tiles = []
+            for label, image in row:
+                centre = start + along * offset
+                tiles.append(CardPlacement(
+                    image, (float(centre[0]), float(centre[1])),
+                    angle + float(rng.uniform(-1.0, 1.0)), size_mm=size_mm, label=label))
+                offset += size_mm[0] + float(rng.uniform(0.0, 0.5))
+            if all(_fits(tile, spec) and _allowed(tile, placed, 8.0) for tile in tiles):
+                placed += tiles
                 break
     return placed
 

@@ -11,12 +11,14 @@ from typing import Any
 from referee.core import Game, RefereeError
 from referee.games.deserto import Deserto
 from referee.games.kanaloa import Kanaloa
+from referee.games.remi import Remi
 from referee.games.tempus import Tempus
 from referee.games.uno import Uno
 
 GAMES: dict[str, Callable[[], Game[Any]]] = {
     "deserto": Deserto,
     "kanaloa": Kanaloa,
+    "remi": Remi,
     "tempus": Tempus,
     "uno": Uno,
 }

@@ -85,6 +85,21 @@ ENGLISH = [
     ("kanaloa", {"move": "dolphin", "step": True}, "takes the dolphin's step"),
     ("kanaloa", {"move": "dolphin", "step": False}, "lets the dolphin's step go"),
     ("kanaloa", {"move": "boat", "space": "ocean-4b"}, "has its boat seen on ocean-4b"),
+    ("remi", {"move": "deal", "atu": "red-7"}, "deals the tiles, the atu red-7 turned up"),
+    ("remi", {"move": "draw"}, "draws from the wall"),
+    ("remi", {"move": "take", "at": 3}, "takes from the row at 3"),
+    ("remi", {"move": "take", "at": 3, "tile": "blue-9"}, "takes blue-9 from the row at 3"),
+    ("remi", {"move": "pe-tabla"}, "announces pe tablă"),
+    ("remi", {"move": "lay", "melds": [["red-1", "red-2", "red-3"], ["blue-9", "joker",
+                                                                      "black-9"]]},
+     "lays out red-1, red-2, red-3; blue-9, joker, black-9"),
+    ("remi", {"move": "add", "meld": 2, "tiles": ["red-4"]}, "lays red-4 off on meld 2"),
+    ("remi", {"move": "swap", "meld": 1, "tiles": ["red-9", "yellow-9"]},
+     "frees the joly of meld 1 with red-9, yellow-9"),
+    ("remi", {"move": "discard", "tile": "joker"}, "discards joker"),
+    ("remi", {"move": "atu"}, "shows the tile identical to the atu"),
+    ("remi", {"move": "reveal", "tiles": ["red-1", "joker"]}, "shows its rack: red-1, joker"),
+    ("remi", {"move": "reveal", "tiles": []}, "shows an empty rack"),
 ]
 
 
@@ -116,6 +131,8 @@ ROMANIAN = [
     ("uno", {"move": "catch", "target": 3}, "îl prinde pe Dan fără UNO"),
     ("kanaloa", {"move": "play", "card": "octopus", "trump": "blue"},
      "joacă Caracatiță și anunță atu albastru"),
+    ("remi", {"move": "add", "meld": 2, "tiles": ["black-4", "joker"]},
+     "lipește 4 negru, joly la formația 2"),
 ]
 
 
@@ -141,6 +158,8 @@ KINDS = {
     "tempus": ["open", "capture", "feed", "bury", "count"],
     "uno": ["deal", "turn-up", "play", "colour", "draw", "uno", "catch", "challenge", "reveal"],
     "kanaloa": ["ring", "deal", "play", "remove", "dolphin", "boat"],
+    "remi": ["deal", "draw", "take", "pe-tabla", "lay", "add", "swap", "discard", "atu",
+             "reveal"],
 }
 OTHER_KINDS = ["pass", "undo", ""]
 
@@ -174,6 +193,14 @@ VALUES: dict[str, dict[str, list[Any]]] = {
         "trump": ["red", "yellow", "violet", None],
         "step": [True, False, 1, None],
         "space": ["ocean-3a", "ocean-12b", "ocean-3", "ocean-13a", None],
+    },
+    "remi": {
+        "atu": ["red-7", "joker", "green-3", None],
+        "tile": ["black-13", "joker", "red-14", None],
+        "at": [0, 5, -1, "2", None],
+        "meld": [1, 0, -3, None],
+        "tiles": [["red-1"], [], ["red-5", "joker"], ["blue-0"], "red-1", None],
+        "melds": [[["red-1", "red-2", "red-3"]], [], [["joker"], ["red-4"]], [[]], None],
     },
 }
 

@@ -1,0 +1,121 @@
+"""Remi in words: a move as a player says it, what a legal move did (the opening's points,
+the row, the rack counted, the closing), and the proofs given when a turn ends or a rack
+is shown."""
+
+from __future__ import annotations
+
+from referee.core import Move, Verdict
+from referee.games.remi.state import (
+    JOKER,
+    RUPERE_ANY_RACK,
+    Pending,
+    RemiState,
+    rack_value,
+    read_meld,
+)
+from referee.text import Text, t
+
+
+def describe(move: Move) -> Text:
+    """`move` after the seat's name ("draws from the wall"), read from the move alone."""
+    kind = move.kind
+    if kind == "deal":
+        return t("deals the tiles, the atu {tile} turned up", tile=move.get("atu"))
+    if kind == "draw":
+        return t("draws from the wall")
+    if kind == "take":
+        if "tile" in move.fields:
+            return t("takes {tile} from the row at {at}", tile=move.get("tile"), at=move.get("at"))
+        return t("takes from the row at {at}", at=move.get("at"))
+    if kind == "pe-tabla":
+        return t("announces pe tablă")
+    if kind == "lay":
+        melds = Text.joined("; ", (Text.joined(", ", meld) for meld in move.get("melds")))
+        return t("lays out {melds}", melds=melds)
+    if kind == "add":
+        return t("lays {tiles} off on meld {meld}", tiles=Text.joined(", ", move.get("tiles")),
+                 meld=move.get("meld"))
+    if kind == "swap":
+        return t("frees the joly of meld {meld} with {tiles}",
+                 tiles=Text.joined(", ", move.get("tiles")), meld=move.get("meld"))
+    if kind == "discard":
+        return t("discards {tile}", tile=move.get("tile"))
+    if kind == "atu":
+        return t("shows the tile identical to the atu")
+    if not move.get("tiles"):
+        return t("shows an empty rack")
+    return t("shows its rack: {tiles}", tiles=Text.joined(", ", move.get("tiles")))
+
+
+def news(before: RemiState, move: Move, after: RemiState) -> Text:
+    """What a legal `move` did, as the referee counts it."""
+    seat, kind = move.seat, move.kind
+    if kind == "deal":
+        return t("seat {seat} starts with 15 tiles and discards first; the atu is {tile}",
+                 seat=seat, tile=move.get("atu"))
+    if kind == "lay" and not before.opened[seat]:
+        points = sum(made.points() for codes in move.get("melds")
+                     if not isinstance(made := read_meld(codes, seat, before.options), tuple))
+        return t("seat {seat} opens with {points} points; {count} tiles on its rack",
+                 seat=seat, points=points, count=after.racks[seat])
+    if kind == "take" and move.get("at") < len(before.row) - 1 \
+            and before.racks[seat] < RUPERE_ANY_RACK:
+        return t("seat {seat}'s rack was counted at {count} tiles: whether it held 4 is "
+                 "proven when it is shown", seat=seat, count=before.racks[seat])
+    if kind == "take":
+        return t("seat {seat} takes {count} tile(s) from the row: use {tile} in a meld this "
+                 "turn", seat=seat, count=len(before.row) - len(after.row),
+                 tile=before.row[move.get("at")][1])
+    if kind == "swap":
+        return t("seat {seat} frees a joly: lay it in a meld this turn", seat=seat)
+    if kind == "discard" and after.phase == "reveal":
+        if after.closer is None:
+            return t("the wall is empty: the round ends; every rack is shown")
+        return t("seat {seat} goes out: the round ends; every rack is shown", seat=seat)
+    if kind == "discard":
+        return t("{tile} on the row; seat {next} to play", tile=move.get("tile"),
+                 next=after.turn.seat)
+    if kind == "reveal" and after.round > before.round:
+        scores = Text.joined(", ", (t("seat {seat} {points:+d}", seat=s, points=p)
+                                    for s, p in enumerate(after.last_round)))
+        if after.phase == "over":
+            return t("round {round}: {scores}; the game is over", round=before.round,
+                     scores=scores)
+        return t("round {round}: {scores}; seat {seat} starts the next", round=before.round,
+                 scores=scores, seat=after.starter)
+    if kind == "reveal":
+        points = sum(rack_value(code, before.options) for code in move.get("tiles"))
+        return t("seat {seat} shows {count} tile(s), {points} points against it", seat=seat,
+                 count=len(move.get("tiles")), points=points)
+    if kind == "pe-tabla":
+        return t("seat {seat} plays pe tablă", seat=seat)
+    if kind == "atu":
+        return t("seat {seat} shows the atu's twin: {points} points this round", seat=seat,
+                 points=before.options["atu_bonus"])
+    return t("{count} tiles on seat {seat}'s rack", seat=seat, count=after.racks[seat])
+
+
+def unused_proof(rule: str, index: int, seat: int, code: str,
+                 announced: int | None = None) -> Verdict:
+    """A turn that ended without doing what it had to: proven when it ends."""
+    if rule == "REMI-PE-TABLA":
+        message = t("seat {seat} announced pe tablă at move {announced} yet laid out at move "
+                    "{index} without going out", seat=seat, announced=announced, index=index)
+    elif code == JOKER:
+        message = t("seat {seat} ended its turn without laying the joly it freed at move "
+                    "{index}", seat=seat, index=index)
+    else:
+        message = t("seat {seat} ended its turn without using {tile}, taken from the row at "
+                    "move {index}, in a meld", seat=seat, tile=code, index=index)
+    return Verdict(ok=False, rules=(rule,), message=message, severity="illegal", concerns=index)
+
+
+def rack_proof(item: Pending, shown: int) -> Text:
+    """What a shown rack proves of an earlier move."""
+    if item.rule == "REMI-CLOSE":
+        return t("seat {seat} shows {count} tile(s) left, so it had not laid out all its "
+                 "tiles when it went out at move {index}", seat=item.seat, count=shown,
+                 index=item.index)
+    return t("seat {seat}'s rack shows as counted, so it held {count} tiles, under 4, when it "
+             "took from inside the row at move {index}", seat=item.seat, count=item.counted,
+             index=item.index)
