@@ -7,7 +7,9 @@ Run by hand (not a test):
 
 It starts `tableref demo` in a subprocess (the bundled Deserto game through the whole
 pipeline: frames, vision, tracker, referee, SQLite log, page) on a fresh data folder and
-opens `--phones` pages as benchmarks/page_load.py does. Once the game is over it reads
+opens `--phones` pages as benchmarks/page_load.py does. The data folder first gets the
+deck's learnt identifier, as the Pi's install saves it (python -m firmware.warmup);
+`--learn-at-start` leaves it out, so the demo learns it. Once the game is over it reads
 the process's peak resident size (VmHWM in /proc/PID/status: the most it ever held in
 RAM), sends SIGTERM and times the exit. `--breakdown` then shows, in this process, what
 each part adds to the resident size as it is loaded: the libraries, vision's compiled
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -26,9 +29,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from page_load import Phone, open_page, start_demo  # noqa: E402
+from page_load import Phone, open_page, start_demo, until_finished  # noqa: E402
 
 TARGET_MB = 250
+#: firmware.commands.DEMO_FOLDER (not imported: --breakdown measures the imports later)
+DEMO_FOLDER = "demo"
 
 
 def status_mb(pid: int | str, field: str) -> float:
@@ -50,13 +55,16 @@ def sample(pid: int, peaks: dict[str, float], done: threading.Event) -> None:
             return
 
 
-def measure_demo(phones: int, speed: float) -> int:
+def measure_demo(phones: int, speed: float, learn_at_start: bool) -> int:
     with tempfile.TemporaryDirectory() as data:
+        if not learn_at_start:
+            subprocess.run([sys.executable, "-m", "firmware.warmup", "--data",
+                            str(Path(data) / DEMO_FOLDER), "deserto"],
+                           check=True, stdout=subprocess.DEVNULL)
         launched = start_demo(speed, data)
         if launched is None:
             return 1
         demo, host, port = launched
-        assert demo.stdout is not None
         stop = threading.Event()
         peaks: dict[str, float] = {}
         sampler = threading.Thread(target=sample, args=(demo.pid, peaks, stop))
@@ -66,7 +74,7 @@ def measure_demo(phones: int, speed: float) -> int:
                    for phone in pages]
         for thread in threads:
             thread.start()
-        finished = demo.stdout.readline()  # "replay finished: ..." once the game is over
+        finished = until_finished(demo)
         time.sleep(2.0)  # the last update reaches every phone
         peak, now = status_mb(demo.pid, "VmHWM"), status_mb(demo.pid, "VmRSS")
         stop.set()  # the phones' streams end with the demo: not failures
@@ -139,8 +147,10 @@ def main() -> int:
     parser.add_argument("--phones", type=int, default=30)
     parser.add_argument("--speed", type=float, default=2.0, help="replay speed of the game")
     parser.add_argument("--breakdown", action="store_true", help="where the memory goes")
+    parser.add_argument("--learn-at-start", action="store_true",
+                        help="no saved identifier: the demo learns the deck's at start")
     args = parser.parse_args()
-    code = measure_demo(args.phones, args.speed)
+    code = measure_demo(args.phones, args.speed, args.learn_at_start)
     if args.breakdown:
         breakdown()
     return code

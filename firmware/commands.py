@@ -56,6 +56,7 @@ PAGE_STOP_SECONDS = 0.3
 DEMO_SESSION = Path(__file__).resolve().parents[1] / "tests/fixtures/deserto/two-players-daylight"
 #: The demo's default pace (x real time): about two seconds a move, for a newcomer to follow.
 DEMO_SPEED = 0.5
+DEMO_FOLDER = "demo"
 ENGLISH = catalogue("en")
 #: How long (s, wall clock) the demo holds a flagged play on the page before going on.
 DEMO_FLAG_HOLD_S = 5.0
@@ -321,7 +322,10 @@ def demo(
         stop_on_signals(stop) as stop,
         closing(MatchStore.open(config.data / "tableref.sqlite")) as store,
     ):
-        service = TableService(store, panel, session_mat(metadata, DEMO_SESSION), panel.seats)
+        # The demo's learnt identifier is saved in a folder of its own, where no deck
+        # profile of the table's own cards is: it reads our art.
+        service = TableService(store, panel, session_mat(metadata, DEMO_SESSION), panel.seats,
+                               data=config.data / DEMO_FOLDER)
         if config.admin_pin is not None:
             service.set_pin(config.admin_pin)
         start_or_resume(service, header)

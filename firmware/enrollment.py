@@ -12,12 +12,17 @@ those replace the art and the profile (`tableref vision identify --deck-photos D
 from __future__ import annotations
 
 import functools
+import hashlib
+from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from firmware.deck_profile import find_profile, load_profile
+from firmware.deck_profile import find_profile, load_profile, profile_folder
+from firmware.saved_identifiers import photos_digest, saved_or_learnt
+from referee import decks
 from referee.decks import Deck, load_deck
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.enrolment import find_card_in_photo
@@ -63,11 +68,42 @@ class EnrollmentError(Exception):
 def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None,
                  data: Path | None = None) -> TableReader:
     """A table reader that knows every face of `deck` on `mat`: from the photos in
-    `enrolled`, else from the deck's profile in the data folder `data`, else our art."""
+    `enrolled`, else from the deck's profile in the data folder `data`, else our art. With
+    a data folder, the identifier learnt is saved there and loaded on the next start."""
     profile = find_profile(data, deck.name) if enrolled is None else None
     if profile is not None:
-        return TableReader(mat, learn_profile(profile.folder, profile.key()), profile.card_mm)
-    return TableReader(mat, learn_faces(deck.name, enrolled), deck.card_mm)
+        return TableReader(mat, deck_identifier(deck.name, None, profile.key(), data),
+                           profile.card_mm)
+    return TableReader(mat, deck_identifier(deck.name, enrolled, None, data), deck.card_mm)
+
+
+@functools.lru_cache(maxsize=8)
+def deck_identifier(deck_name: str, enrolled: Path | None, profile_key: str | None,
+                    data: Path | None) -> CardIdentifier:
+    """The identifier of a deck's faces (from the photos in `enrolled`, else its profile in
+    `data` whose content is `profile_key`, else our art), once per process: loaded from
+    the data folder if it was saved there, else learnt (and saved)."""
+    learn: Callable[[], CardIdentifier]
+    if profile_key is not None and data is not None:
+        folder, key = profile_folder(data, deck_name), profile_key
+        name, source, learn = f"{deck_name}-profile", key, lambda: learn_profile(folder, key)
+    elif enrolled is not None:
+        if not enrolled.is_dir():
+            raise EnrollmentError(f"{enrolled}: no such folder of deck photos")
+        name, source = f"{deck_name}-photos", photos_digest(enrolled)
+        learn = functools.partial(learn_faces, deck_name, enrolled)
+    else:
+        name, source = deck_name, deck_digest(deck_name)
+        learn = functools.partial(learn_faces, deck_name)
+    if data is None:
+        return learn()
+    return saved_or_learnt(data, name, source, learn)
+
+
+def deck_digest(deck_name: str) -> str:
+    """What our art of a packaged deck is painted from: its data file."""
+    text = resources.files(decks).joinpath(f"{deck_name}.json").read_bytes()
+    return hashlib.sha256(text).hexdigest()
 
 
 @functools.lru_cache(maxsize=4)
@@ -81,7 +117,8 @@ def learn_profile(folder: Path, key: str) -> CardIdentifier:
 
 @functools.lru_cache(maxsize=8)
 def learn_faces(deck_name: str, enrolled: Path | None = None) -> CardIdentifier:
-    """The identifier for a packaged deck: learning takes seconds, so it is done once."""
+    """The identifier for a packaged deck, learnt from our art or the photos in `enrolled`
+    once per process."""
     # A fixed seed: the same references always teach the same identifier.
     rng = np.random.default_rng(ENROLLMENT_SEED)
     return CardIdentifier.from_references(reference_images(load_deck(deck_name), enrolled), rng)

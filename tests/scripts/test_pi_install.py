@@ -97,7 +97,7 @@ def test_in_a_fake_root_every_system_command_is_printed_not_run(
     assert "python3 -m venv --system-site-packages /opt/tableref/venv" in commands
     assert f"/opt/tableref/venv/bin/pip install --upgrade {ROOT}[pi]" in commands
     warm = ("env NUMBA_CACHE_DIR=/var/cache/tableref/numba /opt/tableref/venv/bin/python "
-            "-m firmware.warmup")
+            "-m firmware.warmup --data /var/lib/tableref")
     assert warm in commands
     assert commands.index(warm) < commands.index("systemctl enable --now tableref.service")
     assert "hostnamectl set-hostname tableref" in commands
