@@ -17,7 +17,7 @@ from firmware.config import TableConfig
 from firmware.enrollment import build_reader, deck_arts
 from firmware.exposure import LockOnMat, sees_whole_mat
 from firmware.loop import drive
-from firmware.network import lan_address
+from firmware.network import HotspotWatch, lan_address
 from firmware.recording import FrameRate
 from firmware.service import TableService
 from firmware.session import (
@@ -48,6 +48,7 @@ from vision.mat import MatSpec, default_mat
 from vision.mat import export_mat as write_mat
 from webui import create_app, serve
 from webui.control import ControlError
+from webui.joining import wifi_qr_text
 from webui.server import RunningServer
 
 #: How long a stop waits for the page's open requests: the phones' event streams never
@@ -281,6 +282,14 @@ def serve_page(service: TableService, config: TableConfig) -> RunningServer:
         f"{server.url}/" if local else f"http://{lan_address()}:{server.port}/"
     )
     app.config["PUBLIC_URL"] = public
+    hotspot = HotspotWatch(config.hotspot_ssid, config.hotspot_password)
+    app.config["HOTSPOT"] = hotspot
+    joining = hotspot()
+    if joining is not None:
+        ssid, password = joining
+        print(f"tableref hotspot: phones join the Wi-Fi {ssid!r} (password {password!r}; "
+              f"the page's first QR code: {wifi_qr_text(ssid, password)}), then open the page",
+              flush=True)
     print(f"tableref page: {public}" + ("" if public == f"{server.url}/" else
                                         f" (serving on {server.url}/)"), flush=True)
     if local and config.public_url is None:
