@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from firmware.enrollment import build_reader, deck_arts
+from firmware.enrollment import build_reader, deck_arts, deck_identifier, learn_faces
 from referee.games import GAMES, get_game
 from vision.deck_art import paint_face
 from vision.mat import MatSpec, default_mat, render_mat
@@ -69,6 +69,9 @@ def warm_up(games: list[str] | None = None, data: Path | None = None) -> float:
                 for _ in range(FRAMES):
                     reader.read(frame)
                 reader.recalibrate()
+        del reader
+        deck_identifier.cache_clear()  # one deck's identifier held at a time, not four
+        learn_faces.cache_clear()
     return time.monotonic() - started
 
 
