@@ -55,36 +55,31 @@ def sample(pid: int, peaks: dict[str, float], done: threading.Event) -> None:
             return
 
 
-def measure_demo(phones: int, speed: float, learn_at_start: bool) -> int:
-    with tempfile.TemporaryDirectory() as data:
-        if not learn_at_start:
-            subprocess.run([sys.executable, "-m", "firmware.warmup", "--data",
-                            str(Path(data) / DEMO_FOLDER), "deserto"],
-                           check=True, stdout=subprocess.DEVNULL)
-        launched = start_demo(speed, data)
-        if launched is None:
-            return 1
-        demo, host, port = launched
-        stop = threading.Event()
-        peaks: dict[str, float] = {}
-        sampler = threading.Thread(target=sample, args=(demo.pid, peaks, stop))
-        sampler.start()
-        pages = [Phone(n) for n in range(phones)]
-        threads = [threading.Thread(target=open_page, args=(host, port, phone, stop))
-                   for phone in pages]
-        for thread in threads:
-            thread.start()
-        finished = until_finished(demo)
-        time.sleep(2.0)  # the last update reaches every phone
-        peak, now = status_mb(demo.pid, "VmHWM"), status_mb(demo.pid, "VmRSS")
-        stop.set()  # the phones' streams end with the demo: not failures
-        sampler.join()
-        sent = time.monotonic()
-        os.kill(demo.pid, signal.SIGTERM)
-        code = demo.wait(timeout=30)
-        stopped = time.monotonic() - sent
-        for thread in threads:
-            thread.join(timeout=40)
+def measure_demo(phones: int, speed: float, data: str) -> int:
+    launched = start_demo(speed, data)
+    if launched is None:
+        return 1
+    demo, host, port = launched
+    stop = threading.Event()
+    peaks: dict[str, float] = {}
+    sampler = threading.Thread(target=sample, args=(demo.pid, peaks, stop))
+    sampler.start()
+    pages = [Phone(n) for n in range(phones)]
+    threads = [threading.Thread(target=open_page, args=(host, port, phone, stop))
+               for phone in pages]
+    for thread in threads:
+        thread.start()
+    finished = until_finished(demo)
+    time.sleep(2.0)  # the last update reaches every phone
+    peak, now = status_mb(demo.pid, "VmHWM"), status_mb(demo.pid, "VmRSS")
+    stop.set()  # the phones' streams end with the demo: not failures
+    sampler.join()
+    sent = time.monotonic()
+    os.kill(demo.pid, signal.SIGTERM)
+    code = demo.wait(timeout=30)
+    stopped = time.monotonic() - sent
+    for thread in threads:
+        thread.join(timeout=40)
     updates = [len(phone.versions) for phone in pages]
     errors = sum(len(phone.errors) for phone in pages)
     print(f"{phones} phones ({min(updates)}-{max(updates)} updates each, {errors} failed "
@@ -97,8 +92,9 @@ def measure_demo(phones: int, speed: float, learn_at_start: bool) -> int:
     return 0 if peak <= TARGET_MB and code == 0 else 1
 
 
-def breakdown() -> None:
-    """What each part adds to this process's resident size, in loading order."""
+def breakdown(identifiers: Path) -> None:
+    """What each part adds to this process's resident size, in loading order (the deck's
+    identifier loaded from `identifiers` if it was saved there, as `run` does)."""
     steps: list[tuple[str, float]] = [("python", status_mb("self", "VmRSS"))]
 
     def step(name: str) -> None:
@@ -121,8 +117,8 @@ def breakdown() -> None:
     from referee.games import get_game
 
     mat = session_mat(read_session_metadata(DEMO_SESSION), DEMO_SESSION)
-    reader = build_reader(get_game("deserto").deck, mat)
-    step("Deserto's learnt identifier")
+    reader = build_reader(get_game("deserto").deck, mat, data=identifiers)
+    step("Deserto's identifier")
     with ReplayCamera(DEMO_SESSION) as camera:
         frame = camera.read()
         assert frame is not None
@@ -150,9 +146,14 @@ def main() -> int:
     parser.add_argument("--learn-at-start", action="store_true",
                         help="no saved identifier: the demo learns the deck's at start")
     args = parser.parse_args()
-    code = measure_demo(args.phones, args.speed, args.learn_at_start)
-    if args.breakdown:
-        breakdown()
+    with tempfile.TemporaryDirectory() as data:
+        identifiers = Path(data) / DEMO_FOLDER
+        if not args.learn_at_start:
+            subprocess.run([sys.executable, "-m", "firmware.warmup", "--data", str(identifiers),
+                            "deserto"], check=True, stdout=subprocess.DEVNULL)
+        code = measure_demo(args.phones, args.speed, data)
+        if args.breakdown:
+            breakdown(identifiers)
     return code
 
 
