@@ -100,6 +100,13 @@ def deck_identifier(deck_name: str, enrolled: Path | None, profile_key: str | No
     return saved_or_learnt(data, name, source, learn)
 
 
+def learn_now(deck: Deck, data: Path) -> None:
+    """Learn the identifier `run` will load for `deck` (its profile's in `data`, else our
+    art's) and save it there now, not at the next start of the table."""
+    profile = find_profile(data, deck.name)
+    deck_identifier(deck.name, None, None if profile is None else profile.key(), data)
+
+
 def deck_digest(deck_name: str) -> str:
     """What our art of a packaged deck is painted from: its data file."""
     text = resources.files(decks).joinpath(f"{deck_name}.json").read_bytes()
