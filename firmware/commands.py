@@ -101,7 +101,7 @@ def identify(
     """The cards in a photo: named after `deck_photos`, else the deck profile in `data`,
     else our art."""
     mat = load_mat(mat_file)
-    reader = build_reader(get_game(game_name).deck, mat, deck_photos, data)
+    reader = build_reader(get_game(game_name).deck, mat, deck_photos, data, save=False)
     return [card.to_json() for card in reader.read(image).cards]
 
 

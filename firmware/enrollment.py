@@ -66,20 +66,22 @@ class EnrollmentError(Exception):
 
 
 def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None,
-                 data: Path | None = None) -> TableReader:
+                 data: Path | None = None, save: bool = True) -> TableReader:
     """A table reader that knows every face of `deck` on `mat`: from the photos in
     `enrolled`, else from the deck's profile in the data folder `data`, else our art. With
-    a data folder, the identifier learnt is saved there and loaded on the next start."""
+    a data folder, the identifier saved there is loaded, or the one learnt saved there
+    (unless `save` is False) for the next start."""
     profile = find_profile(data, deck.name) if enrolled is None else None
     if profile is not None:
-        return TableReader(mat, deck_identifier(deck.name, None, profile.key(), data),
+        return TableReader(mat, deck_identifier(deck.name, None, profile.key(), data, save),
                            profile.card_mm)
-    return TableReader(mat, deck_identifier(deck.name, enrolled, None, data), deck.card_mm)
+    return TableReader(mat, deck_identifier(deck.name, enrolled, None, data, save),
+                       deck.card_mm)
 
 
 @functools.lru_cache(maxsize=8)
 def deck_identifier(deck_name: str, enrolled: Path | None, profile_key: str | None,
-                    data: Path | None) -> CardIdentifier:
+                    data: Path | None, save: bool = True) -> CardIdentifier:
     """The identifier of a deck's faces (from the photos in `enrolled`, else its profile in
     `data` whose content is `profile_key`, else our art), once per process: loaded from
     the data folder if it was saved there, else learnt (and saved)."""
@@ -97,7 +99,7 @@ def deck_identifier(deck_name: str, enrolled: Path | None, profile_key: str | No
         learn = functools.partial(learn_faces, deck_name)
     if data is None:
         return learn()
-    return saved_or_learnt(data, name, source, learn)
+    return saved_or_learnt(data, name, source, learn, save=save)
 
 
 def learn_now(deck: Deck, data: Path) -> None:

@@ -7,7 +7,8 @@ whole table needs afterwards (too much for a 1 GB Pi that also serves 30 phones)
     <data>/identifiers/<deck>-photos.npz    a folder of deck photos (--deck-photos)
 
 The install learns them (python -m firmware.warmup --data ...), and `tableref enrol` and
-`deck profile import` learn the new profile's. Each file carries the version it was
+`deck profile import` learn the new profile's; `vision identify` and `replay` load them
+but never write. Each file carries the version it was
 learnt under: what it was learnt from (the deck's data, the profile, the photos) and the
 code that learns and reads cards. A file of another version, unreadable or missing, is
 learnt again and saved anew, said in one line on stderr once learnt; a data folder that
@@ -56,9 +57,10 @@ def identifier_path(data: Path, name: str) -> Path:
 
 
 def saved_or_learnt(data: Path, name: str, source: str, learn: Callable[[], CardIdentifier],
-                    err: TextIO | None = None) -> CardIdentifier:
+                    err: TextIO | None = None, save: bool = True) -> CardIdentifier:
     """The identifier saved as `name` in the data folder if it was learnt from `source`
-    (a digest of the references) by this code; else `learn()`, saved for the next start."""
+    (a digest of the references) by this code; else `learn()`, saved for the next start
+    (unless `save` is False: a command that only reads leaves the data folder as it is)."""
     err = err if err is not None else sys.stderr
     version = f"{code_version()}:{source}"
     path = identifier_path(data, name)
@@ -74,8 +76,10 @@ def saved_or_learnt(data: Path, name: str, source: str, learn: Callable[[], Card
         said = f"tableref: learnt the {name} cards again: {path} could not be read " \
                f"({type(error).__name__})"
     identifier = learn()
+    if not save:
+        return identifier
     try:
-        save(path, identifier, version)
+        write(path, identifier, version)
     except OSError as error:
         said = f"tableref: learnt the {name} cards, but cannot save them in {path} " \
                f"({error.strerror}): they are learnt again next start"
@@ -92,7 +96,7 @@ def saved_arrays(file: BinaryIO) -> dict[str, NDArray[Any]]:
         return {name: loaded[name] for name in loaded.files}
 
 
-def save(path: Path, identifier: CardIdentifier, version: str) -> None:
+def write(path: Path, identifier: CardIdentifier, version: str) -> None:
     """Write the identifier whole or not at all (a temporary file renamed into place)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-",

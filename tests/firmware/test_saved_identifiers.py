@@ -95,6 +95,16 @@ def test_a_data_folder_that_cannot_be_written_only_means_learning_again(
     assert "cannot save them" in line and "they are learnt again next start" in line
 
 
+def test_a_command_that_only_reads_loads_but_never_writes(tmp_path: Path,
+                                                          small: CardIdentifier) -> None:
+    learn, err = Learning(small), io.StringIO()
+    assert saved_or_learnt(tmp_path, "deserto", "v1", learn, err, save=False) is small
+    assert err.getvalue() == "" and not (tmp_path / "identifiers").exists()
+    saved_or_learnt(tmp_path, "deserto", "v1", learn, io.StringIO())
+    loaded = saved_or_learnt(tmp_path, "deserto", "v1", learn, err, save=False)
+    assert learn.calls == 2 and loaded is not small and err.getvalue() == ""
+
+
 def test_the_reader_of_a_packaged_deck_loads_what_was_saved(tmp_path: Path) -> None:
     deck = get_game("deserto").deck
     learnt = build_reader(deck, default_mat(), data=tmp_path).identifier
