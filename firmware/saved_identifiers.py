@@ -11,8 +11,9 @@ The install learns them (python -m firmware.warmup --data ...), and `tableref en
 but never write. Each file carries the version it was
 learnt under: what it was learnt from (the deck's data, the profile, the photos) and the
 code that learns and reads cards. A file of another version, unreadable or missing, is
-learnt again and saved anew, said in one line on stderr once learnt; a data folder that
-cannot be written only means the next start learns again.
+learnt again and saved anew, said in one line once learnt (stderr when the file could not
+be read); a data folder that cannot be written (said on stderr) only means the next start
+learns again.
 """
 
 from __future__ import annotations
@@ -57,11 +58,13 @@ def identifier_path(data: Path, name: str) -> Path:
 
 
 def saved_or_learnt(data: Path, name: str, source: str, learn: Callable[[], CardIdentifier],
-                    err: TextIO | None = None, save: bool = True) -> CardIdentifier:
+                    out: TextIO | None = None, err: TextIO | None = None,
+                    save: bool = True) -> CardIdentifier:
     """The identifier saved as `name` in the data folder if it was learnt from `source`
     (a digest of the references) by this code; else `learn()`, saved for the next start
-    (unless `save` is False: a command that only reads leaves the data folder as it is)."""
-    err = err if err is not None else sys.stderr
+    (unless `save` is False: a command that only reads leaves the data folder as it is).
+    A first learning or one after a change of cards or code is said on `out` (stdout), a
+    file that cannot be read or written on `err` (stderr)."""
     version = f"{code_version()}:{source}"
     path = identifier_path(data, name)
     try:
@@ -69,12 +72,15 @@ def saved_or_learnt(data: Path, name: str, source: str, learn: Callable[[], Card
             return identifier_from_arrays(saved_arrays(file), version)
     except FileNotFoundError:
         said = f"tableref: learnt the {name} cards, saved in {path} for the next start"
+        stream = out
     except StaleIdentifier:
         said = f"tableref: learnt the {name} cards again: {path} was of other cards or " \
                "older code"
+        stream = out
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
         said = f"tableref: learnt the {name} cards again: {path} could not be read " \
                f"({type(error).__name__})"
+        stream = err or sys.stderr
     identifier = learn()
     if not save:
         return identifier
@@ -83,7 +89,8 @@ def saved_or_learnt(data: Path, name: str, source: str, learn: Callable[[], Card
     except OSError as error:
         said = f"tableref: learnt the {name} cards, but cannot save them in {path} " \
                f"({error.strerror}): they are learnt again next start"
-    print(said, file=err, flush=True)
+        stream = err or sys.stderr
+    print(said, file=stream or sys.stdout, flush=True)
     return identifier
 
 

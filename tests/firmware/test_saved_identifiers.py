@@ -1,6 +1,6 @@
 """The learnt identifiers kept in the data folder: `run` loads the one saved at install
 and answers as if it had learnt it; a missing, unreadable or stale file is learnt again
-with one line on stderr and saved anew, never a crash."""
+with one line and saved anew, never a crash."""
 
 from __future__ import annotations
 
@@ -41,15 +41,19 @@ def patches() -> list[np.ndarray]:
     return [rng.integers(0, 256, (88, 64, 3), np.uint8) for _ in range(8)]
 
 
-def test_learnt_once_then_loaded_with_the_same_answers(tmp_path: Path,
-                                                       small: CardIdentifier) -> None:
+def test_learnt_once_then_loaded_with_the_same_answers(
+    tmp_path: Path, small: CardIdentifier, capsys: pytest.CaptureFixture[str],
+) -> None:
+    saved_or_learnt(tmp_path / "a", "deserto", "deck v1", Learning(small))
+    said = capsys.readouterr()
+    assert said.err == "" and said.out.startswith("tableref: learnt the deserto cards")
     learn, err = Learning(small), io.StringIO()
-    assert saved_or_learnt(tmp_path, "deserto", "deck v1", learn, err) is small
+    assert saved_or_learnt(tmp_path, "deserto", "deck v1", learn, err, err) is small
     assert learn.calls == 1
     assert err.getvalue().count("\n") == 1
     assert "learnt the deserto cards, saved in" in err.getvalue()
     err = io.StringIO()
-    loaded = saved_or_learnt(tmp_path, "deserto", "deck v1", learn, err)
+    loaded = saved_or_learnt(tmp_path, "deserto", "deck v1", learn, err, err)
     assert learn.calls == 1 and err.getvalue() == ""
     assert loaded is not small and loaded.codes == small.codes
     assert loaded.identify_many(patches()) == small.identify_many(patches())
@@ -60,11 +64,11 @@ def test_other_cards_or_code_are_learnt_again(tmp_path: Path, small: CardIdentif
     learn = Learning(small)
     saved_or_learnt(tmp_path, "deserto", "deck v1", learn, io.StringIO())
     err = io.StringIO()
-    saved_or_learnt(tmp_path, "deserto", "deck v2", learn, err)  # the deck's data changed
+    saved_or_learnt(tmp_path, "deserto", "deck v2", learn, err, err)  # the deck's data changed
     assert learn.calls == 2 and "was of other cards or older code" in err.getvalue()
     monkeypatch.setattr(saved_identifiers, "code_version", lambda: "the code changed")
     err = io.StringIO()
-    saved_or_learnt(tmp_path, "deserto", "deck v2", learn, err)
+    saved_or_learnt(tmp_path, "deserto", "deck v2", learn, err, err)
     assert learn.calls == 3 and "older code" in err.getvalue()
     saved_or_learnt(tmp_path, "deserto", "deck v2", learn, io.StringIO())
     assert learn.calls == 3  # saved anew under the new version
@@ -77,7 +81,7 @@ def test_an_unreadable_file_is_learnt_again_and_replaced(tmp_path: Path, small: 
     path.parent.mkdir()
     path.write_bytes(damage)
     learn, err = Learning(small), io.StringIO()
-    assert saved_or_learnt(tmp_path, "deserto", "deck v1", learn, err) is small
+    assert saved_or_learnt(tmp_path, "deserto", "deck v1", learn, err, err) is small
     assert learn.calls == 1 and err.getvalue().count("\n") == 1
     assert "could not be read" in err.getvalue()
     saved_or_learnt(tmp_path, "deserto", "deck v1", learn, io.StringIO())
@@ -90,7 +94,7 @@ def test_a_data_folder_that_cannot_be_written_only_means_learning_again(
 ) -> None:
     (tmp_path / "identifiers").write_text("a file where the folder goes")
     learn, err = Learning(small), io.StringIO()
-    assert saved_or_learnt(tmp_path, "deserto", "deck v1", learn, err) is small
+    assert saved_or_learnt(tmp_path, "deserto", "deck v1", learn, err, err) is small
     [line] = err.getvalue().splitlines()
     assert "cannot save them" in line and "they are learnt again next start" in line
 
@@ -98,10 +102,10 @@ def test_a_data_folder_that_cannot_be_written_only_means_learning_again(
 def test_a_command_that_only_reads_loads_but_never_writes(tmp_path: Path,
                                                           small: CardIdentifier) -> None:
     learn, err = Learning(small), io.StringIO()
-    assert saved_or_learnt(tmp_path, "deserto", "v1", learn, err, save=False) is small
+    assert saved_or_learnt(tmp_path, "deserto", "v1", learn, err, err, save=False) is small
     assert err.getvalue() == "" and not (tmp_path / "identifiers").exists()
     saved_or_learnt(tmp_path, "deserto", "v1", learn, io.StringIO())
-    loaded = saved_or_learnt(tmp_path, "deserto", "v1", learn, err, save=False)
+    loaded = saved_or_learnt(tmp_path, "deserto", "v1", learn, err, err, save=False)
     assert learn.calls == 2 and loaded is not small and err.getvalue() == ""
 
 
