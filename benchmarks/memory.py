@@ -7,7 +7,9 @@ Run by hand (not a test):
 
 It starts `tableref demo` in a subprocess (the bundled Deserto game through the whole
 pipeline: frames, vision, tracker, referee, SQLite log, page) on a fresh data folder and
-opens `--phones` pages as benchmarks/page_load.py does. Once the game is over it reads
+opens `--phones` pages as benchmarks/page_load.py does. The data folder first gets the
+deck's learnt identifier, as the Pi's install saves it (python -m firmware.warmup);
+`--learn-at-start` leaves it out, so the demo learns it. Once the game is over it reads
 the process's peak resident size (VmHWM in /proc/PID/status: the most it ever held in
 RAM), sends SIGTERM and times the exit. `--breakdown` then shows, in this process, what
 each part adds to the resident size as it is loaded: the libraries, vision's compiled
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -26,9 +29,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from page_load import Phone, open_page, start_demo  # noqa: E402
+from page_load import Phone, open_page, start_demo, until_finished  # noqa: E402
 
 TARGET_MB = 250
+#: firmware.commands.DEMO_FOLDER (not imported: --breakdown measures the imports later)
+DEMO_FOLDER = "demo"
 
 
 def status_mb(pid: int | str, field: str) -> float:
@@ -50,33 +55,31 @@ def sample(pid: int, peaks: dict[str, float], done: threading.Event) -> None:
             return
 
 
-def measure_demo(phones: int, speed: float) -> int:
-    with tempfile.TemporaryDirectory() as data:
-        launched = start_demo(speed, data)
-        if launched is None:
-            return 1
-        demo, host, port = launched
-        assert demo.stdout is not None
-        stop = threading.Event()
-        peaks: dict[str, float] = {}
-        sampler = threading.Thread(target=sample, args=(demo.pid, peaks, stop))
-        sampler.start()
-        pages = [Phone(n) for n in range(phones)]
-        threads = [threading.Thread(target=open_page, args=(host, port, phone, stop))
-                   for phone in pages]
-        for thread in threads:
-            thread.start()
-        finished = demo.stdout.readline()  # "replay finished: ..." once the game is over
-        time.sleep(2.0)  # the last update reaches every phone
-        peak, now = status_mb(demo.pid, "VmHWM"), status_mb(demo.pid, "VmRSS")
-        stop.set()  # the phones' streams end with the demo: not failures
-        sampler.join()
-        sent = time.monotonic()
-        os.kill(demo.pid, signal.SIGTERM)
-        code = demo.wait(timeout=30)
-        stopped = time.monotonic() - sent
-        for thread in threads:
-            thread.join(timeout=40)
+def measure_demo(phones: int, speed: float, data: str) -> int:
+    launched = start_demo(speed, data)
+    if launched is None:
+        return 1
+    demo, host, port = launched
+    stop = threading.Event()
+    peaks: dict[str, float] = {}
+    sampler = threading.Thread(target=sample, args=(demo.pid, peaks, stop))
+    sampler.start()
+    pages = [Phone(n) for n in range(phones)]
+    threads = [threading.Thread(target=open_page, args=(host, port, phone, stop))
+               for phone in pages]
+    for thread in threads:
+        thread.start()
+    finished = until_finished(demo)
+    time.sleep(2.0)  # the last update reaches every phone
+    peak, now = status_mb(demo.pid, "VmHWM"), status_mb(demo.pid, "VmRSS")
+    stop.set()  # the phones' streams end with the demo: not failures
+    sampler.join()
+    sent = time.monotonic()
+    os.kill(demo.pid, signal.SIGTERM)
+    code = demo.wait(timeout=30)
+    stopped = time.monotonic() - sent
+    for thread in threads:
+        thread.join(timeout=40)
     updates = [len(phone.versions) for phone in pages]
     errors = sum(len(phone.errors) for phone in pages)
     print(f"{phones} phones ({min(updates)}-{max(updates)} updates each, {errors} failed "
@@ -89,8 +92,9 @@ def measure_demo(phones: int, speed: float) -> int:
     return 0 if peak <= TARGET_MB and code == 0 else 1
 
 
-def breakdown() -> None:
-    """What each part adds to this process's resident size, in loading order."""
+def breakdown(identifiers: Path) -> None:
+    """What each part adds to this process's resident size, in loading order (the deck's
+    identifier loaded from `identifiers` if it was saved there, as `run` does)."""
     steps: list[tuple[str, float]] = [("python", status_mb("self", "VmRSS"))]
 
     def step(name: str) -> None:
@@ -113,8 +117,8 @@ def breakdown() -> None:
     from referee.games import get_game
 
     mat = session_mat(read_session_metadata(DEMO_SESSION), DEMO_SESSION)
-    reader = build_reader(get_game("deserto").deck, mat)
-    step("Deserto's learnt identifier")
+    reader = build_reader(get_game("deserto").deck, mat, data=identifiers)
+    step("Deserto's identifier")
     with ReplayCamera(DEMO_SESSION) as camera:
         frame = camera.read()
         assert frame is not None
@@ -139,10 +143,17 @@ def main() -> int:
     parser.add_argument("--phones", type=int, default=30)
     parser.add_argument("--speed", type=float, default=2.0, help="replay speed of the game")
     parser.add_argument("--breakdown", action="store_true", help="where the memory goes")
+    parser.add_argument("--learn-at-start", action="store_true",
+                        help="no saved identifier: the demo learns the deck's at start")
     args = parser.parse_args()
-    code = measure_demo(args.phones, args.speed)
-    if args.breakdown:
-        breakdown()
+    with tempfile.TemporaryDirectory() as data:
+        identifiers = Path(data) / DEMO_FOLDER
+        if not args.learn_at_start:
+            subprocess.run([sys.executable, "-m", "firmware.warmup", "--data", str(identifiers),
+                            "deserto"], check=True, stdout=subprocess.DEVNULL)
+        code = measure_demo(args.phones, args.speed, data)
+        if args.breakdown:
+            breakdown(identifiers)
     return code
 
 

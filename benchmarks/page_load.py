@@ -117,6 +117,14 @@ def start_demo(speed: float, data: str) -> tuple[subprocess.Popen[str], str, int
     return demo, address.hostname or "127.0.0.1", address.port or 80
 
 
+def until_finished(demo: subprocess.Popen[str]) -> str:
+    """The demo's "replay finished: ..." line, once the game is over (the lines it prints
+    before are skipped); "" if it ends without one."""
+    assert demo.stdout is not None
+    return next((line for line in iter(demo.stdout.readline, "")
+                 if line.startswith("replay finished")), "")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, default=30)
@@ -136,7 +144,7 @@ def main() -> int:
         started = time.monotonic()
         for thread in threads:
             thread.start()
-        finished = demo.stdout.readline()  # "replay finished: ..." once the game is over
+        finished = until_finished(demo)
         time.sleep(2.0)  # the last update reaches every phone
         stop.set()
         demo.terminate()

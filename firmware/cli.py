@@ -120,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     check_table.add_argument("--seats", type=int, help="buttons to check (default: all)")
     check_table.add_argument("--button-timeout", type=float, default=15.0,
                              help="seconds to wait for each button (default: 15)")
+    check_table.add_argument("--game", choices=sorted(GAMES),
+                             help="name a card of this game's deck (default: the enrolled one)")
     return parser
 
 
@@ -230,7 +232,7 @@ def dispatch(args: argparse.Namespace) -> int:
         config = load_config(args.config).but(
             camera=args.camera, pins=args.pins, data=args.data, port=args.port
         )
-        return doctor.doctor(config, args.seats, args.button_timeout, sys.stdout)
+        return doctor.doctor(config, args.seats, args.button_timeout, sys.stdout, args.game)
     raise AssertionError(args.command)
 
 

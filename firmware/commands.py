@@ -17,7 +17,7 @@ from firmware.config import TableConfig
 from firmware.enrollment import build_reader, deck_arts
 from firmware.exposure import LockOnMat, sees_whole_mat
 from firmware.loop import drive
-from firmware.network import lan_address
+from firmware.network import HotspotWatch, lan_address
 from firmware.recording import FrameRate
 from firmware.service import TableService
 from firmware.session import (
@@ -48,6 +48,7 @@ from vision.mat import MatSpec, default_mat
 from vision.mat import export_mat as write_mat
 from webui import create_app, serve
 from webui.control import ControlError
+from webui.joining import wifi_qr_text
 from webui.server import RunningServer
 
 #: How long a stop waits for the page's open requests: the phones' event streams never
@@ -56,6 +57,7 @@ PAGE_STOP_SECONDS = 0.3
 DEMO_SESSION = Path(__file__).resolve().parents[1] / "tests/fixtures/deserto/two-players-daylight"
 #: The demo's default pace (x real time): about two seconds a move, for a newcomer to follow.
 DEMO_SPEED = 0.5
+DEMO_FOLDER = "demo"
 ENGLISH = catalogue("en")
 #: How long (s, wall clock) the demo holds a flagged play on the page before going on.
 DEMO_FLAG_HOLD_S = 5.0
@@ -99,7 +101,7 @@ def identify(
     """The cards in a photo: named after `deck_photos`, else the deck profile in `data`,
     else our art."""
     mat = load_mat(mat_file)
-    reader = build_reader(get_game(game_name).deck, mat, deck_photos, data)
+    reader = build_reader(get_game(game_name).deck, mat, deck_photos, data, save=False)
     return [card.to_json() for card in reader.read(image).cards]
 
 
@@ -280,6 +282,14 @@ def serve_page(service: TableService, config: TableConfig) -> RunningServer:
         f"{server.url}/" if local else f"http://{lan_address()}:{server.port}/"
     )
     app.config["PUBLIC_URL"] = public
+    hotspot = HotspotWatch(config.hotspot_ssid, config.hotspot_password)
+    app.config["HOTSPOT"] = hotspot
+    joining = hotspot()
+    if joining is not None:
+        ssid, password = joining
+        print(f"tableref hotspot: phones join the Wi-Fi {ssid!r} (password {password!r}; "
+              f"the page's first QR code: {wifi_qr_text(ssid, password)}), then open the page",
+              flush=True)
     print(f"tableref page: {public}" + ("" if public == f"{server.url}/" else
                                         f" (serving on {server.url}/)"), flush=True)
     if local and config.public_url is None:
@@ -321,7 +331,10 @@ def demo(
         stop_on_signals(stop) as stop,
         closing(MatchStore.open(config.data / "tableref.sqlite")) as store,
     ):
-        service = TableService(store, panel, session_mat(metadata, DEMO_SESSION), panel.seats)
+        # The demo's learnt identifier is saved in a folder of its own, where no deck
+        # profile of the table's own cards is: it reads our art.
+        service = TableService(store, panel, session_mat(metadata, DEMO_SESSION), panel.seats,
+                               data=config.data / DEMO_FOLDER)
         if config.admin_pin is not None:
             service.set_pin(config.admin_pin)
         start_or_resume(service, header)

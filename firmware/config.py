@@ -15,6 +15,8 @@ one). Command-line flags override it. Every key is optional:
     seat_pins = [[4, 17], [27, 22]]   # BCM (button, LED) per seat (default: WIRING.md's six)
     status_led_pin = 16
     buzzer_pin = 18
+    hotspot_ssid = "Tableref"       # the Pi's own Wi-Fi (scripts/pi/install --hotspot): while
+    hotspot_password = "..."        # it runs, the page's first QR code joins it
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class TableConfig:
     seat_pins: tuple[tuple[int, int], ...] = DEFAULT_PIN_MAP.seats
     status_led_pin: int = DEFAULT_PIN_MAP.status_led
     buzzer_pin: int = DEFAULT_PIN_MAP.buzzer
+    hotspot_ssid: str | None = None
+    hotspot_password: str | None = None
 
     @property
     def pin_map(self) -> PinMap:
@@ -61,7 +65,8 @@ class TableConfig:
 KINDS: dict[str, tuple[type, ...]] = {
     "data": (str,), "host": (str,), "port": (int,), "public_url": (str,), "admin_pin": (str,),
     "camera": (str, int), "pins": (str,), "deck_photos": (str,), "seat_pins": (list,),
-    "status_led_pin": (int,), "buzzer_pin": (int,),
+    "status_led_pin": (int,), "buzzer_pin": (int,), "hotspot_ssid": (str,),
+    "hotspot_password": (str,),
 }
 #: BCM numbers of the 40-pin header's GPIOs.
 GPIO_NUMBERS = range(28)

@@ -1,8 +1,9 @@
 """`tableref doctor`: checks a table's hardware one part at a time and says what to fix.
 
-The camera (a frame, the mat's four tags, focus and exposure measured on the mat), each
-seat LED lit in turn, each seat's button pressed when asked, the buzzer, the data
-folder, and the page on the LAN address. Run it with the service stopped (it needs the
+The camera (a frame, the mat's four tags, focus and exposure measured on the mat, and
+one card of the enrolled deck named when laid on the mat), each seat LED lit in turn,
+each seat's button pressed when asked, the buzzer, the data folder, and the page on
+the LAN address. Run it with the service stopped (it needs the
 camera and the pins to itself):
 
     sudo systemctl stop tableref
@@ -25,13 +26,17 @@ import numpy as np
 
 from firmware.commands import open_camera, seat_panel, serve_page
 from firmware.config import TableConfig
+from firmware.deck_profile import PROFILE_FILE, profile_folder
+from firmware.enrollment import BACK, build_reader
 from firmware.network import lan_address
 from firmware.service import TableService
 from firmware.store import MatchStore
 from hardware.camera import Camera, CameraError, Frame, Image
 from hardware.panel import Panel, PinsError, SimulatedPanel
+from referee.games import GAMES, get_game
 from vision.calibration import Calibration, VisionError, calibrate
 from vision.mat import MatSpec, TagPlacement, default_mat
+from vision.table_reader import SeenCard, TableReader
 
 #: Edge sharpness on the mat tags (steepest gradient per unit of contrast): the recorded
 #: sessions measure 0.71-0.79, a lens blur of 1 px 0.54-0.57 (still read), of 1.5 px 0.44-0.47.
@@ -44,6 +49,8 @@ CAMERA_TRIES = 50
 #: Frames read before the one measured: a Pi camera's auto exposure needs about a second.
 SETTLE_FRAMES = 30
 LED_SECONDS = 0.6
+#: Seconds to wait for a card laid on the mat to be named.
+CARD_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -77,6 +84,10 @@ class Doctor:
     serve_page: Callable[[], Callable[[], None]] | None = None  # starts it, returns stop
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], float] = time.monotonic
+    deck: str | None = None  # the deck a card of is named; None: none enrolled or given
+    card_reader: Callable[[], TableReader] | None = None  # a reader that knows `deck`
+    show_card: Callable[[], None] | None = None  # called when a card is asked for
+    card_timeout: float = CARD_SECONDS
 
     def run(self) -> int:
         """Run every check, print each as it is known; 0 if all passed, else 1."""
@@ -100,11 +111,14 @@ class Doctor:
     def camera_checks(self) -> list[Check]:
         try:
             with self.open_camera() as camera:
-                frame = first_frame(camera)
+                return self.checks_on(camera)
         except CameraError as error:
             return [self.report(Check("camera", False, str(error),
                                       "stop the service first (sudo systemctl stop tableref)"
                                       " if it runs, else check the camera's cable"))]
+
+    def checks_on(self, camera: Camera) -> list[Check]:
+        frame = first_frame(camera)
         if frame is None:
             return [self.report(Check("camera", False, "no frame delivered",
                                       "check the camera's cable, or the video file"))]
@@ -141,7 +155,52 @@ class Doctor:
             "exposure", exposure_ok,
             f"mat brightness {brightness:.0f} of 255 (at least {MIN_BRIGHTNESS:.0f}), "
             f"{clipped:.1%} blown out (at most {MAX_CLIPPED:.0%})", fix)))
+        checks.append(self.report(self.card_check(camera, sharpness)))
         return checks
+
+    def card_check(self, camera: Camera, sharpness: float) -> Check:
+        """Whether focus and light are good enough to name a card of the deck: one laid
+        face up on the mat (or one already there) named within `card_timeout`."""
+        if self.deck is None or self.card_reader is None:
+            return Check("card", False, "no deck to name a card of",
+                         "enrol the table's deck (tableref enrol --game GAME), or run "
+                         "doctor --game GAME for our print-and-play deck")
+        self.say(f"     lay one card of the {self.deck} deck face up on the mat "
+                 f"(within {self.card_timeout:g} s)")
+        if self.show_card is not None:
+            self.show_card()
+        reader = self.card_reader()
+        focus = f"sharpness {sharpness:.2f} on the tags"
+        best: SeenCard | None = None  # the likeliest card not named (a back, an unknown)
+        deadline = self.clock() + self.card_timeout
+        while self.clock() < deadline:
+            frame = camera.read()
+            if frame is None:
+                break  # a replay or a video ended
+            try:
+                cards = reader.read(frame.image).cards
+            except VisionError:
+                continue  # a hand over the tags while the card is laid down
+            named = [card for card in cards if card.code not in (None, BACK)]
+            if named:
+                card = max(named, key=lambda seen: seen.confidence)
+                return Check("card", True, f"named {card.code} (confidence "
+                             f"{card.confidence:.2f}); {focus}")
+            # a face not named tells more than a back
+            best = max([*cards, *([best] if best else [])],
+                       key=lambda seen: (seen.code != BACK, seen.confidence), default=None)
+        if best is None:
+            return Check("card", False, f"no card seen on the mat in {self.card_timeout:g} s; "
+                         f"{focus}", "lay one card face up in the middle of the mat, no "
+                         "hand over it")
+        if best.code == BACK:
+            return Check("card", False, f"only the back of a card seen; {focus}",
+                         "turn the card face up")
+        return Check("card", False, f"a card was seen but not named (confidence "
+                     f"{best.confidence:.2f} at best); {focus}",
+                     "focus the lens and light the mat evenly (no glare on the card); if "
+                     "the card is of your own deck, enrol it again under this light "
+                     "(tableref enrol)")
 
     # -- LEDs, buttons, buzzer ----------------------------------------------------
 
@@ -290,9 +349,22 @@ def mat_exposure(image: Image, cal: Calibration, mat: MatSpec) -> tuple[float, f
     return float(values.mean()), float((values >= 250).mean())
 
 
-def doctor(config: TableConfig, seats: int | None, button_timeout: float, out: TextIO) -> int:
-    """`tableref doctor` on this machine's camera, pins and network."""
+def checked_game(config: TableConfig, game: str | None) -> str | None:
+    """The game a card of is named: `game`, else the first with an enrolled deck profile."""
+    if game is not None:
+        return game
+    enrolled = [name for name in sorted(GAMES) if
+                (profile_folder(config.data, get_game(name).deck.name) / PROFILE_FILE).is_file()]
+    return enrolled[0] if enrolled else None
+
+
+def doctor(config: TableConfig, seats: int | None, button_timeout: float, out: TextIO,
+           game: str | None = None) -> int:
+    """`tableref doctor` on this machine's camera, pins and network; a card of `game`'s
+    deck (default: the enrolled one) named."""
     count = min(seats or len(config.seat_pins), len(config.seat_pins))
+    named = checked_game(config, game)
+    deck = get_game(named).deck if named is not None else None
 
     def page_url() -> str:
         return f"http://{lan_address()}:{config.port}/"
@@ -314,4 +386,7 @@ def doctor(config: TableConfig, seats: int | None, button_timeout: float, out: T
         config, default_mat(), lambda: open_camera(config.camera),
         lambda: seat_panel(config.pin_map, config.pins, count), count, out,
         button_timeout=button_timeout, page_url=page_url, serve_page=serve,
+        deck=None if deck is None else deck.name,
+        card_reader=None if deck is None else lambda: build_reader(
+            deck, default_mat(), config.deck_photos, config.data),
     ).run()

@@ -12,12 +12,17 @@ those replace the art and the profile (`tableref vision identify --deck-photos D
 from __future__ import annotations
 
 import functools
+import hashlib
+from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from firmware.deck_profile import find_profile, load_profile
+from firmware.deck_profile import find_profile, load_profile, profile_folder
+from firmware.saved_identifiers import photos_digest, saved_or_learnt
+from referee import decks
 from referee.decks import Deck, load_deck
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.enrolment import find_card_in_photo
@@ -61,13 +66,53 @@ class EnrollmentError(Exception):
 
 
 def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None,
-                 data: Path | None = None) -> TableReader:
+                 data: Path | None = None, save: bool = True) -> TableReader:
     """A table reader that knows every face of `deck` on `mat`: from the photos in
-    `enrolled`, else from the deck's profile in the data folder `data`, else our art."""
+    `enrolled`, else from the deck's profile in the data folder `data`, else our art. With
+    a data folder, the identifier saved there is loaded, or the one learnt saved there
+    (unless `save` is False) for the next start."""
     profile = find_profile(data, deck.name) if enrolled is None else None
     if profile is not None:
-        return TableReader(mat, learn_profile(profile.folder, profile.key()), profile.card_mm)
-    return TableReader(mat, learn_faces(deck.name, enrolled), deck.card_mm)
+        return TableReader(mat, deck_identifier(deck.name, None, profile.key(), data, save),
+                           profile.card_mm)
+    return TableReader(mat, deck_identifier(deck.name, enrolled, None, data, save),
+                       deck.card_mm)
+
+
+@functools.lru_cache(maxsize=8)
+def deck_identifier(deck_name: str, enrolled: Path | None, profile_key: str | None,
+                    data: Path | None, save: bool = True) -> CardIdentifier:
+    """The identifier of a deck's faces (from the photos in `enrolled`, else its profile in
+    `data` whose content is `profile_key`, else our art), once per process: loaded from
+    the data folder if it was saved there, else learnt (and saved)."""
+    learn: Callable[[], CardIdentifier]
+    if profile_key is not None and data is not None:
+        folder, key = profile_folder(data, deck_name), profile_key
+        name, source, learn = f"{deck_name}-profile", key, lambda: learn_profile(folder, key)
+    elif enrolled is not None:
+        if not enrolled.is_dir():
+            raise EnrollmentError(f"{enrolled}: no such folder of deck photos")
+        name, source = f"{deck_name}-photos", photos_digest(enrolled)
+        learn = functools.partial(learn_faces, deck_name, enrolled)
+    else:
+        name, source = deck_name, deck_digest(deck_name)
+        learn = functools.partial(learn_faces, deck_name)
+    if data is None:
+        return learn()
+    return saved_or_learnt(data, name, source, learn, save=save)
+
+
+def learn_now(deck: Deck, data: Path) -> None:
+    """Learn the identifier `run` will load for `deck` (its profile's in `data`, else our
+    art's) and save it there now, not at the next start of the table."""
+    profile = find_profile(data, deck.name)
+    deck_identifier(deck.name, None, None if profile is None else profile.key(), data)
+
+
+def deck_digest(deck_name: str) -> str:
+    """What our art of a packaged deck is painted from: its data file."""
+    text = resources.files(decks).joinpath(f"{deck_name}.json").read_bytes()
+    return hashlib.sha256(text).hexdigest()
 
 
 @functools.lru_cache(maxsize=4)
@@ -81,7 +126,8 @@ def learn_profile(folder: Path, key: str) -> CardIdentifier:
 
 @functools.lru_cache(maxsize=8)
 def learn_faces(deck_name: str, enrolled: Path | None = None) -> CardIdentifier:
-    """The identifier for a packaged deck: learning takes seconds, so it is done once."""
+    """The identifier for a packaged deck, learnt from our art or the photos in `enrolled`
+    once per process."""
     # A fixed seed: the same references always teach the same identifier.
     rng = np.random.default_rng(ENROLLMENT_SEED)
     return CardIdentifier.from_references(reference_images(load_deck(deck_name), enrolled), rng)

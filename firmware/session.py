@@ -68,7 +68,7 @@ def build_pipeline(
     match = Match(game, header)
     for logged in moves:
         match.play(parse_move(game, logged, len(header.seats)))
-    reader = build_reader(game.deck, mat, deck_photos, data)
+    reader = build_reader(game.deck, mat, deck_photos, data, save=False)  # only reads
     tracker = Tracker(mat.center_mm, tracker_settings)
     return RefereePipeline(match, reader, tracker, panel, VisionError, feed, store, match_id)
 

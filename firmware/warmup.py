@@ -1,21 +1,25 @@
-"""Compile vision's numba kernels once, at install, so the first frame of a game does
-not wait 10-20 s (far longer on a Pi) for them:
+"""Compile vision's numba kernels and learn every deck's card identifier once, at install,
+so the first frame of a game does not wait 10-20 s (far longer on a Pi) for them and `run`
+does not need the memory learning takes:
 
-    NUMBA_CACHE_DIR=/var/cache/tableref/numba python -m firmware.warmup
+    NUMBA_CACHE_DIR=/var/cache/tableref/numba python -m firmware.warmup --data /var/lib/tableref
 
 A few rendered frames of the mat with cards on it go through a TableReader of every
 packaged deck, enough frames for the mat learning to run too; numba keeps what it
-compiled in NUMBA_CACHE_DIR (the service reads it from there).
+compiled in NUMBA_CACHE_DIR (the service reads it from there), the identifiers are saved
+in the data folder (firmware.saved_identifiers; an enrolled deck profile's too).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from firmware.enrollment import build_reader, deck_arts
+from firmware.enrollment import build_reader, deck_arts, deck_identifier, learn_faces
 from referee.games import GAMES, get_game
 from vision.deck_art import paint_face
 from vision.mat import MatSpec, default_mat, render_mat
@@ -47,16 +51,17 @@ def scenes(mat: MatSpec, faces: list[Image], card_mm: tuple[float, float]) -> li
         Scene(image, mat, MAT_PX_PER_MM, apart, hand)]
 
 
-def warm_up(games: list[str] | None = None) -> float:
-    """Read each scene FRAMES times with every deck's reader, at the Pi camera's frame
-    size and at a smaller one; returns the seconds taken."""
+def warm_up(games: list[str] | None = None, data: Path | None = None) -> float:
+    """Read each scene FRAMES times with every deck's reader (its identifier saved in
+    `data`), at the Pi camera's frame size and at a smaller one; returns the seconds
+    taken."""
     started = time.monotonic()
     mat = default_mat()
     rng = np.random.default_rng(0)
     for name in games or sorted(GAMES):
         deck = get_game(name).deck
         faces = [paint_face(art, deck.card_mm, px_per_mm=8.0) for art in deck_arts(deck)[:3]]
-        reader = build_reader(deck, mat)
+        reader = build_reader(deck, mat, data=data)
         for resolution in ((1280, 720), (800, 450)):
             camera = CameraPose(resolution=resolution)
             for scene in scenes(mat, faces, deck.card_mm):
@@ -64,12 +69,24 @@ def warm_up(games: list[str] | None = None) -> float:
                 for _ in range(FRAMES):
                     reader.read(frame)
                 reader.recalibrate()
+        del reader
+        deck_identifier.cache_clear()  # one deck's identifier held at a time, not four
+        learn_faces.cache_clear()
     return time.monotonic() - started
 
 
-def main() -> int:
-    seconds = warm_up(sys.argv[1:] or None)
-    print(f"tableref: vision kernels compiled and cached in {seconds:.1f} s")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, help="the data folder the identifiers are saved in")
+    parser.add_argument("games", nargs="*", metavar="GAME",
+                        help=f"the games to warm up: {', '.join(sorted(GAMES))} (default: all)")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.games) - set(GAMES))
+    if unknown:
+        parser.error(f"unknown game {unknown[0]}")
+    seconds = warm_up(args.games or None, args.data)
+    saved = f", identifiers saved in {args.data}" if args.data else ""
+    print(f"tableref: vision kernels compiled and cached{saved} in {seconds:.1f} s")
     return 0
 
 

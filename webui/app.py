@@ -41,6 +41,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "SSE_RETRY_MILLISECONDS": 2000,
     "VERDICTS_SHOWN": 8,
     "PUBLIC_URL": None,  # the address phones should open (the QR code); else the request's
+    "HOTSPOT": None,  # called: (SSID, password) of the Pi's own Wi-Fi while it is up
     "PIN_TRIES": 5,  # wrong PINs in a row from one phone before it must wait
     "PIN_LOCKOUT_SECONDS": 60.0,  # the first wait; it doubles after each further lockout
     "PIN_LOCKOUT_MAX_SECONDS": 3600.0,
@@ -114,6 +115,7 @@ def template_names() -> dict[str, Any]:
         "csrf_field": CSRF_FIELD,
         "is_admin": is_admin(),
         "public_url": joining.public_url(),
+        "hotspot": joining.hotspot(),
         "longest_name": LONGEST_NAME,
     }
 

@@ -14,9 +14,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware.config import TableConfig
-from firmware.doctor import Doctor, tag_sharpness
+from firmware.deck_profile import PROFILE_FILE, profile_folder
+from firmware.doctor import Doctor, checked_game, tag_sharpness
+from firmware.enrollment import build_reader
 from hardware.camera import Camera, Frame, ReplayCamera
 from hardware.panel import DEFAULT_PIN_MAP, Panel, PinsError, SeatPanel
+from referee.games import get_game
 from vision.calibration import calibrate
 from vision.mat import default_mat
 
@@ -56,6 +59,8 @@ def doctor(
     ask: Callable[[int], None] | None = None,
     panel: Callable[[], Panel] | None = None,
     page: bool = True,
+    game: str | None = "deserto",
+    show_card: Callable[[], None] | None = None,
 ) -> tuple[int, list[str]]:
     out = io.StringIO()
     config = TableConfig(data=tmp_path / "data", pins="mock")
@@ -68,6 +73,10 @@ def doctor(
         page_url=lambda: "http://192.168.1.20:8000/" if page else "http://tableref.local:8000/",
         serve_page=lambda: lambda: None,
         sleep=lambda seconds: time.sleep(min(seconds, 0.02)),  # no busy wait, no long one
+        deck=None if game is None else get_game(game).deck.name,
+        card_reader=None if game is None else lambda: build_reader(get_game(game).deck,
+                                                                   default_mat()),
+        show_card=show_card, card_timeout=1.0,
     ).run()
     return code, out.getvalue().splitlines()
 
@@ -93,9 +102,9 @@ def test_a_table_in_order_passes_every_check(tmp_path: Path, factory: MockFactor
     assert verdicts(lines) == {
         "camera": "ok", "mat tags": "ok", "focus": "ok", "exposure": "ok", "LEDs": "ok",
         "seat 1 button": "ok", "seat 2 button": "ok", "seat 3 button": "ok", "buzzer": "ok",
-        "data folder": "ok", "page": "ok",
+        "card": "ok", "data folder": "ok", "page": "ok",
     }
-    assert lines[-1] == "11 of 11 checks passed"
+    assert lines[-1] == "12 of 12 checks passed"
     assert "ok   page: http://192.168.1.20:8000/ answers" in lines
 
 
@@ -114,7 +123,7 @@ def test_a_button_that_never_answers_names_its_pin(tmp_path: Path, factory: Mock
     assert code == 1
     assert ("FAIL seat 1 button: no press in 2 s; fix: the button goes from GPIO 4 to GND, "
             "nothing else") in lines
-    assert lines[-1].startswith("8 of 11 checks passed: fix the FAIL lines above")
+    assert lines[-1].startswith("9 of 12 checks passed: fix the FAIL lines above")
 
 
 def test_swapped_buttons_are_found(tmp_path: Path, factory: MockFactory) -> None:
@@ -138,6 +147,68 @@ def test_a_blurred_camera_fails_focus_and_a_dark_one_exposure(
     _, lines = doctor(tmp_path, factory, camera=lambda: OneImage(dark))
     assert verdicts(lines)["exposure"] == "FAIL" and verdicts(lines)["focus"] == "ok"
     assert any("more light on the table" in line for line in lines)
+
+
+def frame_at(index: int) -> np.ndarray:
+    with ReplayCamera(SESSION) as replay:
+        while (frame := replay.read()) is not None:
+            if frame.index == index:
+                return frame.image
+    raise AssertionError(f"no frame {index}")
+
+
+def test_a_card_laid_on_the_mat_when_asked_is_named_with_the_sharpness(
+    tmp_path: Path, factory: MockFactory
+) -> None:
+    asked: list[str] = []
+    _, lines = doctor(tmp_path, factory, show_card=lambda: asked.append("a card"))
+    assert asked == ["a card"]
+    ask = lines.index("     lay one card of the deserto deck face up on the mat (within 1 s)")
+    [card] = [line for line in lines if line.startswith("ok   card: ")]
+    assert lines.index(card) == ask + 1
+    named = card.removeprefix("ok   card: named ").split(" ")[0]
+    assert named in get_game("deserto").deck.codes
+    assert "(confidence 1.00); sharpness 0.7" in card and card.endswith(" on the tags")
+
+
+def test_cards_in_colours_the_deck_was_not_learnt_in_are_seen_but_not_named(
+    tmp_path: Path, factory: MockFactory
+) -> None:
+    swapped = np.ascontiguousarray(frame_at(40)[..., ::-1])  # a camera giving RGB for BGR
+    code, lines = doctor(tmp_path, factory, camera=lambda: OneImage(swapped))
+    assert code == 1
+    [card] = [line for line in lines if line.startswith("FAIL card: ")]
+    assert card.startswith("FAIL card: a card was seen but not named (confidence 0.")
+    assert "at best); sharpness 0.7" in card and "fix: focus the lens" in card
+
+
+def test_an_empty_mat_or_a_card_face_down_says_what_to_lay(
+    tmp_path: Path, factory: MockFactory
+) -> None:
+    empty = frame_at(0)
+    _, lines = doctor(tmp_path, factory, camera=lambda: OneImage(empty))
+    assert any(line.startswith("FAIL card: no card seen on the mat in 1 s; sharpness 0.")
+               and "lay one card face up" in line for line in lines)
+
+
+def test_without_an_enrolled_deck_or_a_game_it_says_how_to_give_one(
+    tmp_path: Path, factory: MockFactory
+) -> None:
+    code, lines = doctor(tmp_path, factory, game=None)
+    assert code == 1
+    assert ("FAIL card: no deck to name a card of; fix: enrol the table's deck (tableref enrol "
+            "--game GAME), or run doctor --game GAME for our print-and-play deck") in lines
+
+
+def test_the_card_is_of_the_game_given_else_of_the_deck_enrolled(tmp_path: Path) -> None:
+    config = TableConfig(data=tmp_path / "data")
+    assert checked_game(config, None) is None
+    assert checked_game(config, "uno") == "uno"
+    profile = profile_folder(config.data, "tempus") / PROFILE_FILE
+    profile.parent.mkdir(parents=True)
+    profile.write_text("{}")  # only whether there is one counts here
+    assert checked_game(config, None) == "tempus"
+    assert checked_game(config, "uno") == "uno"
 
 
 def test_sharpness_falls_with_blur() -> None:

@@ -1,17 +1,27 @@
 """`tableref run` on a video file: the live loop with the seat panel on mock pins, the
-page server and the SQLite log, stopped half-way and started again."""
+page server and the SQLite log, stopped half-way and started again; and on a live camera
+that dies mid-game, which the page reports while it is opened again."""
 
 from __future__ import annotations
 
 import json
+import threading
+import time
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 
+from firmware import commands
 from firmware.commands import run_table
 from firmware.config import TableConfig
+from firmware.loop import CAMERA_BACK
 from firmware.store import MatchStore
+from hardware.camera import Camera, CameraError, Frame
+from webui.server import RunningServer
 
 SESSION = Path(__file__).resolve().parents[1] / "fixtures/deserto/four-players-dim"
 
@@ -87,3 +97,88 @@ def test_a_recorded_session_replays_to_the_moves_seen_live(tmp_path: Path) -> No
     ]
     moves = [ruling.move.to_json() for ruling in replayed.match.rulings]
     assert len(moves) > 0 and moves == expected[: len(moves)]
+
+
+class DyingCamera(Camera):
+    """A live camera that delivers `frames`, then fails as an unplugged one does."""
+
+    def __init__(self, frames: list[Path]) -> None:
+        self.frames = list(frames)
+        self.index = 0
+
+    def read(self) -> Frame | None:
+        if not self.frames:
+            raise CameraError("the Pi camera stopped delivering frames")
+        self.index += 1
+        image = np.asarray(cv2.imread(str(self.frames.pop(0))), np.uint8)
+        return Frame(image, t=self.index * 0.2, index=self.index)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class BackCamera(Camera):
+    """The camera opened again: frames of the bare table, until the test has seen enough."""
+
+    def __init__(self, frame: Path, seen: threading.Event) -> None:
+        self.image = np.asarray(cv2.imread(str(frame)), np.uint8)
+        self.seen, self.index = seen, 0
+
+    def read(self) -> Frame | None:
+        self.index += 1
+        if self.index > 3:
+            self.seen.wait(0.05)
+        return Frame(self.image, t=100.0 + self.index, index=self.index)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def test_a_camera_that_dies_mid_game_is_reported_on_the_page_and_opened_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frames = frames_before_first_button(SESSION)
+    header = json.loads((SESSION / "session.json").read_text())["match"]
+    seen, stop = threading.Event(), threading.Event()
+    cameras: list[Camera] = [DyingCamera(frames[:20]), BackCamera(frames[0], seen)]
+    opened: list[str] = []
+
+    def open_camera(name: str) -> Camera:
+        opened.append(name)
+        return cameras.pop(0)
+
+    servers: list[RunningServer] = []
+
+    def serve_page(service: Any, config: TableConfig) -> RunningServer:
+        servers.append(commands_serve_page(service, config))
+        return servers[-1]
+
+    commands_serve_page = commands.serve_page
+    monkeypatch.setattr(commands, "open_camera", open_camera)
+    monkeypatch.setattr(commands, "serve_page", serve_page)
+    config = TableConfig(data=tmp_path / "data", host="127.0.0.1", port=0, pins="mock",
+                         camera="picamera")
+    done: list[int] = []
+    runner = threading.Thread(target=lambda: done.append(run_table(header, config, stop=stop)))
+    runner.start()
+    try:
+        messages = []
+        for _ in range(300):  # the page, while the camera is away and once it is back
+            if servers:
+                with urllib.request.urlopen(servers[0].url + "/api/state", timeout=10) as page:
+                    messages.append(json.load(page).get("message") or "")
+                if any(CAMERA_BACK in m for m in messages):
+                    break
+            time.sleep(0.05)
+        assert any("the Pi camera stopped delivering frames; trying again in 1 s" in m
+                   for m in messages), messages
+        assert any(CAMERA_BACK in m for m in messages), messages
+        assert opened == ["picamera", "picamera"]  # opened again after the failure
+    finally:
+        seen.set()
+        stop.set()
+        runner.join(timeout=30)
+    assert done == [0]
+    store = MatchStore.open(tmp_path / "data" / "tableref.sqlite")
+    assert store.unfinished_match() is not None  # the match goes on after the camera is back
+    store.close()

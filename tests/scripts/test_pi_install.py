@@ -97,7 +97,7 @@ def test_in_a_fake_root_every_system_command_is_printed_not_run(
     assert "python3 -m venv --system-site-packages /opt/tableref/venv" in commands
     assert f"/opt/tableref/venv/bin/pip install --upgrade {ROOT}[pi]" in commands
     warm = ("env NUMBA_CACHE_DIR=/var/cache/tableref/numba /opt/tableref/venv/bin/python "
-            "-m firmware.warmup")
+            "-m firmware.warmup --data /var/lib/tableref")
     assert warm in commands
     assert commands.index(warm) < commands.index("systemctl enable --now tableref.service")
     assert "hostnamectl set-hostname tableref" in commands
@@ -133,6 +133,29 @@ def test_systemd_analyze_verifies_the_installed_unit(
                            "/etc/systemd/system/tableref.service"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+def test_the_config_only_the_service_reads_carries_the_hotspot_for_its_qr_code(
+    installed: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
+    root, done = installed
+    path = root / "etc/tableref/tableref.toml"
+    config = load_config(path)
+    assert (config.hotspot_ssid, config.hotspot_password) == ("Table 7", "cards-on-the-table")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert "chgrp tableref /etc/tableref/tableref.toml" in would_run(done.stdout)
+
+
+def test_a_hotspot_added_later_is_set_in_the_config_already_there(tmp_path: Path) -> None:
+    config = tmp_path / "etc/tableref/tableref.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('admin_pin = "2468"\nhotspot_ssid = "Old"\n')
+    done = script(INSTALL, "--root", str(tmp_path), "--hotspot", 'Table "7"',
+                  "--hotspot-password", "back\\slash;pw")
+    assert done.returncode == 0, done.stderr
+    found = load_config(config)
+    assert found.admin_pin == "2468"
+    assert (found.hotspot_ssid, found.hotspot_password) == ('Table "7"', "back\\slash;pw")
 
 
 def test_a_config_already_there_is_kept(tmp_path: Path) -> None:
