@@ -21,9 +21,10 @@ from firmware.deck_profile import find_profile, load_profile
 from referee.decks import Deck, load_deck
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.enrolment import find_card_in_photo
-from vision.identify import CardIdentifier
+from vision.identify import CardIdentifier, Identifier
 from vision.mat import MatSpec
 from vision.table_reader import TableReader
+from vision.template_identifier import TemplateIdentifier
 
 BACK = "back"
 ENROLLMENT_SEED = 20261129
@@ -71,17 +72,20 @@ def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None,
 
 
 @functools.lru_cache(maxsize=4)
-def learn_profile(folder: Path, key: str) -> CardIdentifier:
+def learn_profile(folder: Path, key: str) -> TemplateIdentifier:
     """The identifier for a deck profile, learnt once per profile content (`key`) from
-    every view of each face (one per enrolment pass)."""
-    rng = np.random.default_rng(ENROLLMENT_SEED)
-    views = load_profile(folder).images()
-    return CardIdentifier.from_references(views, rng)
+    every view of each face (one per enrolment pass): real cards, named by shape and
+    colour (vision.template_identifier)."""
+    return TemplateIdentifier.from_references(load_profile(folder).images())
 
 
 @functools.lru_cache(maxsize=8)
-def learn_faces(deck_name: str, enrolled: Path | None = None) -> CardIdentifier:
-    """The identifier for a packaged deck: learning takes seconds, so it is done once."""
+def learn_faces(deck_name: str, enrolled: Path | None = None) -> Identifier:
+    """The identifier for a packaged deck: learning takes seconds, so it is done once.
+    Our own art teaches a discriminant (vision.identify); photos of a table's own cards
+    are compared by shape and colour (vision.template_identifier)."""
+    references = reference_images(load_deck(deck_name), enrolled)
+    if enrolled is not None:
+        return TemplateIdentifier.from_references(references)
     # A fixed seed: the same references always teach the same identifier.
-    rng = np.random.default_rng(ENROLLMENT_SEED)
-    return CardIdentifier.from_references(reference_images(load_deck(deck_name), enrolled), rng)
+    return CardIdentifier.from_references(references, np.random.default_rng(ENROLLMENT_SEED))
