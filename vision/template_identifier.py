@@ -49,6 +49,8 @@ DARK = 0.25  # a pixel this dark (against the card's white) counts as black ink
 SHAPE_FLOOR = 0.85  # correlation below which a patch is no shape of the deck (a true
 # card, even blurred or in other light, correlates above 0.9 with its own shape)
 SHAPE_RATIO = 0.75  # the best shape's distance (1 - correlation) over the next one's, at most
+PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
+PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
 COLOUR_MARGIN = 0.2  # histogram distance by which the best colour must beat the next
 COLOUR_FAR = 0.7  # histogram distance beyond which a patch has none of a face's colours
 
@@ -232,9 +234,11 @@ class TemplateIdentifier:
         ranked = sorted(colours, key=lambda c: float(colour_d[c]))
         colour_lead = (float(colour_d[ranked[1]] - colour_d[ranked[0]])
                        if len(ranked) > 1 else 1.0)
-        conf = 0.5 * min(SHAPE_RATIO / max(ratio, 1e-6), colour_lead / COLOUR_MARGIN,
-                         best / SHAPE_FLOOR, COLOUR_FAR / max(float(colour_d[ranked[0]]), 1e-3),
-                         2.0)
+        ratio = max(ratio, 1e-6)
+        shape_conf = max(min(SHAPE_RATIO / ratio, best / SHAPE_FLOOR),
+                         min(PLAIN_RATIO / ratio, best / PLAIN_FLOOR))
+        conf = 0.5 * min(shape_conf, colour_lead / COLOUR_MARGIN,
+                         COLOUR_FAR / max(float(colour_d[ranked[0]]), 1e-3), 2.0)
         if spread < MIN_CONTRAST:
             conf = 0.0
         conf = float(np.clip(conf, 0.0, 1.0))
