@@ -28,7 +28,7 @@ an explicit unknown.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -51,6 +51,9 @@ SHAPE_FLOOR = 0.85  # correlation below which a patch is no shape of the deck (a
 SHAPE_RATIO = 0.75  # the best shape's distance (1 - correlation) over the next one's, at most
 PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
 PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
+RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen lately
+RECENT_TOLERANCE = 4.0  # grey levels a block's mean may move and the patch stay the same
+RECENT_COUNT = 64  # patches remembered (a table holds far fewer cards)
 COLOUR_MARGIN = 0.2  # histogram distance by which the best colour must beat the next
 COLOUR_FAR = 0.7  # histogram distance beyond which a patch has none of a face's colours
 
@@ -149,6 +152,45 @@ def _windows(inks: Floats) -> Floats:
     return _standard(out.reshape(n * len(shifts), -1)).reshape(n, len(shifts), -1)
 
 
+class RecentPatches:
+    """The last patches named and their answers, to name a card lying still only once.
+
+    Two patches are the same view when no block of RECENT_BLOCK pixels differs by more
+    than RECENT_TOLERANCE grey levels on average: camera noise moves a block's mean by
+    well under one level, while a card that changes (another value, a turn, a hand)
+    moves some block by tens of levels.
+    """
+
+    def __init__(self) -> None:
+        self._thumbs = np.zeros((0, 0), np.float32)
+        self._answers: list[tuple[str | None, float]] = []
+
+    @staticmethod
+    def _thumbnails(patches: Image8) -> Floats:
+        w, h = patches.shape[2] // RECENT_BLOCK, patches.shape[1] // RECENT_BLOCK
+        greys = grey(np.ascontiguousarray(patches))
+        out = np.stack([cv2.resize(g, (w, h), interpolation=cv2.INTER_AREA) for g in greys])
+        return out.reshape(len(out), -1).astype(np.float32)
+
+    def find(self, patches: Image8) -> list[tuple[str | None, float] | None]:
+        """The remembered answer for each patch, or None where it was not seen lately."""
+        if not self._answers or self._thumbs.shape[1] != self._thumbnails(patches[:1]).shape[1]:
+            return [None] * len(patches)
+        thumbs = self._thumbnails(patches)
+        apart = np.abs(thumbs[:, None, :] - self._thumbs[None, :, :]).max(axis=2)
+        nearest = apart.argmin(axis=1)
+        return [self._answers[int(j)] if apart[i, j] <= RECENT_TOLERANCE else None
+                for i, j in enumerate(nearest)]
+
+    def keep(self, patches: Image8, answers: list[tuple[str | None, float]]) -> None:
+        """Remember these answers, forgetting the oldest beyond RECENT_COUNT."""
+        thumbs = self._thumbnails(patches)
+        if self._thumbs.shape[1:] != thumbs.shape[1:]:
+            self._thumbs, self._answers = thumbs[:0], []
+        self._thumbs = np.concatenate([self._thumbs, thumbs])[-RECENT_COUNT:]
+        self._answers = (self._answers + list(answers))[-RECENT_COUNT:]
+
+
 @dataclass(frozen=True, eq=False)
 class TemplateIdentifier:
     """Names card patches of an enrolled deck by shape and colour, or None when unsure.
@@ -166,6 +208,8 @@ class TemplateIdentifier:
     colour_names: tuple[str, ...]
     faces: Mapping[tuple[int, int], str]
     threshold: float = 0.5
+    recent: RecentPatches = field(default_factory=RecentPatches, compare=False,
+                                  repr=False)
 
     @classmethod
     def from_references(cls, refs: Mapping[str, Image8 | Sequence[Image8]],
@@ -205,9 +249,22 @@ class TemplateIdentifier:
         return self.identify_batch(batch(patches))
 
     def identify_batch(self, patches: Image8) -> list[tuple[str | None, float]]:
-        """identify_many() of a batch of BGR patches, (n, height, width, 3)."""
+        """identify_many() of a batch of BGR patches, (n, height, width, 3). A patch all but
+        identical to one named in the last frames (a card lying still) gets that answer
+        again without the comparison, which costs a few milliseconds a card."""
         if not len(patches):
             return []
+        results = self.recent.find(patches)
+        todo = [i for i, result in enumerate(results) if result is None]
+        if todo:
+            fresh = self._identify(patches[todo])
+            self.recent.keep(patches[todo], fresh)
+            for i, result in zip(todo, fresh, strict=True):
+                results[i] = result
+        return [result for result in results if result is not None]
+
+    def _identify(self, patches: Image8) -> list[tuple[str | None, float]]:
+        """identify_batch() without the memory of recent patches."""
         windows = _windows(ink(patches))
         n, shifts, pixels = windows.shape
         # best correlation of each patch with each template over the shifts

@@ -143,3 +143,22 @@ def test_no_references_is_an_error() -> None:
         TemplateIdentifier.from_references({})
     with pytest.raises(ValueError):
         TemplateIdentifier.from_references({"red-1": []})
+
+
+def test_a_card_lying_still_is_named_once(uno: dict[str, Image]) -> None:
+    ident = TemplateIdentifier.from_references(uno)
+
+    def patches(*views: Image) -> np.ndarray:
+        return np.stack([cv2.resize(view, (64, 88), interpolation=cv2.INTER_AREA)
+                         for view in views])
+
+    still = camera(uno["red-6"], blur=0.8)
+    first = ident.identify(still)
+    noise = np.random.default_rng(5).integers(-3, 4, still.shape)
+    next_frame = patches(np.clip(still.astype(np.int16) + noise, 0, 255).astype(np.uint8))
+    assert ident.recent.find(next_frame) == [first]
+    assert ident.identify_batch(next_frame) == [first]
+    # another value, or the card turned, is not taken for the card seen before
+    others = patches(camera(uno["red-9"], blur=0.8, turned=True),
+                     camera(uno["red-8"], blur=0.8), camera(uno["red-6"], blur=0.8, turned=True))
+    assert ident.recent.find(others) == [None, None, None]
