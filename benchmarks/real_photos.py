@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.card_photo import cut_card, find_card
-from vision.identify import CardIdentifier
+from vision.template_identifier import TemplateIdentifier
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTOS = ROOT.parent / "shared" / "real-photos" / "uno"
@@ -134,7 +134,7 @@ def run(photos: list[Photo], empty: list[Image], scale: str, seed: int) -> tuple
                 refs[code] = at_scale(pick, ENROL_PX_PER_MM)
                 enrolled.add(id(pick))
         start = time.perf_counter()
-        ident = CardIdentifier.from_references(refs, np.random.default_rng(seed + k))
+        ident = TemplateIdentifier.from_references(refs)
         learn_s += time.perf_counter() - start
         tests = [p for p in photos if id(p) not in enrolled and p.k != k]
         results = ident.identify_many([at_scale(p, SCALES[scale]) for p in tests

@@ -57,7 +57,7 @@ from vision.calibration import Calibration, calibrate
 from vision.cards import MatModel, find_cards, view_mask, warp_patch
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.foreign_decks import DESIGNS, ForeignDesign, paint_deck
-from vision.identify import CardIdentifier
+from vision.identify import CardIdentifier, Identifier
 from vision.mat import MatSpec, default_mat, render_mat
 from vision.render import (
     CameraPose,
@@ -74,6 +74,7 @@ from vision.render import (
 )
 from vision.table_reader import DETECT_PX_PER_MM, LEARN_EVERY, TableReader, TableReading
 from vision.tag_edges import refine_square
+from vision.template_identifier import TemplateIdentifier
 
 ROOT = Path(__file__).resolve().parents[1]
 HELD_OUT_SEEDS = 1_000_000
@@ -437,7 +438,7 @@ def run(args: argparse.Namespace) -> Tally:
     return read_scenes(args, deck, identifier, deck.card_mm)
 
 
-def read_scenes(args: argparse.Namespace, deck: Deck, identifier: CardIdentifier,
+def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
                 card_mm: tuple[float, float]) -> Tally:
     """Read args.scenes held-out scenes of the deck with a reader told the card is card_mm."""
     mat = default_mat()
@@ -498,7 +499,7 @@ class Enrolment:
     """What an enrolment session learnt: the identifier, the card size it measured, and
     how it went (frames shown, faces cut, faces it could not cut)."""
 
-    identifier: CardIdentifier
+    identifier: Identifier
     card_mm: tuple[float, float]
     frames: int
     crops: dict[str, Image]
@@ -628,7 +629,7 @@ def enrol(deck: Deck, mat: MatSpec, mat_image: Image, seed: int,
         for batch, shot in zip(batches, shots, strict=True):
             crops.update(cut_faces(cal, bare, shot, batch, card_mm))
     assert card_mm is not None
-    identifier = CardIdentifier.from_references(crops, np.random.default_rng(0))
+    identifier = TemplateIdentifier.from_references(crops)
     return Enrolment(identifier, card_mm, frames, crops,
                      [code for code in deck.images if code not in crops])
 

@@ -38,13 +38,13 @@ from vision.enrolment import (
     off_size,
     seen_px_per_mm,
 )
-from vision.identify import CardIdentifier, augment, describe
+from vision.identify import augment, describe
 from vision.mat import MatSpec
+from vision.template_identifier import TemplateIdentifier
 
 BACK = "back"
 PER_LAYOUT = 8
-LEARN_SEED = 20261201
-LEARN_VIEWS = 24  # camera-like views per face the checks learn from (quick; play learns more)
+LEARN_SEED = 20261201  # the camera-like views tried for the confusable faces
 CONFUSION_TRIES = 6  # camera-like views of each enrolled view tried against the others
 CONFUSABLE_SHARE = 0.34  # of a face's tries not named right: a pair to warn about
 MAX_OTHER_MM2 = 1500.0  # more than this of something else on the mat: not laid out yet
@@ -135,7 +135,7 @@ class EnrolSession:
         self._taken: LaidOut | None = None  # the cards of the layout last confirmed
         self._mat_bgr: list[tuple[float, float, float]] = []
         self._ppm: list[float] = []
-        self._checker: CardIdentifier | None = None  # learnt from the first pass
+        self._checker: TemplateIdentifier | None = None  # learnt from the first pass
         self._confusable: list[tuple[str, str, float]] = []
 
     # -- what to lay out ----------------------------------------------------------
@@ -314,7 +314,7 @@ class EnrolSession:
             else:
                 layout.problems.append(f"crop {i + 1}, laid as {name}, looks like {seen}")
 
-    def _first_pass_identifier(self) -> CardIdentifier:
+    def _first_pass_identifier(self) -> TemplateIdentifier:
         if self._checker is None:
             self._checker = learn(self.views[:1])
         return self._checker
@@ -342,15 +342,15 @@ class EnrolSession:
                             passes=list(self._infos), confusable=list(self._confusable))
 
 
-def learn(passes: Sequence[Mapping[str, Image8]]) -> CardIdentifier:
-    """An identifier learnt from the enrolled views of every face in these passes."""
+def learn(passes: Sequence[Mapping[str, Image8]]) -> TemplateIdentifier:
+    """The identifier play will use (vision.template_identifier), learnt from the enrolled
+    views of every face in these passes."""
     refs = {code: [views[code] for views in passes if code in views] for code in passes[0]}
-    rng = np.random.default_rng(LEARN_SEED)
-    return CardIdentifier.from_references(refs, rng, views=LEARN_VIEWS)
+    return TemplateIdentifier.from_references(refs)
 
 
 def confusable_pairs(passes: Sequence[Mapping[str, Image8]],
-                     identifier: CardIdentifier | None = None) -> list[tuple[str, str, float]]:
+                     identifier: TemplateIdentifier | None = None) -> list[tuple[str, str, float]]:
     """The pairs of faces the camera will confuse, with the share of tries it got wrong:
     camera-like views of every enrolled view (and a face's view from the other pass)
     named by an identifier learnt from the first pass (`identifier`, if already learnt).

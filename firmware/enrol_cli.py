@@ -23,9 +23,7 @@ from firmware.commands import load_mat
 from firmware.config import TableConfig, load_config
 from firmware.deck_profile import export_profile, import_profile, write_profile
 from firmware.enrol import EnrolError, EnrolSession
-from firmware.enrollment import learn_now
 from hardware.camera import Camera, ReplayCamera
-from referee.decks import load_deck
 from referee.games import get_game
 from vision.enrolment import grid_rows
 
@@ -73,7 +71,6 @@ def profile_command(args: argparse.Namespace, out: TextIO) -> int:
     else:
         profile = import_profile(data, args.archive)
         print(f"{profile.deck}: profile installed in {profile.folder}", file=out)
-        learn_now(load_deck(profile.deck), data)
     return 0
 
 
@@ -106,7 +103,6 @@ def enrol_command(args: argparse.Namespace, out: TextIO, answers_in: TextIO,
     folder = write_profile(config.data, enrolled, name)
     print(f"deck profile written: {folder} (cards {enrolled.card_mm[0]:.1f} x "
           f"{enrolled.card_mm[1]:.1f} mm)", file=out)
-    learn_now(game.deck, config.data)  # here, not when the table starts a game
     return 0
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -21,14 +20,15 @@ import cv2
 import numpy as np
 
 from firmware.deck_profile import find_profile, load_profile, profile_folder
-from firmware.saved_identifiers import photos_digest, saved_or_learnt
+from firmware.saved_identifiers import saved_or_learnt
 from referee import decks
 from referee.decks import Deck, load_deck
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.enrolment import find_card_in_photo
-from vision.identify import CardIdentifier
+from vision.identify import CardIdentifier, Identifier
 from vision.mat import MatSpec
 from vision.table_reader import TableReader
+from vision.template_identifier import TemplateIdentifier
 
 BACK = "back"
 ENROLLMENT_SEED = 20261129
@@ -81,32 +81,22 @@ def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None,
 
 @functools.lru_cache(maxsize=8)
 def deck_identifier(deck_name: str, enrolled: Path | None, profile_key: str | None,
-                    data: Path | None, save: bool = True) -> CardIdentifier:
+                    data: Path | None, save: bool = True) -> Identifier:
     """The identifier of a deck's faces (from the photos in `enrolled`, else its profile in
-    `data` whose content is `profile_key`, else our art), once per process: loaded from
-    the data folder if it was saved there, else learnt (and saved)."""
-    learn: Callable[[], CardIdentifier]
+    `data` whose content is `profile_key`, else our art), once per process. Real cards (a
+    profile, photos) are learnt in a moment; our art's discriminant takes seconds and
+    memory, so it is loaded from the data folder if it was saved there, else learnt (and
+    saved)."""
     if profile_key is not None and data is not None:
-        folder, key = profile_folder(data, deck_name), profile_key
-        name, source, learn = f"{deck_name}-profile", key, lambda: learn_profile(folder, key)
-    elif enrolled is not None:
+        return learn_profile(profile_folder(data, deck_name), profile_key)
+    if enrolled is not None:
         if not enrolled.is_dir():
             raise EnrollmentError(f"{enrolled}: no such folder of deck photos")
-        name, source = f"{deck_name}-photos", photos_digest(enrolled)
-        learn = functools.partial(learn_faces, deck_name, enrolled)
-    else:
-        name, source = deck_name, deck_digest(deck_name)
-        learn = functools.partial(learn_faces, deck_name)
+        return learn_photos(deck_name, enrolled)
+    learn = functools.partial(learn_faces, deck_name)
     if data is None:
         return learn()
-    return saved_or_learnt(data, name, source, learn, save=save)
-
-
-def learn_now(deck: Deck, data: Path) -> None:
-    """Learn the identifier `run` will load for `deck` (its profile's in `data`, else our
-    art's) and save it there now, not at the next start of the table."""
-    profile = find_profile(data, deck.name)
-    deck_identifier(deck.name, None, None if profile is None else profile.key(), data)
+    return saved_or_learnt(data, deck_name, deck_digest(deck_name), learn, save=save)
 
 
 def deck_digest(deck_name: str) -> str:
@@ -116,18 +106,24 @@ def deck_digest(deck_name: str) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def learn_profile(folder: Path, key: str) -> CardIdentifier:
+def learn_profile(folder: Path, key: str) -> TemplateIdentifier:
     """The identifier for a deck profile, learnt once per profile content (`key`) from
-    every view of each face (one per enrolment pass)."""
-    rng = np.random.default_rng(ENROLLMENT_SEED)
-    views = load_profile(folder).images()
-    return CardIdentifier.from_references(views, rng)
+    every view of each face (one per enrolment pass): real cards, named by shape and
+    colour (vision.template_identifier)."""
+    return TemplateIdentifier.from_references(load_profile(folder).images())
 
 
 @functools.lru_cache(maxsize=8)
-def learn_faces(deck_name: str, enrolled: Path | None = None) -> CardIdentifier:
-    """The identifier for a packaged deck, learnt from our art or the photos in `enrolled`
-    once per process."""
+def learn_faces(deck_name: str) -> CardIdentifier:
+    """The identifier of our own art for a packaged deck, learnt once per process: a
+    discriminant (vision.identify)."""
+    references = reference_images(load_deck(deck_name))
     # A fixed seed: the same references always teach the same identifier.
-    rng = np.random.default_rng(ENROLLMENT_SEED)
-    return CardIdentifier.from_references(reference_images(load_deck(deck_name), enrolled), rng)
+    return CardIdentifier.from_references(references, np.random.default_rng(ENROLLMENT_SEED))
+
+
+@functools.lru_cache(maxsize=8)
+def learn_photos(deck_name: str, enrolled: Path) -> TemplateIdentifier:
+    """The identifier of a packaged deck whose faces the photos in `enrolled` show (our
+    art for the others): real cards, compared by shape and colour."""
+    return TemplateIdentifier.from_references(reference_images(load_deck(deck_name), enrolled))

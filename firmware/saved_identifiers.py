@@ -1,14 +1,13 @@
-"""Learnt card identifiers saved in the data folder, so `run` loads a deck's instead of
-learning it: learning takes seconds and, while it lasts, about 100 MB more memory than the
-whole table needs afterwards (too much for a 1 GB Pi that also serves 30 phones).
+"""Learnt card identifiers of our own art saved in the data folder, so `run` loads a deck's
+instead of learning it: learning takes seconds and, while it lasts, about 100 MB more memory
+than the whole table needs afterwards (too much for a 1 GB Pi that also serves 30 phones).
 
     <data>/identifiers/<deck>.npz           our art
-    <data>/identifiers/<deck>-profile.npz   the deck profile the camera enrolled
-    <data>/identifiers/<deck>-photos.npz    a folder of deck photos (--deck-photos)
 
-The install learns them (python -m firmware.warmup --data ...), and `tableref enrol` and
-`deck profile import` learn the new profile's; `vision identify` and `replay` load them
-but never write. Each file carries the version it was
+(A deck the table enrolled, by the camera or from photos, is named by
+vision.template_identifier, learnt in well under a second with little memory: not saved.)
+The install learns them (python -m firmware.warmup --data ...); `vision identify` and
+`replay` load them but never write. Each file carries the version it was
 learnt under: what it was learnt from (the deck's data, the profile, the photos) and the
 code that learns and reads cards. A file of another version, unreadable or missing, is
 learnt again and saved anew, said in one line once learnt (stderr when the file could not
@@ -117,12 +116,3 @@ def write(path: Path, identifier: CardIdentifier, version: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-
-
-def photos_digest(folder: Path) -> str:
-    """What a folder of deck photos holds: every file's name and bytes."""
-    digest = hashlib.sha256()
-    for path in sorted(folder.iterdir()):
-        if path.is_file():
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()

@@ -7,7 +7,7 @@ does not need the memory learning takes:
 A few rendered frames of the mat with cards on it go through a TableReader of every
 packaged deck, enough frames for the mat learning to run too; numba keeps what it
 compiled in NUMBA_CACHE_DIR (the service reads it from there), the identifiers are saved
-in the data folder (firmware.saved_identifiers; an enrolled deck profile's too).
+in the data folder (firmware.saved_identifiers).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -184,6 +184,20 @@ def _shift(patches: Image8, dxs: NDArray[np.intp], dys: NDArray[np.intp]) -> Ima
         padded = cv2.copyMakeBorder(patches[i], m, m, m, m, cv2.BORDER_REPLICATE)
         out[i] = padded[m + dy : m + dy + h, m + dx : m + dx + w]
     return out
+
+
+class Identifier(Protocol):
+    """What names card patches: this module's CardIdentifier for our own art, or
+    vision.template_identifier's for a deck the table enrolled."""
+
+    @property
+    def codes(self) -> tuple[str, ...]: ...
+
+    def identify(self, patch: Image8) -> tuple[str | None, float]: ...
+
+    def identify_many(self, patches: Sequence[Image8]) -> list[tuple[str | None, float]]: ...
+
+    def identify_batch(self, patches: Image8) -> list[tuple[str | None, float]]: ...
 
 
 @dataclass(frozen=True, eq=False)

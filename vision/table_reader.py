@@ -33,7 +33,7 @@ from vision.cards import (
     warp_patch,
 )
 from vision.compiled import box_means
-from vision.identify import PATCH_SIZE, CardIdentifier
+from vision.identify import PATCH_SIZE, Identifier
 from vision.mat import MatSpec, TagPlacement
 
 DETECT_PX_PER_MM = 1.0
@@ -150,7 +150,7 @@ class TableReader:
     when the mat tags no longer show where the calibration expects them.
     """
 
-    def __init__(self, mat: MatSpec, identifier: CardIdentifier,
+    def __init__(self, mat: MatSpec, identifier: Identifier,
                  card_mm: tuple[float, float], px_per_mm: float = DETECT_PX_PER_MM) -> None:
         self.mat = mat
         self.identifier = identifier

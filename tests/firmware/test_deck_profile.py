@@ -82,7 +82,6 @@ def test_a_profile_travels_to_another_table(
                  "--data", str(here)]) == 0
     assert main(["deck", "profile", "import", str(archive), "--data", str(there)]) == 0
     assert "deserto: profile installed" in capsys.readouterr().out
-    assert (there / "identifiers/deserto-profile.npz").is_file()  # learnt at the import
     copied = there / "decks/deserto"
     assert {p.name: p.read_bytes() for p in copied.iterdir()} == {
         p.name: p.read_bytes() for p in folder.iterdir()}

@@ -73,7 +73,6 @@ def test_a_recorded_enrolment_writes_a_profile_of_every_face(
     assert len(profile.data["passes"]) == 2
     assert sorted((data / "enrolment").iterdir())  # the contact sheets shown
     assert not [p for p in (data / "decks").iterdir() if p.name.startswith(".")]
-    assert (data / "identifiers/uno-profile.npz").is_file()  # learnt now, not when a game starts
 
     # the profile names this deck's cards by default, at its own size
     frame = SESSION / FRAMES[2 * LAYOUTS + 4]  # the second pass, third layout

@@ -1,0 +1,309 @@
+"""Naming the cards of a deck the table enrolled: real cards, a view or two of each face.
+
+A table's own deck is learnt from one or two photos of each face, not from perfect
+images, and those photos differ from the camera's later views in light, blur and in
+where the cut falls (a white margin in or out). A discriminant learnt from synthetic
+views of one photo mistakes that real variation for another face (`vision.identify`,
+made for our own print-and-play art, does). So this identifier compares shapes
+directly, by normalised correlation, and lets the deck's own structure help:
+
+- **Shapes shared across colours.** Where face codes read `<colour>-<value>` and a value
+  comes in several colours (UNO's `red-7`, `blue-7`, ...), every face of that value is a
+  view of one shape: a red 7 teaches the blue 7's shape. A face whose code shares
+  nothing is its own shape.
+- **Ink, not grey.** Shapes are compared on the card's ink against its own white: 1 minus
+  its lowest colour channel, where yellow print on white shows as well as black, and 1
+  minus its lightness, where black print on yellow shows too.
+- **Colour apart from shape.** The colour is named from the card's hue histogram (white
+  balanced on the card's own white) against each colour's enrolled views.
+- **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
+  at three sizes per axis and every shift of a few pixels: a cut may fall a millimetre
+  or two off the card, the white margin in or out.
+
+A card is named only when its best shape is close (SHAPE_FLOOR) and clearly closer than
+the next shape (a ratio test on their distances), and among the colours that shape comes
+in one colour clearly wins; otherwise None, an explicit unknown. The thresholds were set
+on the real photos of benchmarks/real_photos.py and checked on decks generated apart
+(vision_bench.py --unseen-decks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.identify import MIN_CONTRAST, batch, contrasts, grey
+
+Image8 = NDArray[np.uint8]
+Floats = NDArray[np.float32]
+
+SIZE = (32, 48)  # (width, height) at which shapes are compared
+MARGIN = (3, 4)  # pixels cut from each side of a template: the room to move a patch
+SCALES = (0.94, 1.0, 1.06)  # per-axis scales of each template: a cut a little off the card
+WHITE_PERCENTILE = 97  # the brightest few per cent of a card are its white
+HUE_BINS = 12
+SATURATED = (0.2, 0.4)  # saturation at which a pixel starts, and fully counts, for hue
+DARK = 0.25  # a pixel this dark (against the card's white) counts as black ink
+SHAPE_FLOOR = 0.85  # correlation below which a patch is no shape of the deck (a true
+# card, even blurred or in other light, correlates above 0.9 with its own shape)
+SHAPE_RATIO = 0.75  # the best shape's distance (1 - correlation) over the next one's, at most
+PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
+PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
+RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen lately
+RECENT_TOLERANCE = 4.0  # grey levels a block's mean may move and the patch stay the same
+RECENT_COUNT = 64  # patches remembered (a table holds far fewer cards)
+COLOUR_MARGIN = 0.2  # histogram distance by which the best colour must beat the next
+COLOUR_FAR = 0.7  # histogram distance beyond which a patch has none of a face's colours
+
+
+def ink(patches: Image8) -> Floats:
+    """How much ink each pixel holds, (n, height, width, 2) at SIZE, against the card's own
+    white (each channel's WHITE_PERCENTILE level): 1 minus its lowest colour channel, where
+    yellow on white shows as well as black, and 1 minus its lightness (the mean of its
+    lowest and highest channel), where black on yellow shows too."""
+    small = np.stack([cv2.resize(p, SIZE, interpolation=cv2.INTER_AREA) for p in patches])
+    img = small.astype(np.float32) + 4.0
+    white = np.percentile(img.reshape(len(img), -1, 3), WHITE_PERCENTILE, axis=1)
+    img = np.minimum(img / white[:, None, None, :], 1.0)
+    low, high = img.min(axis=3), img.max(axis=3)
+    out: Floats = np.ascontiguousarray(
+        np.stack([1.0 - low, 1.0 - (low + high) / 2.0], axis=3)).astype(np.float32)
+    return out
+
+
+def hues(patches: Image8) -> Floats:
+    """Each patch's colours as a histogram, (n, HUE_BINS + 1): the hue of its saturated
+    pixels (white balanced on the card's own white) and, last, its share of black."""
+    small = np.stack([cv2.resize(p, SIZE, interpolation=cv2.INTER_AREA) for p in patches])
+    img = small.astype(np.float32) + 4.0
+    white = np.percentile(img.reshape(len(img), -1, 3), WHITE_PERCENTILE, axis=1)
+    img = np.clip(img / white[:, None, None, :], 0.0, 1.0)
+    top, low = img.max(axis=3), img.min(axis=3)
+    saturation = (top - low) / (top + 1e-3)
+    weight = np.clip((saturation - SATURATED[0]) / (SATURATED[1] - SATURATED[0]), 0.0, 1.0)
+    n = len(img)
+    hue = cv2.cvtColor(img.reshape(n * SIZE[1], SIZE[0], 3), cv2.COLOR_BGR2HSV)[..., 0]
+    bins = np.minimum((hue.reshape(n, -1) / 360.0 * HUE_BINS).astype(np.intp), HUE_BINS - 1)
+    out = np.zeros((n, HUE_BINS + 1), np.float32)
+    for i in range(n):
+        out[i, :HUE_BINS] = np.bincount(bins[i], weights=weight[i].ravel(), minlength=HUE_BINS)
+    out[:, HUE_BINS] = 0.5 * (top < DARK).reshape(n, -1).sum(axis=1)
+    out /= out.sum(axis=1, keepdims=True) + 1e-6
+    return out
+
+
+def shapes_of(codes: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(shape, colour) of each face code: `<colour>-<value>` codes whose value comes in two
+    colours or more share the value's shape; any other face is a shape and a colour of
+    its own."""
+    parts = [code.split("-", 1) if "-" in code else [code, ""] for code in codes]
+    colours_of: dict[str, set[str]] = {}
+    for colour, value in parts:
+        colours_of.setdefault(value, set()).add(colour)
+    shapes: list[str] = []
+    colours: list[str] = []
+    for code, (colour, value) in zip(codes, parts, strict=True):
+        shared = bool(value) and len(colours_of[value]) >= 2
+        shapes.append(value if shared else code)
+        colours.append(colour if shared else code)
+    return shapes, colours
+
+
+def _standard(x: Floats) -> Floats:
+    """Rows of two-channel ink pictures (channels last), each channel made zero-mean and of
+    length 1/sqrt(2): their dot product is the mean of the channels' normalised
+    correlations."""
+    pairs = x.reshape(len(x), -1, 2)
+    pairs = pairs - pairs.mean(axis=1, keepdims=True)
+    pairs /= np.sqrt(2.0) * np.linalg.norm(pairs, axis=1, keepdims=True) + 1e-6
+    out: Floats = pairs.reshape(len(x), -1).astype(np.float32)
+    return out
+
+
+def _scaled_templates(inks: Floats) -> Floats:
+    """Each ink picture both ways up, scaled per axis by SCALES and cut to its middle
+    (MARGIN less on every side), as standardised rows: (n * 2 * len(SCALES)**2, values)."""
+    w, h = SIZE
+    mx, my = MARGIN
+    rows = []
+    for picture in list(inks) + [p[::-1, ::-1] for p in inks]:
+        for sx in SCALES:
+            for sy in SCALES:
+                sw, sh = round(w * sx), round(h * sy)
+                scaled = cv2.resize(np.ascontiguousarray(picture), (sw, sh),
+                                    interpolation=cv2.INTER_LINEAR)
+                x0, y0 = (sw - (w - 2 * mx)) // 2, (sh - (h - 2 * my)) // 2
+                rows.append(scaled[y0 : y0 + h - 2 * my, x0 : x0 + w - 2 * mx].ravel())
+    return _standard(np.array(rows, np.float32))
+
+
+def _windows(inks: Floats) -> Floats:
+    """Every window of each ink picture the size of a template (MARGIN less on every side),
+    standardised: (n, shifts, pixels)."""
+    w, h = SIZE
+    mx, my = MARGIN
+    n = len(inks)
+    shifts = [(dx, dy) for dy in range(2 * my + 1) for dx in range(2 * mx + 1)]
+    out = np.empty((n, len(shifts), (w - 2 * mx) * (h - 2 * my) * 2), np.float32)
+    for j, (dx, dy) in enumerate(shifts):
+        out[:, j] = inks[:, dy : dy + h - 2 * my, dx : dx + w - 2 * mx].reshape(n, -1)
+    return _standard(out.reshape(n * len(shifts), -1)).reshape(n, len(shifts), -1)
+
+
+class RecentPatches:
+    """The last patches named and their answers, to name a card lying still only once.
+
+    Two patches are the same view when no block of RECENT_BLOCK pixels differs by more
+    than RECENT_TOLERANCE grey levels on average: camera noise moves a block's mean by
+    well under one level, while a card that changes (another value, a turn, a hand)
+    moves some block by tens of levels.
+    """
+
+    def __init__(self) -> None:
+        self._thumbs = np.zeros((0, 0), np.float32)
+        self._answers: list[tuple[str | None, float]] = []
+
+    @staticmethod
+    def _thumbnails(patches: Image8) -> Floats:
+        w, h = patches.shape[2] // RECENT_BLOCK, patches.shape[1] // RECENT_BLOCK
+        greys = grey(np.ascontiguousarray(patches))
+        out = np.stack([cv2.resize(g, (w, h), interpolation=cv2.INTER_AREA) for g in greys])
+        return out.reshape(len(out), -1).astype(np.float32)
+
+    def find(self, patches: Image8) -> list[tuple[str | None, float] | None]:
+        """The remembered answer for each patch, or None where it was not seen lately."""
+        if not self._answers or self._thumbs.shape[1] != self._thumbnails(patches[:1]).shape[1]:
+            return [None] * len(patches)
+        thumbs = self._thumbnails(patches)
+        apart = np.abs(thumbs[:, None, :] - self._thumbs[None, :, :]).max(axis=2)
+        nearest = apart.argmin(axis=1)
+        return [self._answers[int(j)] if apart[i, j] <= RECENT_TOLERANCE else None
+                for i, j in enumerate(nearest)]
+
+    def keep(self, patches: Image8, answers: list[tuple[str | None, float]]) -> None:
+        """Remember these answers, forgetting the oldest beyond RECENT_COUNT."""
+        thumbs = self._thumbnails(patches)
+        if self._thumbs.shape[1:] != thumbs.shape[1:]:
+            self._thumbs, self._answers = thumbs[:0], []
+        self._thumbs = np.concatenate([self._thumbs, thumbs])[-RECENT_COUNT:]
+        self._answers = (self._answers + list(answers))[-RECENT_COUNT:]
+
+
+@dataclass(frozen=True, eq=False)
+class TemplateIdentifier:
+    """Names card patches of an enrolled deck by shape and colour, or None when unsure.
+
+    `templates` holds each enrolled view aligned to `layout`, both ways up (standardised
+    rows); `template_shapes` says whose shape each row is. `colours` holds the mean hue
+    histogram of each colour. `faces` maps a (shape, colour) pair to its code.
+    """
+
+    codes: tuple[str, ...]
+    templates: Floats
+    template_shapes: NDArray[np.intp]
+    shape_names: tuple[str, ...]
+    colours: Floats
+    colour_names: tuple[str, ...]
+    faces: Mapping[tuple[int, int], str]
+    threshold: float = 0.5
+    recent: RecentPatches = field(default_factory=RecentPatches, compare=False,
+                                  repr=False)
+
+    @classmethod
+    def from_references(cls, refs: Mapping[str, Image8 | Sequence[Image8]],
+                        threshold: float = 0.5) -> TemplateIdentifier:
+        """Learn each face (code -> an upright BGR image of the card, or several)."""
+        if not refs:
+            raise ValueError("no reference images to learn from")
+        codes = tuple(refs)
+        views = [[image] if isinstance(image, np.ndarray) else list(image)
+                 for image in refs.values()]
+        if any(not images for images in views):
+            raise ValueError("a face without a reference image")
+        shape_of, colour_of = shapes_of(codes)
+        shape_names = tuple(dict.fromkeys(shape_of))
+        colour_names = tuple(dict.fromkeys(colour_of))
+        owner = [i for i, images in enumerate(views) for _ in images]
+        patches = batch([image for images in views for image in images])
+        templates = _scaled_templates(ink(patches))
+        shapes = np.repeat(np.array([shape_names.index(shape_of[i]) for i in owner], np.intp),
+                           len(SCALES) ** 2)
+        hist = hues(patches)
+        colours = np.stack([hist[[j for j, i in enumerate(owner) if colour_of[i] == name]]
+                            .mean(axis=0) for name in colour_names])
+        faces = {(shape_names.index(s), colour_names.index(c)): code
+                 for code, s, c in zip(codes, shape_of, colour_of, strict=True)}
+        return cls(codes=codes, templates=templates,
+                   template_shapes=np.concatenate([shapes, shapes]), shape_names=shape_names,
+                   colours=colours.astype(np.float32), colour_names=colour_names,
+                   faces=faces, threshold=threshold)
+
+    def identify(self, patch: Image8) -> tuple[str | None, float]:
+        """(code, confidence) for an upright card patch; (None, confidence) when unsure."""
+        return self.identify_many([patch])[0]
+
+    def identify_many(self, patches: Sequence[Image8]) -> list[tuple[str | None, float]]:
+        """identify() for several patches."""
+        return self.identify_batch(batch(patches))
+
+    def identify_batch(self, patches: Image8) -> list[tuple[str | None, float]]:
+        """identify_many() of a batch of BGR patches, (n, height, width, 3). A patch all but
+        identical to one named in the last frames (a card lying still) gets that answer
+        again without the comparison, which costs a few milliseconds a card."""
+        if not len(patches):
+            return []
+        results = self.recent.find(patches)
+        todo = [i for i, result in enumerate(results) if result is None]
+        if todo:
+            fresh = self._identify(patches[todo])
+            self.recent.keep(patches[todo], fresh)
+            for i, result in zip(todo, fresh, strict=True):
+                results[i] = result
+        return [result for result in results if result is not None]
+
+    def _identify(self, patches: Image8) -> list[tuple[str | None, float]]:
+        """identify_batch() without the memory of recent patches."""
+        windows = _windows(ink(patches))
+        n, shifts, pixels = windows.shape
+        # best correlation of each patch with each template over the shifts
+        per_template = (windows.reshape(n * shifts, pixels) @ self.templates.T
+                        ).reshape(n, shifts, -1).max(axis=1)
+        n_shapes = len(self.shape_names)
+        per_shape = np.full((len(patches), n_shapes), -1.0, np.float32)
+        np.maximum.at(per_shape.T, self.template_shapes, per_template.T)
+        hist = hues(patches)
+        colour_d = 0.5 * np.abs(hist[:, None, :] - self.colours[None, :, :]).sum(axis=2)
+        spread = contrasts(grey(patches))
+        return [self._decide(per_shape[i], colour_d[i], spread[i]) for i in range(len(patches))]
+
+    def _decide(self, shape_scores: Floats, colour_d: Floats, spread: float
+                ) -> tuple[str | None, float]:
+        """The face when one shape clearly wins and, among the colours that shape comes in,
+        one colour clearly wins; else None."""
+        order = np.argsort(-shape_scores)
+        best = float(shape_scores[order[0]])
+        second = float(shape_scores[order[1]]) if len(order) > 1 else -1.0
+        ratio = (1.0 - best) / max(1.0 - second, 1e-6)
+        shape = int(order[0])
+        colours = [c for (s, c) in self.faces if s == shape]
+        ranked = sorted(colours, key=lambda c: float(colour_d[c]))
+        colour_lead = (float(colour_d[ranked[1]] - colour_d[ranked[0]])
+                       if len(ranked) > 1 else 1.0)
+        ratio = max(ratio, 1e-6)
+        shape_conf = max(min(SHAPE_RATIO / ratio, best / SHAPE_FLOOR),
+                         min(PLAIN_RATIO / ratio, best / PLAIN_FLOOR))
+        conf = 0.5 * min(shape_conf, colour_lead / COLOUR_MARGIN,
+                         COLOUR_FAR / max(float(colour_d[ranked[0]]), 1e-3), 2.0)
+        if spread < MIN_CONTRAST:
+            conf = 0.0
+        conf = float(np.clip(conf, 0.0, 1.0))
+        code = self.faces[(shape, ranked[0])]
+        return (code if conf >= self.threshold else None), round(conf, 3)
+
+    def is_card_like(self, patch: Image8) -> bool:
+        """True if the patch looks like one of the learnt faces at all."""
+        return self.identify(patch)[0] is not None
