@@ -1,11 +1,11 @@
-"""A card's outline told by its edges: each side of a rough box fitted to the straight edge
-that runs along it, and how much of each side such an edge supports.
+"""A card's outline told by its edges: each side of a rough box fitted to the card's side
+near it, and how much of that side an edge runs along.
 
-A card's side is one long straight step in colour, with the card on one side and the
-table on the other, all along it. A box side that runs through cloth, wood grain or the
-card's own picture has such a step only here and there. So the outline is the outermost
-line near each side that is a step along most of its length, and a box whose sides find
-no such line is not a card's outline.
+A card's side is one long straight step in colour, the same way all along it, with one
+even colour just inside (the card's margin) and the table outside. A box side that runs
+through a check, wood grain or the card's own picture has no such line: the step comes
+and goes, or what lies inside it changes along it. A white margin round a coloured field
+makes two such lines; the card's side is the outer one.
 
     >>> fitted = fit_outline(lab_photo, rough_box, short_side=120.0)   # doctest: +SKIP
     >>> fitted.weakest                                                  # doctest: +SKIP

@@ -1,11 +1,13 @@
 """A card in an ordinary photo: where it lies, cut out upright.
 
 A table that enrols its deck from phone photos takes one card at a time on whatever
-table it has (wood, paper, cloth). The card is told from the table by colour: the table
-is what the photo's border shows, the card is the biggest central thing unlike it (its
-pieces gathered, since a card's white parts may look like a white table). The outline of
-that is then pushed out, side by side, to the outermost straight edge just beyond it: a
-card's white margin on a white table still casts a thin edge.
+table it has (wood, paper, dark cloth, a busy check). Rough boxes where the card may lie
+come from colour (what is unlike the photo's border, the table: piece by piece and
+gathered, since a card's white parts may look like a white table) and from the regions
+the photo's edges close in. Each box's sides are then fitted to the card's own edges
+(`vision.card_edges`): a box whose sides find none, that is not card-shaped, or that runs
+off the photo is dropped, and of the rest the outermost outline is the card. When no box
+holds, the answer is None: a wrong box would become a wrong name later.
 
     >>> corners = find_card(photo)                     # doctest: +SKIP
     >>> upright = cut_card(photo, corners, (224, 348)) # doctest: +SKIP
@@ -17,7 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.card_edges import HELD, fit_outline
+from vision.card_edges import fit_outline
 
 Image8 = NDArray[np.uint8]
 Corners = NDArray[np.float32]  # four (x, y) image points, clockwise from the card's top-left
@@ -51,7 +53,7 @@ def find_card(photo: Image8) -> Corners | None:
         if short < 12:
             continue
         outline = fit_outline(lab, box, float(short))
-        if outline is None or outline.weakest < HELD:
+        if outline is None:
             continue
         corners = portrait(outline.corners)
         if _card_shaped(corners, inner.shape[:2]):
