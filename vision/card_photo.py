@@ -1,11 +1,13 @@
 """A card in an ordinary photo: where it lies, cut out upright.
 
 A table that enrols its deck from phone photos takes one card at a time on whatever
-table it has (wood, paper, cloth). The card is told from the table by colour: the table
-is what the photo's border shows, the card is the biggest central thing unlike it (its
-pieces gathered, since a card's white parts may look like a white table). The outline of
-that is then pushed out, side by side, to the outermost straight edge just beyond it: a
-card's white margin on a white table still casts a thin edge.
+table it has (wood, paper, dark cloth, a busy check). Rough boxes where the card may lie
+come from colour (what is unlike the photo's border, the table: piece by piece and
+gathered, since a card's white parts may look like a white table) and from the regions
+the photo's edges close in. Each box's sides are then fitted to the card's own edges
+(`vision.card_edges`): a box whose sides find none, that is not card-shaped, or that runs
+off the photo is dropped, and of the rest the outermost outline is the card. When no box
+holds, the answer is None: a wrong box would become a wrong name later.
 
     >>> corners = find_card(photo)                     # doctest: +SKIP
     >>> upright = cut_card(photo, corners, (224, 348)) # doctest: +SKIP
@@ -17,6 +19,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.card_edges import fit_outline
+
 Image8 = NDArray[np.uint8]
 Corners = NDArray[np.float32]  # four (x, y) image points, clockwise from the card's top-left
 
@@ -24,26 +28,84 @@ TABLE_COLOURS = 10  # clusters of the photo border's colours that make "the tabl
 MIN_PIECE = 0.003  # share of the photo a piece of the card covers at least
 SOLID = 0.04  # share of the photo's side: what is thinner than this is not part of a card
 GATHER = 0.2  # pieces this close (share of the longer side of their box) make one card
-EDGE_SEARCH = (-0.04, 0.12)  # how far (share of the card's short side) a side may move
-EDGE_SHARE = 0.4  # an edge at least this strong (share of the strongest) may be the outline
 MAX_COVER = 0.85  # share of the photo beyond which a "card" is the table itself
 CARD_ASPECTS = (0.5, 0.85)  # short side over long side of anything taken for a card
+CLEAR = 0.01  # share of the card's short side between it and the photo's edge at least
+MIN_CARD = 0.01  # share of the photo a card (or its field) covers at least
+FILLED = 0.9  # share of its rotated box the hull of a card-like piece fills at least
+OUTERMOST = 0.8  # share of the largest outline's area an outline has to be the card
+PIECES = 8  # the largest pieces of each mask looked at
+BAR_SPREAD = 1.0  # grey spread of a row or column of a letterbox bar at most (a bar is flat)
+BAR_MARGIN = 2  # px beyond a bar where the photo may still be smeared into it
 
 
 def find_card(photo: Image8) -> Corners | None:
     """The corners of the card in a photo of one card, portrait, clockwise from top-left;
-    None when nothing card-shaped stands out from the table."""
+    None when nothing card-shaped stands out from the table, or when it is not sure."""
     if photo.ndim != 3 or min(photo.shape[:2]) < 32:
         return None
-    box = _gathered_box(_unlike_table(photo))
-    if box is None or cv2.contourArea(box) > MAX_COVER * photo.shape[0] * photo.shape[1]:
-        return None  # nothing stands out, or all of it does: the card is not told apart
-    corners = _push_out(photo, box)
-    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
-    short, long_ = min(sides[0], sides[1]), max(sides[0], sides[1])
-    if long_ < 16 or not CARD_ASPECTS[0] <= short / long_ <= CARD_ASPECTS[1]:
+    x0, y0, x1, y1 = _framed(photo)
+    inner = np.ascontiguousarray(photo[y0:y1, x0:x1])
+    lab = cv2.cvtColor(cv2.GaussianBlur(inner, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    found: list[tuple[float, float, Corners]] = []  # area, how well edges back it, corners
+    for box in _candidates(inner):
+        short = min(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1]))
+        if short < 12:
+            continue
+        outline = fit_outline(lab, box, float(short))
+        if outline is None:
+            continue
+        corners = portrait(outline.corners)
+        if _card_shaped(corners, inner.shape[:2]):
+            backing = outline.weakest + float(np.mean(outline.support)) / 4
+            found.append((float(cv2.contourArea(corners)), backing, corners))
+    if not found:
         return None
-    return corners
+    # A card's picture may hold card-shaped things (a "+2"'s two little cards): the card
+    # is the outermost outline, the best backed of those about its size.
+    largest = max(area for area, _, _ in found)
+    _, _, corners = max((f for f in found if f[0] >= OUTERMOST * largest), key=lambda f: f[1])
+    return corners + np.array([x0, y0], np.float32)
+
+
+def _card_shaped(corners: Corners, shape: tuple[int, ...]) -> bool:
+    """A convex four-sided outline of a card's proportions, clear of the photo's edges
+    and not the photo itself."""
+    h, w = shape[:2]
+    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    aspects = (sides[0] / max(sides[1], 1e-6), sides[2] / max(sides[3], 1e-6))
+    clear = CLEAR * min(sides)  # a card this near the photo's edge may run off it
+    inside = bool((corners[:, 0] >= clear).all() and (corners[:, 0] <= w - 1 - clear).all()
+                  and (corners[:, 1] >= clear).all() and (corners[:, 1] <= h - 1 - clear).all())
+    return bool(inside and max(sides) >= 16
+                and all(CARD_ASPECTS[0] <= a <= CARD_ASPECTS[1] for a in aspects)
+                and cv2.contourArea(corners) <= MAX_COVER * h * w
+                and cv2.isContourConvex(corners.astype(np.float32)))
+
+
+def _candidates(photo: Image8) -> list[Corners]:
+    """Rough boxes where the card may lie: what differs from the table, gathered or piece
+    by piece, and the regions the photo's edges close in."""
+    unlike = _unlike_table(photo)
+    boxes = []
+    gathered = _gathered_box(unlike)
+    if gathered is not None:
+        boxes.append(gathered)
+    boxes += _piece_boxes(_solid(unlike))
+    enclosed = _piece_boxes(_enclosed(photo))
+    return boxes + enclosed + _paired(enclosed)
+
+
+def _paired(boxes: list[Corners]) -> list[Corners]:
+    """The box around each two boxes that together are card-shaped (a card's field
+    that its oval cuts in two halves)."""
+    out = []
+    for i, first in enumerate(boxes):
+        for second in boxes[i + 1:]:
+            (_, _), (a, b), _ = rect = cv2.minAreaRect(np.concatenate([first, second]))
+            if min(a, b) and CARD_ASPECTS[0] <= min(a, b) / max(a, b) <= CARD_ASPECTS[1]:
+                out.append(portrait(np.asarray(cv2.boxPoints(rect), np.float32)))
+    return out
 
 
 def cut_card(photo: Image8, corners: Corners, size: tuple[int, int]) -> Image8:
@@ -96,10 +158,7 @@ def _gathered_box(mask: Image8) -> Corners | None:
     """The smallest rotated box around the biggest central piece of the mask and the
     pieces near it."""
     h, w = mask.shape
-    size = max(5, round(SOLID * min(h, w)))  # a checked cloth's squares go, a card stays
-    solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
-                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(solid)
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(_solid(mask))
     pieces = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= MIN_PIECE * h * w]
     if not pieces:
         return None
@@ -127,44 +186,54 @@ def _gathered_box(mask: Image8) -> Corners | None:
     return portrait(np.asarray(box, np.float32))
 
 
-def _push_out(photo: Image8, box: Corners) -> Corners:
-    """Each side of the box moved to the outermost strong straight edge near it."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8
+def _solid(mask: Image8) -> Image8:
+    """The mask without what is thinner than a card's part could be (a check's squares)."""
+    size = max(5, round(SOLID * min(mask.shape)))
+    return np.asarray(cv2.morphologyEx(
+        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))),
+        np.uint8)
+
+
+def _enclosed(photo: Image8) -> Image8:
+    """The regions the photo's edges close in, as a 0/255 mask (a card's field, its
+    whole face), whatever their colour."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    high, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    edges = cv2.Canny(grey, 0.4 * high, high)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    return np.asarray(cv2.bitwise_not(edges), np.uint8)
+
+
+def _piece_boxes(mask: Image8) -> list[Corners]:
+    """The rotated box around each large outline in the mask whose hull nearly fills
+    that box (a card's margin and oval, a field cut by the oval), largest first."""
+    h, w = mask.shape
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    sized = [(cv2.contourArea(c), c) for c in contours]
+    sized = sorted((s for s in sized if MIN_CARD * h * w <= s[0] <= MAX_COVER * h * w),
+                   key=lambda s: -s[0])
+    boxes = []
+    for _, contour in sized[:PIECES]:
+        rect = cv2.minAreaRect(contour)
+        if cv2.contourArea(cv2.convexHull(contour)) >= FILLED * rect[1][0] * rect[1][1]:
+            boxes.append(portrait(np.asarray(cv2.boxPoints(rect), np.float32)))
+    return boxes
+
+
+def _framed(photo: Image8) -> tuple[int, int, int, int]:
+    """The part of the photo inside any uniform bars along its sides (a phone's
+    letterbox), as x0, y0, x1, y1: a bar's straight edge is not a card's side."""
+    grey = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+    def bars(spread: NDArray[np.floating]) -> int:
+        uniform = spread < BAR_SPREAD
+        count = int(np.argmin(uniform)) if not uniform.all() else len(uniform)
+        return count + BAR_MARGIN if count else 0
+
+    columns, rows = grey.std(axis=0), grey.std(axis=1)
     h, w = grey.shape
-    centre = box.mean(axis=0)
-    short = min(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1]))
-    offsets = np.arange(EDGE_SEARCH[0] * short, EDGE_SEARCH[1] * short, 0.5)
-    along = np.linspace(0.15, 0.85, 40)
-    lines = []
-    for i in range(4):
-        a, b = box[i], box[(i + 1) % 4]
-        direction = (b - a) / np.linalg.norm(b - a)
-        normal = np.array([direction[1], -direction[0]])
-        if np.dot(normal, (a + b) / 2 - centre) < 0:
-            normal = -normal
-        base = a[None] + along[:, None] * (b - a)[None]
-        strength = np.zeros(len(offsets))
-        for j, offset in enumerate(offsets):
-            p = base + offset * normal[None]
-            inside = (p[:, 0] >= 0) & (p[:, 0] < w - 1) & (p[:, 1] >= 0) & (p[:, 1] < h - 1)
-            if inside.mean() < 0.6:
-                continue
-            xs, ys = p[inside, 0].astype(np.float32)[None], p[inside, 1].astype(np.float32)[None]
-            across = (cv2.remap(gx, xs, ys, cv2.INTER_LINEAR)[0] * normal[0]
-                      + cv2.remap(gy, xs, ys, cv2.INTER_LINEAR)[0] * normal[1])
-            strength[j] = float(np.median(np.abs(across)))
-        shift = 0.0
-        if strength.max() > 2.0:
-            floor = max(EDGE_SHARE * strength.max(), 2.0)
-            peaks = [j for j in range(1, len(offsets) - 1) if strength[j] >= floor
-                     and strength[j] >= strength[j - 1] and strength[j] >= strength[j + 1]]
-            shift = float(offsets[peaks[-1]] if peaks else offsets[int(strength.argmax())])
-        lines.append((a + shift * normal, direction))
-    corners = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        t = np.linalg.solve(np.array([d1, -d2]).T, p2 - p1)
-        corners.append(p1 + t[0] * d1)
-    return portrait(np.array(corners))
+    x0, x1 = bars(columns), w - bars(columns[::-1])
+    y0, y1 = bars(rows), h - bars(rows[::-1])
+    if x1 - x0 < w // 4 or y1 - y0 < h // 4:
+        return 0, 0, w, h
+    return x0, y0, x1, y1

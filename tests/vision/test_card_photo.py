@@ -21,9 +21,18 @@ def card_face() -> np.ndarray:
     return face
 
 
-def photo_of(face: np.ndarray, table: tuple[int, int, int], corners: np.ndarray) -> np.ndarray:
+def check_cloth(square: int = 40) -> np.ndarray:
+    """A green and white gingham: light squares, mid-green bands, dark-green crossings."""
+    ys, xs = np.mgrid[0:480, 0:480]
+    bands = ((ys // square) % 2) + ((xs // square) % 2)
+    colours = np.array([(235, 240, 238), (90, 170, 110), (50, 120, 60)], np.float32)
+    return colours[bands]
+
+
+def photo_of(face: np.ndarray, table: tuple[int, int, int] | np.ndarray,
+             corners: np.ndarray) -> np.ndarray:
     rng = np.random.default_rng(4)
-    photo = np.clip(np.array(table, np.float32) + rng.normal(0, 5, (480, 480, 3)), 0, 255)
+    photo = np.clip(np.asarray(table, np.float32) + rng.normal(0, 5, (480, 480, 3)), 0, 255)
     photo = photo.astype(np.uint8)
     h, w = face.shape[:2]
     m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), corners)
@@ -37,6 +46,24 @@ def test_a_card_on_a_wooden_or_dark_table_is_found_to_its_outline() -> None:
         corners = find_card(photo_of(card_face(), table, truth))
         assert corners is not None, table
         assert np.abs(corners - truth).max() < 4.0, (table, corners)
+
+
+def test_a_card_on_a_check_cloth_is_cut_to_its_own_outline_not_the_clothes() -> None:
+    truth = np.float32([[176, 150], [290, 144], [299, 318], [185, 324]])
+    corners = find_card(photo_of(card_face(), check_cloth(), truth))
+    assert corners is not None
+    assert np.abs(corners - truth).max() < 4.0, corners
+
+
+def test_a_white_margined_card_on_white_paper_is_cut_at_its_margin() -> None:
+    truth = np.float32([[180, 140], [295, 150], [282, 322], [166, 312]])
+    face = card_face()
+    shade = np.full(face.shape[:2], 0, np.uint8)  # a card's edge on paper: a faint shadow
+    cv2.rectangle(shade, (0, 0), (face.shape[1] - 1, face.shape[0] - 1), 255, 2)
+    face[shade > 0] = (205, 205, 205)
+    corners = find_card(photo_of(face, (228, 230, 232), truth))
+    assert corners is not None
+    assert np.abs(corners - truth).max() < 4.0, corners
 
 
 def test_the_cut_is_upright_and_the_card_itself() -> None:
@@ -56,3 +83,14 @@ def test_a_table_without_a_card_has_none() -> None:
     table = np.clip(rng.normal(120, 6, (480, 480, 3)), 0, 255).astype(np.uint8)
     assert find_card(table) is None
     assert find_card(np.zeros((10, 10, 3), np.uint8)) is None
+
+
+def test_an_empty_check_cloth_has_no_card() -> None:
+    rng = np.random.default_rng(2)
+    cloth = np.clip(check_cloth(44) + rng.normal(0, 5, (480, 480, 3)), 0, 255)
+    assert find_card(cloth.astype(np.uint8)) is None
+
+
+def test_a_card_cut_off_by_the_photo_edge_is_not_guessed() -> None:
+    truth = np.float32([[180, 330], [295, 340], [282, 512], [166, 502]])
+    assert find_card(photo_of(card_face(), (120, 170, 200), truth)) is None
