@@ -35,6 +35,7 @@ from firmware.service import TableService
 from firmware.store import MatchStore
 from hardware.camera import ReplayCamera, read_session_metadata
 from hardware.panel import SimulatedPanel
+from referee.games import GAMES
 from referee.text import catalogue, translate
 from vision.mat import MatSpec
 from webui import create_app
@@ -595,8 +596,9 @@ def test_the_new_match_form_speaks_the_page_s_language(
     expect(admin.locator("#start-form")).to_be_visible()
     # The options in words, their choices named: no raw value, no rule id, no [INF].
     zero = admin.locator("#option-zero")
-    expect(admin.locator('label[for="option-zero"]')).to_have_text(words.say("option.uno.zero"))
-    expect(zero.locator("option:checked")).to_have_text(words.say("option.uno.zero.pass_all"))
+    expect(zero.locator("legend")).to_have_text(words.say("option.uno.zero"))
+    expect(zero.locator("label:has(input:checked) .choice-text")).to_have_text(
+        words.say("option.uno.zero.pass_all"))
     form = admin.locator("#start-form").inner_text()
     for raw in ("pass_all", "draw_pile", "play_on", "[INF", "UNO-", "the seed"):
         assert raw not in form
@@ -613,6 +615,44 @@ def test_the_new_match_form_speaks_the_page_s_language(
     admin.click("#options-box summary")  # folded until asked for: a short form
     admin.locator("#options").scroll_into_view_if_needed()
     shot(admin, f"new-match-options-{language}.png")
+
+
+#: In the browser: every text of the new-match form that reaches past the form's right
+#: edge or past the viewport, or is cut inside its box (a closed select cuts its choice).
+OVERFLOWING = """() => {
+  const width = document.documentElement.clientWidth;
+  const form = document.querySelector('#start-form').getBoundingClientRect();
+  const texts = document.querySelectorAll(
+    '#start-form legend, #start-form label, #start-form .choice-text, #start-form select,'
+    + ' #start-form summary, #start-form button');
+  return Array.from(texts).filter(el => {
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && (box.right > Math.min(width, form.right) + 0.5
+                             || el.scrollWidth > el.clientWidth + 1);
+  }).map(el => el.textContent.trim().slice(0, 60));
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ro"])
+def test_no_choice_of_the_new_match_form_is_cut_off_at_360_px(
+    table: Table, phone: Callable[[], Page], pin: str, language: str
+) -> None:
+    admin = phone()
+    admin.set_viewport_size({"width": 360, "height": 740})
+    log_in(admin, pin)
+    admin.goto(f"/lang/{language}?next=/admin/new")
+    for game in sorted(GAMES):
+        admin.goto(f"/admin/new?game={game}")
+        admin.click("#options-box summary")
+        for group in admin.locator("#options details.option-group summary").all():
+            group.click()
+        choices = admin.locator("#options .choice-text")
+        assert choices.count() > 0
+        assert admin.evaluate(OVERFLOWING) == [], game
+        assert admin.evaluate("document.documentElement.scrollWidth") <= 360, game
+        if game == "uno":
+            admin.locator('[data-option="turned_up_reverse"]').scroll_into_view_if_needed()
+            shot(admin, f"new-match-options-360-{language}.png")
 
 
 @pytest.mark.parametrize("language", ["en", "ro"])
