@@ -270,8 +270,10 @@ def test_a_flagged_play_is_shown_big_with_its_rule_explanation_and_photo(
     flag = page.locator("#flag")
     expect(flag).to_be_visible(timeout=LIVE_MS)
     expect(flag).to_have_attribute("data-index", str(FLAGGED))
-    expect(page.locator(f'#flag-rules code.rule[data-rule="{FLAG_RULE}"]')).to_have_text(
-        FLAG_RULE)
+    # The rule by its name, its id small beside it for the rule sheet.
+    rule = page.locator(f'#flag-rules .rule[data-rule="{FLAG_RULE}"]')
+    expect(rule.locator(".rule-name")).to_have_text("No brigand next to a vizier")
+    expect(rule.locator("small.rule-id")).to_have_text(f"({FLAG_RULE})")
     expect(page.locator("#flag-message")).to_have_text(FLAG_MESSAGE)
     expect(page.locator("#flag-seat")).to_have_text(table.header["seats"][1])
     expect(page.locator("#flag-move")).to_have_text(flagged["description_texts"]["en"])
@@ -483,11 +485,16 @@ def test_an_ended_match_is_in_the_history_with_a_move_by_move_replay(
         for seat in (0, 1):
             expect(admin.locator(f'#step-scores li[data-seat="{seat}"] .score')).to_have_text(
                 str(move["scores"][str(seat)]))
-        if step == 2:
+        if step == 2:  # the capture, said once
+            expect(admin.locator("#step-move")).to_have_text("Bogdan puts a vizier on NE")
+            expect(admin.locator("#step-verdict .message")).to_have_text("and captures 1 card")
             shot(admin, "replay.png")
         if step < len(record["moves"]):
             admin.click("#step-next")
     expect(admin.locator("#step-next")).to_have_attribute("aria-disabled", "true")
+    listed_capture = admin.locator('#move-list li.verdict[data-index="1"] a')
+    expect(listed_capture).to_have_text(re.compile(
+        r"#2\s+Bogdan\s+puts a vizier on NE\s+and captures 1 card\s*$"))
 
 
 def test_a_seat_without_a_button_presses_it_on_the_phone(
@@ -547,11 +554,40 @@ def test_a_flagged_play_holds_the_turn_in_both_languages(
                                                  timeout=LIVE_MS)
     expect(page.locator("#flag-seat")).to_have_text(table.header["seats"][flagged["seat"]])
     expect(page.locator("#flag-message")).to_have_text(flagged["texts"][language])
+    named = translate(GAMES["deserto"]().rule_name(FLAG_RULE), catalogue(language))
+    expect(page.locator("#flag-rules .rule-name")).to_have_text(named)
     expect(page.locator("#table .flagged-mark")).to_have_text(words.say("table.flagged_card"))
     page.locator("#flag").scroll_into_view_if_needed()
     shot(page, f"flag-holds-turn-{language}.png")
     table.feed_until(lambda s: s["flagged"] is None)
     expect(holder.locator(".turn")).to_have_text(words.say("seats.to_play"), timeout=LIVE_MS)
+
+
+@pytest.mark.parametrize("language", ["en", "ro"])
+def test_each_move_is_said_once_as_a_player_says_it(
+    table: Table, phone: Callable[[], Page], language: str
+) -> None:
+    """The move, then only what the verdict adds: "Bogdan puts a vizier on NE and
+    captures 1 card", never the move again after it, nor "card(s)"."""
+    table.new_match()
+    page = phone()
+    open_live(page)
+    if language != "en":
+        page.click(f"#languages a[data-lang={language}]")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+    table.feed_to_move(CAPTURE)
+    capture = verdict_on(page, CAPTURE)
+    expect(capture).to_be_visible(timeout=LIVE_MS)
+    said = " ".join(capture.locator(".who, .move, .message").all_inner_texts())
+    assert said == {"en": "Bogdan puts a vizier on NE and captures 1 card",
+                    "ro": "Bogdan pune un vizir pe NE și capturează 1 carte"}[language]
+    plain = verdict_on(page, 0)
+    expect(plain.locator(".message")).to_have_count(0)  # the move says it all
+    expect(plain.locator(".move")).to_have_text(
+        {"en": "puts a brigand on SE", "ro": "pune un hoț pe SE"}[language])
+    moves = page.locator("#verdicts").inner_text()
+    assert "(s)" not in moves and "/" not in moves
+    shot(page, f"moves-said-once-{language}.png")
 
 
 @pytest.mark.parametrize("language", ["en", "ro"])
