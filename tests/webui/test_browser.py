@@ -504,6 +504,11 @@ def test_a_seat_without_a_button_presses_it_on_the_phone(
     table.feed_to_move(0)  # Ana played; Bogdan (seat 1, no physical button) is to play
     page = phone()
     open_live(page)
+    # Any phone could press any seat: it first says which seat it is ("This is me").
+    expect(page.locator("form[data-seat-buttons]")).to_have_count(0)
+    page.click('button[data-claim="1"]')
+    expect(page.locator("#notice")).to_have_text(WORDS["en"].say("done.claimed"))
+    expect(page.locator('button[data-claim="1"]')).to_have_text(WORDS["en"].say("seats.not_me"))
     expect(page.locator("form[data-seat-buttons]")).to_have_count(1)
     buttons = page.locator('form[data-seat-buttons="1"]')
     # Bogdan is to play: a hold says it is stuck; a press means nothing in Deserto, and a
@@ -526,11 +531,17 @@ def test_a_seat_without_a_button_presses_it_on_the_phone(
     shot(page, "seat-press.png")
 
     # Names in sentences: the players by name, in English and in Romanian.
-    expect(held.locator(".message")).to_have_text("Bogdan is stuck and gives a card to Ana")
+    expect(held.locator(".message")).to_have_text("(Ana)")
+    assert " ".join(held.locator(".who, .move, .message").all_inner_texts()) == (
+        "Bogdan cannot play and gives a card to the previous player (Ana)")
     page.click("#languages a[data-lang=ro]")
     expect(page.locator("html")).to_have_attribute("lang", "ro")
-    expect(verdict_on(page, 1).locator(".message")).to_have_text(
-        "Bogdan nu poate pune nicio carte și îi dă o carte lui Ana")
+    expect(verdict_on(page, 1).locator(".move")).to_have_text(
+        "nu poate pune nicio carte și îi dă o carte jucătorului dinainte")
+    expect(verdict_on(page, 1).locator(".message")).to_have_text("(Ana)")
+    # The claim holds in Romanian too: this phone is still Bogdan.
+    expect(page.locator('button[data-claim="1"]')).to_have_text(WORDS["ro"].say("seats.not_me"))
+    expect(page.locator("form[data-seat-buttons]")).to_have_count(1)
     shot(page, "names-in-sentences-ro.png")
 
 
