@@ -169,8 +169,9 @@ def judge_draw(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], st
         return [not_your_turn(state, seat)], ""
     left = state.pile + max(0, len(state.discard) - 1)
     if count > left:
-        return [("UNO-RESHUFFLE", t("only {left} cards are left to draw, with the discards",
-                                    left=left))], ""
+        return [("UNO-RESHUFFLE", tn("only {count} cards are left to draw, with the discards",
+                                     "only 1 card is left to draw, with the discards",
+                                     count=left))], ""
     if state.stack and seat == state.turn.current:
         if count != state.stack:
             return [("UNO-STACK", t("the penalty is {penalty} cards, not {count}",
