@@ -242,7 +242,9 @@ def test_the_page_shows_the_seats_then_a_move_arrives_live(
     first = table.feed_to_move(0)["verdicts"][0]
     expect(verdict_on(page, 0)).to_be_visible(timeout=LIVE_MS)
     expect(verdict_on(page, 0)).to_have_attribute("data-ok", "true")
-    expect(verdict_on(page, 0).locator(".message")).to_have_text(first["texts"]["en"])
+    assert first["texts"]["en"] == ""  # a plain move: said once, with nothing after it
+    expect(verdict_on(page, 0).locator(".move")).to_have_text(first["description_texts"]["en"])
+    expect(verdict_on(page, 0).locator(".message")).to_have_count(0)
     expect(page.locator('#seats li.seat[data-seat="1"]')).to_have_attribute("data-to-play",
                                                                              "true")
     assert page.evaluate("window.sameDocument") is True
