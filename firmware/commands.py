@@ -130,24 +130,32 @@ def replay(session: Path, as_json: bool, out: TextIO, data: Path | None = None) 
 
 
 def describe(event: dict[str, Any], game: Game[Any], names: Sequence[str]) -> str:
-    """A transcript event as one line a person reads: players by name, moves from 1.
+    """A transcript event as one line a person reads: players by name, moves from 1, each
+    move said once (its verdict adds only what the move does not say: a capture, the
+    rule it breaks, by name).
 
-        #2 Bogdan puts a vizier on NE: fine, vizier on NE: captures 1 card(s)
+        #2 Bogdan puts a vizier on NE and captures 1 card
+        #8 Bogdan puts a brigand on NE: illegal, Brigand by a vizier (DES-NO-BRIGAND-BY-VIZIER):
+           a brigand may not go next to a vizier
     """
     def said(message: str) -> str:
         return translate(message, ENGLISH, names)
 
+    def broken(rules: Sequence[str]) -> str:
+        return ", ".join(f"{said(game.rule_name(rule))} ({rule})" for rule in rules)
+
     if "index" in event:
         who = seat_name(event["seat"], names)
         if "move" not in event:  # a deferred verdict on an earlier move
-            return f"   and so #{event['concerns'] + 1} by {who} was ILLEGAL " \
-                   f"({', '.join(event['rules'])}): {said(event['message'])}"
+            return f"   so #{event['concerns'] + 1} by {who} was illegal, " \
+                   f"{broken(event['rules'])}: {said(event['message'])}"
         move = parse_move(game, event["move"], len(names))
         played = f"#{event['index'] + 1} {who} {said(game.describe(move))}"
         if not event["ok"]:
-            return f"{played}: ILLEGAL ({', '.join(event['rules'])}): {said(event['message'])}"
-        verdict = "not checked" if event.get("severity") == "warning" else "fine"
-        return f"{played}: {verdict}" + (f", {said(event['message'])}" if event["message"] else "")
+            return f"{played}: illegal, {broken(event['rules'])}: {said(event['message'])}"
+        if event.get("severity") == "warning":
+            return f"{played}: {said(event['message'])}"
+        return f"{played} {said(event['message'])}" if event["message"] else played
     if "takeback" in event:
         return f"#{event['takeback'] + 1} taken back: {said(event['message'])}"
     if "ask" in event:

@@ -17,7 +17,7 @@ import numpy as np
 from firmware.photos import crop_jpeg
 from firmware.store import MatchStore
 from firmware.tracker import ReadingLike, Tracker
-from referee.core import Match, RefereeError, Ruling
+from referee.core import Game, Match, RefereeError, Ruling
 from referee.table import (
     Action,
     AskTable,
@@ -29,7 +29,7 @@ from referee.table import (
     TakeBack,
     ViewCard,
 )
-from referee.text import LANGUAGES, in_every_language
+from referee.text import LANGUAGES, in_every_language, t
 
 #: How far (mm) a card may lie from where the page named it and still be that card.
 CORRECTION_REACH_MM = 15.0
@@ -107,6 +107,13 @@ class RefereePipeline:
         self._named: list[ViewCard] = []
         self._view_moves: list[int] = []
         self._evidence: list[Sequence[Sequence[float]]] = []
+        # A move taken back on the page or by a button while its card still lies on the
+        # table: until the view shows it lifted, that card is no new play (nor, with
+        # another card, "2 cards changed at once").
+        self._arrived: list[ViewCard] = []  # the cards new in the last view
+        self._laid: dict[int, tuple[int, list[ViewCard]]] = {}  # move: its seat, cards
+        self._dropped: tuple[int, list[ViewCard]] | None = None  # of the last take-back
+        self._lifting: tuple[int, list[ViewCard]] | None = None
         self._show()
 
     # -- inputs -------------------------------------------------------------------
@@ -132,7 +139,8 @@ class RefereePipeline:
             return
         previous, self._view, self._seen = self._view, view, (frame, reading)
         self._named = [card for card in self._named if _near(card, self._unread(view))]
-        self._evidence = self._outlines(_new_cards(previous, view), reading)
+        self._arrived = _new_cards(previous, view)
+        self._evidence = self._outlines(self._arrived, reading)
         self._interpret()
 
     def on_press(self, seat: int, kind: PressKind, t: float | None = None) -> None:
@@ -143,7 +151,11 @@ class RefereePipeline:
         self._now = t if t is not None else self._now
         self._evidence = []
         press = Press(seat, kind)
-        self._act(self.interpreter.on_press(self.match.state, press, self._last_ruling()))
+        self._dropped, self._arrived = None, []
+        actions = self.interpreter.on_press(self.match.state, press, self._last_ruling())
+        self._act(actions)
+        if any(isinstance(action, TakeBack) for action in actions):
+            self._lift_after_take_back()
 
     # -- the page -----------------------------------------------------------------
 
@@ -173,7 +185,7 @@ class RefereePipeline:
             move = self.match.game.parse_move(seat, kind, dict(fields))
         except RefereeError as error:
             raise PipelineError(str(error)) from None
-        self._evidence = []
+        self._evidence, self._arrived = [], []  # entered, not laid: nothing to lift later
         self._act([Play(move)])
         ruling = self.match.rulings[-1]
         # What lies on the table may mean something only now (a hand laid out for a
@@ -197,6 +209,18 @@ class RefereePipeline:
         """Drop the last move (the table took it back)."""
         self._act([TakeBack(reason)])
 
+    def undo(self) -> None:
+        """The page's Undo: drop the last move; the table is asked to lift its card, and
+        the view is read as a play again only once it has."""
+        self._dropped = None
+        self.take_back("taken back on the page")
+        self._lift_after_take_back()
+
+    def _lift_after_take_back(self) -> None:
+        if self._dropped is not None and self._dropped[1]:
+            self._lifting, self._dropped = self._dropped, None
+            self._interpret()
+
     # -- effects ------------------------------------------------------------------
 
     def _interpret(self) -> None:
@@ -204,6 +228,8 @@ class RefereePipeline:
             return
         before = len(self.match.rulings)
         view = self._named_view(self._view)
+        if self._still_down(view):
+            return
         for _ in range(REREADS_AFTER_TAKE_BACK + 1):
             actions = self.interpreter.on_view(self.match.state, view, self._last_ruling())
             self._act(actions)
@@ -214,6 +240,21 @@ class RefereePipeline:
                 break
         self._view_moves = list(range(min(before, len(self.match.rulings)),
                                       len(self.match.rulings)))
+
+    def _still_down(self, view: TableView) -> bool:
+        """Does `view` still show a card of the move taken back, where it was put? Then
+        the table is asked to lift it and nothing else is read: that card is no new play,
+        and with the next card no "2 cards changed at once"."""
+        if self._lifting is None:
+            return False
+        seat, cards = self._lifting
+        if not any(card.code == seen.code and _close(card, seen)
+                   for card in cards for seen in view.cards):
+            self._lifting = None
+            return False
+        self._ask(t("seat {seat}'s move was taken back: lift its card off the table", seat=seat))
+        self._show()
+        return True
 
     def _act(self, actions: list[Action]) -> None:
         for action in actions:
@@ -228,6 +269,7 @@ class RefereePipeline:
 
     def _play(self, action: Play) -> None:
         ruling = self.match.play(action.move)
+        self._laid[ruling.index] = (action.move.seat, self._arrived)
         self._last_question = None
         self._view_moves = []
         flagged = not ruling.verdict.ok or bool(ruling.deferred)
@@ -249,6 +291,7 @@ class RefereePipeline:
             return
         was_over = self.match.game.is_over(self.match.state)
         dropped = self.match.undo()
+        self._dropped = self._laid.pop(dropped.index, None)
         self.accepted.discard(dropped.index)
         self._photos.discard(dropped.index)
         if self._store is not None and self.match_id is not None:
@@ -407,17 +450,24 @@ class RefereePipeline:
             "description": str(said),
             "description_texts": in_every_language(said, names),
             "texts": in_every_language(ruling.verdict.message, names),
+            "rule_texts": rule_texts(self.match.game, ruling.verdict.rules),
             "flagged": not ruling.verdict.ok or bool(ruling.deferred),
             "accepted": ruling.index in self.accepted,
             "photo": photo,
             "deferred": [
-                {**proof.to_json(), "texts": in_every_language(proof.verdict.message, names)}
+                {**proof.to_json(), "texts": in_every_language(proof.verdict.message, names),
+                 "rule_texts": rule_texts(self.match.game, proof.verdict.rules)}
                 for proof in ruling.deferred
             ],
         }
 
     def result(self) -> dict[str, Any]:
         return self.match.result()
+
+
+def rule_texts(game: Game[Any], rules: Sequence[str]) -> list[dict[str, str]]:
+    """Each rule's name in every language, for the page to show beside its id."""
+    return [in_every_language(game.rule_name(rule)) for rule in rules]
 
 
 def _close(a: ViewCard, b: ViewCard) -> bool:

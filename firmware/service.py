@@ -25,7 +25,7 @@ import numpy as np
 
 from firmware.enrol_page import PageEnrolment
 from firmware.enrollment import build_reader, deck_arts
-from firmware.pipeline import PanelLike, PipelineError, RefereePipeline
+from firmware.pipeline import PanelLike, PipelineError, RefereePipeline, rule_texts
 from firmware.store import MatchStore, StoredMatch
 from firmware.tracker import Tracker, TrackerSettings
 from referee.core import Header, Match, RefereeError
@@ -204,7 +204,7 @@ class TableService:
             if not pipeline.match.rulings:
                 raise ControlError("there is no move to take back")
             index = len(pipeline.match.rulings) - 1
-            pipeline.take_back("taken back on the page")
+            pipeline.undo()
             self._log({"action": "undo", "index": index})
 
     def accept(self, index: int) -> None:
@@ -314,11 +314,13 @@ class TableService:
                 "description": str(said),
                 "description_texts": in_every_language(said, names),
                 "texts": in_every_language(ruling.verdict.message, names),
+                "rule_texts": rule_texts(game, ruling.verdict.rules),
                 "accepted": logged.accepted,
                 "photo": f"m{match_id}-{ruling.index}" if ruling.index in photos else None,
                 "deferred": [
                     {**proof.to_json(),
-                     "texts": in_every_language(proof.verdict.message, names)}
+                     "texts": in_every_language(proof.verdict.message, names),
+                     "rule_texts": rule_texts(game, proof.verdict.rules)}
                     for proof in ruling.deferred
                 ],
                 "scores": {str(s): p for s, p in sorted(game.scores(match.state).items())},

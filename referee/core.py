@@ -13,10 +13,10 @@ from __future__ import annotations
 import abc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from referee.decks import Deck
-from referee.text import Text
+from referee.text import Text, t
 
 if TYPE_CHECKING:
     from referee.table import TableInterpreter
@@ -25,6 +25,7 @@ Severity = Literal["ok", "warning", "illegal"]
 
 #: The rule id of the one rule every game shares: play in turn.
 TURN_RULE = "TURN-ORDER"
+TURN_RULE_NAME = t("Play in turn")
 
 
 class RefereeError(Exception):
@@ -175,6 +176,15 @@ class Game(abc.ABC, Generic[StateT]):
     min_seats: int
     max_seats: int
     options: tuple[Option, ...] = ()
+    #: Each rule id's short name in words (from shared/rules/<game>.md): a verdict shows
+    #: the name, the id small beside it for the rule sheet.
+    rule_names: ClassVar[Mapping[str, Text]] = {}
+
+    def rule_name(self, rule: str) -> str:
+        """`rule`'s name in words; the id itself for a rule without one."""
+        if rule == TURN_RULE:
+            return TURN_RULE_NAME
+        return self.rule_names.get(rule, rule)
 
     @property
     @abc.abstractmethod

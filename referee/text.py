@@ -27,6 +27,18 @@ template ("{seat} is stuck", "{seat} nu poate"). English has such a catalogue to
     >>> str(stuck), translate(stuck, Catalogue({"seat {seat} is stuck": "{seat} is stuck"}),
     ...                       ("Ana", "Bogdan"))
     ('seat 1 is stuck', 'Bogdan is stuck')
+
+A sentence with a number of things has plural forms (:func:`tn`, like gettext's
+ngettext): English says "1 card" and "2 cards", Romanian "1 carte", "2 cărți" and
+"20 de cărți". The catalogue holds such a template's forms by CLDR name ("one", "few",
+"other"); its `count` parameter picks one.
+
+    >>> str(tn("captures {count} cards", "captures 1 card", count=1))
+    'captures 1 card'
+    >>> forms = {"one": "ia o carte", "few": "ia {count} cărți", "other": "ia {count} de cărți"}
+    >>> translate(tn("captures {count} cards", "captures 1 card", count=20),
+    ...           Catalogue({"captures {count} cards": forms}, language="ro"))
+    'ia 20 de cărți'
 """
 
 from __future__ import annotations
@@ -54,13 +66,16 @@ class Text(str):
     params: Mapping[str, Any]
     parts: tuple[str, ...]
     separator: str
+    singular: str  # the English form for a `count` of 1, when the template has forms
 
-    def __new__(cls, template: str, params: Mapping[str, Any]) -> Text:
-        self = super().__new__(cls, template.format(**params))
+    def __new__(cls, template: str, params: Mapping[str, Any], singular: str = "") -> Text:
+        english = singular if singular and params.get("count") == 1 else template
+        self = super().__new__(cls, english.format(**params))
         self.template = template
         self.params = dict(params)
         self.parts = ()
         self.separator = ""
+        self.singular = singular
         return self
 
     @classmethod
@@ -72,12 +87,13 @@ class Text(str):
         self.params = {}
         self.parts = items
         self.separator = separator
+        self.singular = ""
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self.parts:
             return (Text.joined, (self.separator, self.parts))
-        return (Text, (self.template, self.params))
+        return (Text, (self.template, self.params, self.singular))
 
 
 def t(template: str, **params: Any) -> Text:
@@ -85,12 +101,35 @@ def t(template: str, **params: Any) -> Text:
     return Text(template, params)
 
 
+def tn(template: str, singular: str, **params: Any) -> Text:
+    """A sentence with plural forms: `template` for most numbers, `singular` for a
+    `count` of 1 (in English; a catalogue gives each language its own forms)."""
+    if "count" not in params:
+        raise TypeError("a sentence with plural forms needs its count")
+    return Text(template, params, singular)
+
+
+#: A translated template: one sentence, or its plural forms by CLDR name.
+Translation = str | Mapping[str, str]
+
+
 @dataclass(frozen=True)
 class Catalogue:
     """One language: translated templates and translated words (parameter values)."""
 
-    templates: Mapping[str, str] = field(default_factory=dict)
+    templates: Mapping[str, Translation] = field(default_factory=dict)
     words: Mapping[str, str] = field(default_factory=dict)
+    language: str = "en"  # picks the plural forms
+
+
+def plural_form(language: str, number: int) -> str:
+    """"one", "few" or "other", by CLDR's rules for the page's languages: Romanian says
+    "1 carte", "2 cărți", "20 de cărți"; the others "1" against the rest."""
+    if number == 1:
+        return "one"
+    if language == "ro" and (number == 0 or 1 <= number % 100 <= 19):
+        return "few"
+    return "other"
 
 
 #: Parameter names that hold a seat when their value is an int: people read a name there.
@@ -113,11 +152,23 @@ def translate(message: str, catalogue: Catalogue, names: Sequence[str] = ()) -> 
         name: _translate_param(name, value, catalogue, names)
         for name, value in message.params.items()
     }
-    template = catalogue.templates.get(message.template, message.template)
+    template = _form(message, catalogue)
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return str(message)  # a broken translation must not hide the verdict
+
+
+def _form(message: Text, catalogue: Catalogue) -> str:
+    """The template of `message` in the catalogue's language, in its plural form."""
+    found = catalogue.templates.get(message.template)
+    count = message.params.get("count")
+    if isinstance(found, Mapping):
+        form = plural_form(catalogue.language, count) if isinstance(count, int) else "other"
+        return found.get(form) or found.get("other") or message.template
+    if found is not None:
+        return found
+    return message.singular if message.singular and count == 1 else message.template
 
 
 def untranslated(message: str, catalogue: Catalogue) -> list[str]:
@@ -164,15 +215,16 @@ def _translate_param(name: str, value: Any, catalogue: Catalogue, names: Sequenc
 def catalogue(language: str) -> Catalogue:
     """The catalogue of `language`, merged from every file in its folder (English holds
     only the name forms of the templates that name seats)."""
-    templates: dict[str, str] = {}
+    templates: dict[str, Translation] = {}
     words: dict[str, str] = {}
     folder = LOCALES / language
-    if language in LANGUAGES and folder.is_dir():
-        for path in sorted(folder.glob("*.json")):
-            data = json.loads(path.read_text(encoding="utf-8"))
-            templates.update(data.get("templates", {}))
-            words.update(data.get("words", {}))
-    return Catalogue(templates, words)
+    if language not in LANGUAGES or not folder.is_dir():
+        return Catalogue()
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        templates.update(data.get("templates", {}))
+        words.update(data.get("words", {}))
+    return Catalogue(templates, words, language)
 
 
 def in_every_language(message: str, names: Sequence[str] = ()) -> dict[str, str]:

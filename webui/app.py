@@ -106,9 +106,17 @@ def template_names() -> dict[str, Any]:
             texts: str = "texts") -> str:
         return localized(item, language, field, texts)
 
+    def rules_said(item: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+        """(name in this language, id) for each rule `item` names."""
+        rules = list((item or {}).get("rules") or [])
+        names = list((item or {}).get("rule_texts") or [])
+        return [(localized({"message": rule, "texts": names[n] if n < len(names) else {}},
+                           language), rule) for n, rule in enumerate(rules)]
+
     return {
         "t": catalogue.say,
         "say": say,
+        "rules_said": rules_said,
         "lang": language,
         "languages": {code: found.name for code, found in i18n.site_catalogues().items()},
         "csrf_token": csrf_token,

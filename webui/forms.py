@@ -90,6 +90,20 @@ def seat_press(form: Form, seats: Sequence[Mapping[str, Any]]) -> tuple[int, str
     return seat, kind
 
 
+def claimed_press(form: Form, seats: Sequence[Mapping[str, Any]]) -> int | None:
+    """The seat a phone says is its own ("This is me"), or None to let it go: a seat
+    whose buttons are on the page."""
+    if not form.get("seat"):
+        return None
+    without = [int(seat["seat"]) for seat in seats if seat.get("button") is False]
+    if not without:
+        raise Refused(400, "error.no_page_buttons")
+    seat = whole(form, "seat", Label("field.seat"), min(without), max(without))
+    if seat not in without:
+        raise Refused(400, "error.seat_has_button")
+    return seat
+
+
 def start_header(form: Form, games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """{game, seats, first, options} for `start_match`, from the new-match form."""
     name = field(form, "game", Label("field.game"))

@@ -74,7 +74,7 @@ def plural_form(language: str, number: int) -> str:
     """"one", "few" or "other" (CLDR's rules; Romanian says "20 de încercări")."""
     if number == 1:
         return "one"
-    if language == "ro" and (number == 0 or 1 < number % 100 < 20):
+    if language == "ro" and (number == 0 or 1 <= number % 100 <= 19):
         return "few"
     return "other"
 

@@ -15,16 +15,25 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    session,
+)
 from werkzeug.wrappers import Response as BaseResponse
 
 from webui import seat_buttons
 from webui.context import control, site
 from webui.feed import LiveFeed
-from webui.forms import seat_press
+from webui.forms import claimed_press, seat_press
 from webui.i18n import current
 from webui.responses import done
-from webui.security import Refused, client
+from webui.security import Refused, client, is_admin
 
 bp = Blueprint("live", __name__)
 
@@ -111,9 +120,39 @@ def press() -> BaseResponse:
     wait = site().presses.take(client())
     if wait > 0:
         raise Refused(429, "error.press_rate", seconds=max(1, round(wait)))
-    seat, kind = seat_press(request.form, control().snapshot().get("seats") or [])
+    snapshot = control().snapshot()
+    seat, kind = seat_press(request.form, snapshot.get("seats") or [])
+    if not is_admin() and claimed_seat(snapshot) != seat:
+        raise Refused(403, "error.not_your_seat")
     control().press(seat, kind)
     return done("done.press", "live.page")
+
+
+#: The session key of the seat this phone said is its own ("This is me").
+CLAIM = "seat"
+
+
+@bp.post("/me")
+def claim() -> BaseResponse:
+    """"This is me": the phone offers (and may press) only that seat's buttons, for the
+    match being played; an empty seat lets it go. The admin presses any seat."""
+    snapshot = control().snapshot()
+    seat = claimed_press(request.form, snapshot.get("seats") or [])
+    if seat is None:
+        session.pop(CLAIM, None)
+        return done("done.unclaimed", "live.page")
+    session[CLAIM] = {"match": snapshot.get("match_id"), "seat": seat}
+    return done("done.claimed", "live.page")
+
+
+def claimed_seat(snapshot: Mapping[str, Any]) -> int | None:
+    """The seat this phone claimed in the match being played (none in another match)."""
+    claim = session.get(CLAIM)
+    if not isinstance(claim, dict) or snapshot.get("match_id") is None:
+        return None
+    seat = claim.get("seat")
+    return seat if claim.get("match") == snapshot.get("match_id") and isinstance(seat, int) \
+        else None
 
 
 def live_context() -> dict[str, Any]:
@@ -121,12 +160,18 @@ def live_context() -> dict[str, Any]:
     snapshot = control().snapshot()
     shown = int(current_app.config["VERDICTS_SHOWN"])
     names = seat_names(snapshot)
+    offered = seat_buttons.offered(snapshot, current())
+    mine = claimed_seat(snapshot)
+    admin = is_admin()
     return {
         "snapshot": snapshot,
         "names": names,
         "winner_names": [names.get(int(seat), str(seat)) for seat in snapshot.get("winners") or []],
         "verdicts": latest_verdicts(snapshot, shown),
-        "seat_buttons": seat_buttons.offered(snapshot, current()),
+        # A phone presses its own seat's buttons; the admin any seat's.
+        "seat_buttons": offered if admin else {s: b for s, b in offered.items() if s == mine},
+        "claimable": [] if admin or mine is not None else sorted(offered),
+        "claimed": None if admin else mine,
     }
 
 

@@ -24,7 +24,12 @@ MEANINGS: dict[tuple[str, str], Who] = {
     ("uno", "press"): "anyone",
     ("uno", "hold"): "anyone",
     ("uno", "double"): "last",
+    ("kanaloa", "press"): "anyone",
+    ("kanaloa", "double"): "last",
 }
+#: While a boat may take a dolphin's step, its owner's press takes it and a hold lets it
+#: go (docs/buttons.md, Kanaloa): gesture -> label key.
+DOLPHIN = {"press": "button.kanaloa.step", "hold": "button.kanaloa.no_step"}
 GESTURES = ("press", "double", "hold")
 
 
@@ -36,6 +41,8 @@ def offered(snapshot: Mapping[str, Any], words: Catalogue) -> dict[int, list[tup
     verdicts = snapshot.get("verdicts") or []
     last = int(verdicts[-1]["seat"]) if verdicts else None
     known = any(g == game for g, _ in MEANINGS)
+    dolphin = {int(seat) for offer in snapshot.get("page_moves") or []
+               if offer.get("move") == "dolphin" for seat in offer.get("seats") or []}
     out: dict[int, list[tuple[str, str]]] = {}
     for seat in seats:
         if seat.get("button") is not False:
@@ -43,6 +50,10 @@ def offered(snapshot: Mapping[str, Any], words: Catalogue) -> dict[int, list[tup
         number = int(seat["seat"])
         if not known:
             out[number] = [(kind, words.say(f"button.{kind}")) for kind in GESTURES]
+            continue
+        if game == "kanaloa" and number in dolphin:
+            out[number] = [(kind, words.say(DOLPHIN[kind])) for kind in GESTURES
+                           if kind in DOLPHIN]
             continue
         out[number] = [
             (kind, words.say(f"button.{game}.{kind}"))

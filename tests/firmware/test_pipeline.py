@@ -18,6 +18,7 @@ from hardware.panel import SeatPanel
 from referee.core import Header, Match, Move
 from referee.games import get_game
 from referee.games.uno import UnoTable
+from referee.text import in_every_language
 
 CENTRE = (297.0, 210.0)
 #: Cell centres of the square, in mm on the mat (63x88 cards, 6 mm gap).
@@ -129,6 +130,65 @@ def test_an_illegal_play_sounds_the_buzzer_and_taking_it_back_undoes_it(
     assert len(pipeline.match.rulings) == 1
     assert pipeline.transcript[-1]["takeback"] == 1
     assert led(factory, 1)
+    panel.close()
+
+
+def test_after_the_page_s_undo_the_card_still_down_is_no_play_until_lifted(
+    factory: MockFactory,
+) -> None:
+    """Undo on the page leaves the card on the table: the camera must not read it as the
+    same move again, nor with the next card as "2 cards changed at once"."""
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("oasis", "nw"))
+    show(pipeline, ("oasis", "nw"), ("treasure", "ne"))
+    assert len(pipeline.match.rulings) == 2
+    pipeline.undo()
+    assert len(pipeline.match.rulings) == 1
+    asked = pipeline.transcript[-1]["ask"]
+    assert asked == "seat 1's move was taken back: lift its card off the table"
+    assert in_every_language(asked, ("Ana", "Bogdan"))["ro"] == (
+        "mutarea lui Bogdan a fost retrasă: luați-i cartea de pe masă")
+    # Ana's next card beside the one still down: asked again, nothing played
+    show(pipeline, ("oasis", "nw"), ("treasure", "ne"), ("vizier", "se"))
+    assert len(pipeline.match.rulings) == 1
+    assert not [event for event in pipeline.transcript if "changed at once" in
+                str(event.get("ask", ""))]
+    # lifted: the square is the referee's again, and the next card is a play
+    show(pipeline, ("oasis", "nw"))
+    show(pipeline, ("oasis", "nw"), ("brigand", "sw"))
+    assert [r.move.to_json() for r in pipeline.match.rulings][-1] == {
+        "seat": 1, "move": "place", "cell": "sw", "card": "brigand"}
+    panel.close()
+
+
+def test_after_an_undo_a_card_lifted_and_another_put_down_in_one_reach_is_that_play(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("oasis", "nw"))
+    show(pipeline, ("oasis", "nw"), ("treasure", "ne"))
+    pipeline.undo()
+    show(pipeline, ("oasis", "nw"), ("vizier", "ne"))
+    assert pipeline.match.rulings[-1].move.to_json() == {
+        "seat": 1, "move": "place", "cell": "ne", "card": "vizier"}
+    panel.close()
+
+
+def test_a_seat_s_double_press_take_back_waits_for_its_card_to_be_lifted(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("oasis", "nw"))
+    pipeline.on_press(0, "double")
+    assert pipeline.match.rulings == []
+    assert pipeline.transcript[-1] == {
+        "ask": "seat 0's move was taken back: lift its card off the table"}
+    show(pipeline, ("oasis", "nw"), ("vizier", "ne"))
+    assert pipeline.match.rulings == []
+    show(pipeline)
+    show(pipeline, ("vizier", "ne"))
+    assert [r.move.to_json() for r in pipeline.match.rulings] == [
+        {"seat": 0, "move": "place", "cell": "ne", "card": "vizier"}]
     panel.close()
 
 

@@ -114,9 +114,10 @@ def test_the_opening_is_legal_throughout() -> None:
     rulings, result = transcript("opening.jsonl")
     assert [r["ok"] for r in rulings] == [True] * 9
     assert all(r["rules"] == [] for r in rulings)
-    assert rulings[4]["message"] == "vizier on ne: captures 1 card(s)"
-    assert rulings[6]["message"] == "brigand on sw: captures 2 card(s)"
-    assert rulings[7]["message"] == "seat 1 is stuck and gives a card to seat 0"
+    assert rulings[0]["message"] == ""  # a plain move: the move says it all
+    assert rulings[4]["message"] == "and captures 1 card"
+    assert rulings[6]["message"] == "and captures 2 cards"
+    assert rulings[7]["message"] == "(seat 0)"
     assert rulings[8]["severity"] == "warning"
     assert all("severity" not in r for r in rulings[:8])
     assert result == {"final": False, "scores": {"0": 4, "1": 0}, "winners": []}
@@ -140,7 +141,7 @@ def test_the_flagged_log_names_each_broken_rule() -> None:
 def test_the_four_viziers_log() -> None:
     rulings, result = transcript("four_viziers.jsonl")
     assert all(r["ok"] for r in rulings)
-    assert rulings[-1]["message"] == "vizier on ne: four viziers, seat 0 wins the square (5 cards)"
+    assert rulings[-1]["message"] == "and wins the square with four viziers (5 cards)"
     assert result["scores"] == {"0": 5, "1": 0}
 
 

@@ -360,10 +360,12 @@ def test_the_new_match_page_lists_the_games_then_shows_one(admin: Any) -> None:
     assert 'id="start-form"' in form and 'id="seat-name-3"' in form
     assert 'id="seat-name-4"' not in form
     assert 'id="first"' in form and 'id="start-button"' in form
-    assert "<label for=\"option-placed_card_stays\">A card that captures</label>" in form
-    assert "<option value='true' selected>stays in the square</option>" in form
-    assert "<option value='\"nobody\"' selected>count for nobody</option>" in form
-    assert "<option value='\"last_capturer\"'>go to the last player who captured</option>" in form
+    assert "<legend>A card that captures</legend>" in form
+    choice = '<input type="radio" name="option-{}" value=\'{}\'{}> <span class="choice-text">{}'
+    assert choice.format("placed_card_stays", "true", " checked", "stays in the square") in form
+    assert choice.format("square_at_end", '"nobody"', " checked", "count for nobody") in form
+    assert choice.format("square_at_end", '"last_capturer"', "",
+                         "go to the last player who captured") in form
     assert "square_at_end" not in form.replace('"option-square_at_end"', "").replace(
         'data-option="square_at_end"', "")  # the option's name only names the field
 

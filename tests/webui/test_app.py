@@ -11,7 +11,8 @@ from flask import Flask
 ROUTES = {
     ("/", "GET"), ("/live", "GET"), ("/api/state", "GET"), ("/events", "GET"),
     ("/healthz", "GET"), ("/cards/<game>/<code>.png", "GET"), ("/photos/<key>.jpg", "GET"),
-    ("/seat", "POST"), ("/qr.svg", "GET"), ("/wifi.svg", "GET"), ("/lang/<code>", "GET"),
+    ("/seat", "POST"), ("/me", "POST"), ("/qr.svg", "GET"), ("/wifi.svg", "GET"),
+    ("/lang/<code>", "GET"),
     ("/admin", "GET"), ("/admin/pin", "POST"), ("/admin/login", "POST"),
     ("/admin/logout", "POST"), ("/admin/new", "GET"), ("/admin/start", "POST"),
     ("/admin/end", "POST"), ("/admin/end", "GET"), ("/admin/undo", "POST"),

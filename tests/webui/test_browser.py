@@ -35,6 +35,7 @@ from firmware.service import TableService
 from firmware.store import MatchStore
 from hardware.camera import ReplayCamera, read_session_metadata
 from hardware.panel import SimulatedPanel
+from referee.games import GAMES
 from referee.text import catalogue, translate
 from vision.mat import MatSpec
 from webui import create_app
@@ -241,7 +242,9 @@ def test_the_page_shows_the_seats_then_a_move_arrives_live(
     first = table.feed_to_move(0)["verdicts"][0]
     expect(verdict_on(page, 0)).to_be_visible(timeout=LIVE_MS)
     expect(verdict_on(page, 0)).to_have_attribute("data-ok", "true")
-    expect(verdict_on(page, 0).locator(".message")).to_have_text(first["texts"]["en"])
+    assert first["texts"]["en"] == ""  # a plain move: said once, with nothing after it
+    expect(verdict_on(page, 0).locator(".move")).to_have_text(first["description_texts"]["en"])
+    expect(verdict_on(page, 0).locator(".message")).to_have_count(0)
     expect(page.locator('#seats li.seat[data-seat="1"]')).to_have_attribute("data-to-play",
                                                                              "true")
     assert page.evaluate("window.sameDocument") is True
@@ -269,8 +272,10 @@ def test_a_flagged_play_is_shown_big_with_its_rule_explanation_and_photo(
     flag = page.locator("#flag")
     expect(flag).to_be_visible(timeout=LIVE_MS)
     expect(flag).to_have_attribute("data-index", str(FLAGGED))
-    expect(page.locator(f'#flag-rules code.rule[data-rule="{FLAG_RULE}"]')).to_have_text(
-        FLAG_RULE)
+    # The rule by its name, its id small beside it for the rule sheet.
+    rule = page.locator(f'#flag-rules .rule[data-rule="{FLAG_RULE}"]')
+    expect(rule.locator(".rule-name")).to_have_text("No brigand next to a vizier")
+    expect(rule.locator("small.rule-id")).to_have_text(f"({FLAG_RULE})")
     expect(page.locator("#flag-message")).to_have_text(FLAG_MESSAGE)
     expect(page.locator("#flag-seat")).to_have_text(table.header["seats"][1])
     expect(page.locator("#flag-move")).to_have_text(flagged["description_texts"]["en"])
@@ -482,11 +487,16 @@ def test_an_ended_match_is_in_the_history_with_a_move_by_move_replay(
         for seat in (0, 1):
             expect(admin.locator(f'#step-scores li[data-seat="{seat}"] .score')).to_have_text(
                 str(move["scores"][str(seat)]))
-        if step == 2:
+        if step == 2:  # the capture, said once
+            expect(admin.locator("#step-move")).to_have_text("Bogdan puts a vizier on NE")
+            expect(admin.locator("#step-verdict .message")).to_have_text("and captures 1 card")
             shot(admin, "replay.png")
         if step < len(record["moves"]):
             admin.click("#step-next")
     expect(admin.locator("#step-next")).to_have_attribute("aria-disabled", "true")
+    listed_capture = admin.locator('#move-list li.verdict[data-index="1"] a')
+    expect(listed_capture).to_have_text(re.compile(
+        r"#2\s+Bogdan\s+puts a vizier on NE\s+and captures 1 card\s*$"))
 
 
 def test_a_seat_without_a_button_presses_it_on_the_phone(
@@ -496,6 +506,11 @@ def test_a_seat_without_a_button_presses_it_on_the_phone(
     table.feed_to_move(0)  # Ana played; Bogdan (seat 1, no physical button) is to play
     page = phone()
     open_live(page)
+    # Any phone could press any seat: it first says which seat it is ("This is me").
+    expect(page.locator("form[data-seat-buttons]")).to_have_count(0)
+    page.click('button[data-claim="1"]')
+    expect(page.locator("#notice")).to_have_text(WORDS["en"].say("done.claimed"))
+    expect(page.locator('button[data-claim="1"]')).to_have_text(WORDS["en"].say("seats.not_me"))
     expect(page.locator("form[data-seat-buttons]")).to_have_count(1)
     buttons = page.locator('form[data-seat-buttons="1"]')
     # Bogdan is to play: a hold says it is stuck; a press means nothing in Deserto, and a
@@ -518,11 +533,17 @@ def test_a_seat_without_a_button_presses_it_on_the_phone(
     shot(page, "seat-press.png")
 
     # Names in sentences: the players by name, in English and in Romanian.
-    expect(held.locator(".message")).to_have_text("Bogdan is stuck and gives a card to Ana")
+    expect(held.locator(".message")).to_have_text("(Ana)")
+    assert " ".join(held.locator(".who, .move, .message").all_inner_texts()) == (
+        "Bogdan cannot play and gives a card to the previous player (Ana)")
     page.click("#languages a[data-lang=ro]")
     expect(page.locator("html")).to_have_attribute("lang", "ro")
-    expect(verdict_on(page, 1).locator(".message")).to_have_text(
-        "Bogdan nu poate pune nicio carte și îi dă o carte lui Ana")
+    expect(verdict_on(page, 1).locator(".move")).to_have_text(
+        "nu poate pune nicio carte și îi dă o carte jucătorului dinainte")
+    expect(verdict_on(page, 1).locator(".message")).to_have_text("(Ana)")
+    # The claim holds in Romanian too: this phone is still Bogdan.
+    expect(page.locator('button[data-claim="1"]')).to_have_text(WORDS["ro"].say("seats.not_me"))
+    expect(page.locator("form[data-seat-buttons]")).to_have_count(1)
     shot(page, "names-in-sentences-ro.png")
 
 
@@ -546,11 +567,40 @@ def test_a_flagged_play_holds_the_turn_in_both_languages(
                                                  timeout=LIVE_MS)
     expect(page.locator("#flag-seat")).to_have_text(table.header["seats"][flagged["seat"]])
     expect(page.locator("#flag-message")).to_have_text(flagged["texts"][language])
+    named = translate(GAMES["deserto"]().rule_name(FLAG_RULE), catalogue(language))
+    expect(page.locator("#flag-rules .rule-name")).to_have_text(named)
     expect(page.locator("#table .flagged-mark")).to_have_text(words.say("table.flagged_card"))
     page.locator("#flag").scroll_into_view_if_needed()
     shot(page, f"flag-holds-turn-{language}.png")
     table.feed_until(lambda s: s["flagged"] is None)
     expect(holder.locator(".turn")).to_have_text(words.say("seats.to_play"), timeout=LIVE_MS)
+
+
+@pytest.mark.parametrize("language", ["en", "ro"])
+def test_each_move_is_said_once_as_a_player_says_it(
+    table: Table, phone: Callable[[], Page], language: str
+) -> None:
+    """The move, then only what the verdict adds: "Bogdan puts a vizier on NE and
+    captures 1 card", never the move again after it, nor "card(s)"."""
+    table.new_match()
+    page = phone()
+    open_live(page)
+    if language != "en":
+        page.click(f"#languages a[data-lang={language}]")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+    table.feed_to_move(CAPTURE)
+    capture = verdict_on(page, CAPTURE)
+    expect(capture).to_be_visible(timeout=LIVE_MS)
+    said = " ".join(capture.locator(".who, .move, .message").all_inner_texts())
+    assert said == {"en": "Bogdan puts a vizier on NE and captures 1 card",
+                    "ro": "Bogdan pune un vizir pe NE și capturează 1 carte"}[language]
+    plain = verdict_on(page, 0)
+    expect(plain.locator(".message")).to_have_count(0)  # the move says it all
+    expect(plain.locator(".move")).to_have_text(
+        {"en": "puts a brigand on SE", "ro": "pune un hoț pe SE"}[language])
+    moves = page.locator("#verdicts").inner_text()
+    assert "(s)" not in moves and "/" not in moves
+    shot(page, f"moves-said-once-{language}.png")
 
 
 @pytest.mark.parametrize("language", ["en", "ro"])
@@ -595,8 +645,9 @@ def test_the_new_match_form_speaks_the_page_s_language(
     expect(admin.locator("#start-form")).to_be_visible()
     # The options in words, their choices named: no raw value, no rule id, no [INF].
     zero = admin.locator("#option-zero")
-    expect(admin.locator('label[for="option-zero"]')).to_have_text(words.say("option.uno.zero"))
-    expect(zero.locator("option:checked")).to_have_text(words.say("option.uno.zero.pass_all"))
+    expect(zero.locator("legend")).to_have_text(words.say("option.uno.zero"))
+    expect(zero.locator("label:has(input:checked) .choice-text")).to_have_text(
+        words.say("option.uno.zero.pass_all"))
     form = admin.locator("#start-form").inner_text()
     for raw in ("pass_all", "draw_pile", "play_on", "[INF", "UNO-", "the seed"):
         assert raw not in form
@@ -613,6 +664,44 @@ def test_the_new_match_form_speaks_the_page_s_language(
     admin.click("#options-box summary")  # folded until asked for: a short form
     admin.locator("#options").scroll_into_view_if_needed()
     shot(admin, f"new-match-options-{language}.png")
+
+
+#: In the browser: every text of the new-match form that reaches past the form's right
+#: edge or past the viewport, or is cut inside its box (a closed select cuts its choice).
+OVERFLOWING = """() => {
+  const width = document.documentElement.clientWidth;
+  const form = document.querySelector('#start-form').getBoundingClientRect();
+  const texts = document.querySelectorAll(
+    '#start-form legend, #start-form label, #start-form .choice-text, #start-form select,'
+    + ' #start-form summary, #start-form button');
+  return Array.from(texts).filter(el => {
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && (box.right > Math.min(width, form.right) + 0.5
+                             || el.scrollWidth > el.clientWidth + 1);
+  }).map(el => el.textContent.trim().slice(0, 60));
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ro"])
+def test_no_choice_of_the_new_match_form_is_cut_off_at_360_px(
+    table: Table, phone: Callable[[], Page], pin: str, language: str
+) -> None:
+    admin = phone()
+    admin.set_viewport_size({"width": 360, "height": 740})
+    log_in(admin, pin)
+    admin.goto(f"/lang/{language}?next=/admin/new")
+    for game in sorted(GAMES):
+        admin.goto(f"/admin/new?game={game}")
+        admin.click("#options-box summary")
+        for group in admin.locator("#options details.option-group summary").all():
+            group.click()
+        choices = admin.locator("#options .choice-text")
+        assert choices.count() > 0
+        assert admin.evaluate(OVERFLOWING) == [], game
+        assert admin.evaluate("document.documentElement.scrollWidth") <= 360, game
+        if game == "uno":
+            admin.locator('[data-option="turned_up_reverse"]').scroll_into_view_if_needed()
+            shot(admin, f"new-match-options-360-{language}.png")
 
 
 @pytest.mark.parametrize("language", ["en", "ro"])

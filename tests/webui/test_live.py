@@ -7,7 +7,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from flask import Flask
+
+from referee.games import GAMES
 
 FLAG_RULE = "DES-NO-BRIGAND-BY-VIZIER"
 
@@ -95,7 +98,9 @@ def test_the_latest_moves_come_newest_first_with_their_verdicts(phone: Any) -> N
     verdicts = section(phone.page("/"), "verdicts")
     assert verdicts.index('data-index="4"') < verdicts.index('data-index="3"')
     assert 'data-index="4" data-ok="false"' in verdicts and FLAG_RULE in verdicts
-    assert 'data-index="3" data-ok="true"' in verdicts and "fine" in verdicts
+    assert 'data-index="3" data-ok="true"' in verdicts
+    # a plain move is said once, with no verdict word after it
+    assert "fine" not in verdicts and 'class="message"' not in verdicts.split('data-index="3"')[1]
 
 
 def test_only_the_configured_number_of_verdicts_is_shown(
@@ -219,9 +224,20 @@ def test_photos_are_served_and_unknown_keys_are_not_found(phone: Any) -> None:
     assert phone.get("/photos/..%2Fetc.jpg").status_code == 404
 
 
+def claim(phone: Any, seat: int | str) -> None:
+    """The phone says "This is me" for `seat` ("" lets it go)."""
+    assert phone.post("/me", {"seat": str(seat)}).status_code == 303
+
+
 def test_seats_without_a_physical_button_get_one_on_the_page(phone: Any) -> None:
+    # Until a phone says which seat it is, it offers only "This is me".
+    unclaimed = section(phone.page("/"), "seats")
+    assert 'data-claim="1">This is me</button>' in unclaimed and 'data-claim="0"' not in unclaimed
+    assert "data-seat-buttons" not in unclaimed
+    claim(phone, 1)
     seats = section(phone.page("/"), "seats")
     assert 'data-seat-buttons="1"' in seats and 'data-seat-buttons="0"' not in seats
+    assert 'data-claim="1">Not me</button>' in seats
     # Deserto, Bogdan to play and the last to move: what a press does now, in words
     assert 'data-kind="hold">I&#39;m stuck: I give a card</button>' in seats
     assert 'data-kind="double">Take back my move</button>' in seats
@@ -244,15 +260,53 @@ def test_seat_buttons_are_offered_to_the_seats_they_mean_something_for() -> None
     tempus = offered({**snapshot, "game": "tempus"}, words)
     assert tempus == {0: [], 1: [("double", "Îmi retrag mutarea")],
                       2: [("press", "Am strecurat o carte sub un set")]}
+    kanaloa = offered({**snapshot, "game": "kanaloa",
+                       "page_moves": [{"move": "dolphin", "seats": [2]}]}, words)
+    assert kanaloa == {
+        0: [("press", "Următoarea carte e a mea")],
+        1: [("press", "Următoarea carte e a mea"), ("double", "Îmi retrag mutarea")],
+        2: [("press", "Corabia mea face pasul delfinului"),
+            ("hold", "Corabia mea renunță la pas")],
+    }
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_s_seat_buttons_say_what_a_press_does(game: str) -> None:
+    """Never "Press" / "Hold": each game's gestures are named by what they do."""
+    from webui.i18n import load_catalogues
+    from webui.seat_buttons import offered
+
+    for words in load_catalogues().values():
+        seats = [{"seat": n, "to_play": n == 0, "button": False} for n in range(3)]
+        snapshot = {"game": game, "seats": seats, "verdicts": [{"index": 0, "seat": 0}]}
+        labels = {label for buttons in offered(snapshot, words).values()
+                  for _, label in buttons}
+        assert labels and not labels & {words.say(f"button.{kind}")
+                                        for kind in ("press", "double", "hold")}
 
 
 def test_a_seat_button_on_the_page_presses_without_a_pin(table: Any, phone: Any) -> None:
+    claim(phone, 1)
     response = phone.post("/seat", {"seat": "1", "kind": "hold"}, token=True)
     assert response.status_code == 303 and response.headers["Location"] == "/"
     assert table.calls == [("press", 1, "hold")]
 
 
+def test_a_phone_presses_only_the_seat_it_claimed_and_the_admin_any(
+    table: Any, phone: Any
+) -> None:
+    assert phone.post("/seat", {"seat": "1", "kind": "hold"}).status_code == 403
+    claim(phone, 1)
+    claim(phone, "")  # "Not me": let it go
+    assert phone.post("/seat", {"seat": "1", "kind": "hold"}).status_code == 403
+    assert phone.post("/me", {"seat": "0"}).status_code == 400  # it has its own button
+    phone.log_in()  # the admin presses any seat, and sees every seat's buttons
+    assert phone.post("/seat", {"seat": "1", "kind": "hold"}).status_code == 303
+    assert 'data-seat-buttons="1"' in section(phone.page("/"), "seats")
+    assert table.calls == [("press", 1, "hold")]
+
 def test_the_page_script_gets_a_json_answer(table: Any, phone: Any) -> None:
+    claim(phone, 1)
     response = phone.post("/seat", {"seat": "1", "kind": "double"},
                           headers={"Accept": "application/json"})
     assert response.status_code == 200
@@ -302,6 +356,7 @@ def test_seat_presses_are_rate_limited_per_phone(
     table: Any, phone: Any, clock: Any, refused: Callable[..., str]
 ) -> None:
     token = phone.token("/")
+    claim(phone, 1)
     for _ in range(6):
         assert phone.post("/seat", {"csrf": token, "seat": "1", "kind": "press"}).status_code == 303
     response = phone.post("/seat", {"csrf": token, "seat": "1", "kind": "press"})

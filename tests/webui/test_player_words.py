@@ -47,12 +47,18 @@ def _seat_templates() -> set[str]:
     }
 
 
+def _forms(translated: str | dict[str, str]) -> list[str]:
+    """A translation's sentence, or each of its plural forms."""
+    return list(translated.values()) if isinstance(translated, dict) else [translated]
+
+
 def _all_catalogue_texts() -> list[tuple[str, str]]:
     texts = []
     for path in sorted(LOCALES.glob("*/*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         for kind in ("templates", "words"):
-            texts += [(f"{path.parent.name}/{path.name}", v) for v in data.get(kind, {}).values()]
+            texts += [(f"{path.parent.name}/{path.name}", form)
+                      for v in data.get(kind, {}).values() for form in _forms(v)]
     for path in PAGE_LOCALES:
         strings = json.loads(path.read_text(encoding="utf-8"))["strings"]
         texts += [(path.name, text) for text in strings.values()]
@@ -67,11 +73,12 @@ def test_every_sentence_that_names_a_seat_names_its_player(language: str) -> Non
     seat_word = re.compile(rf"(?:{SEAT_WORDS[language]}) \{{(\w+)\}}")
     wrong = []
     for template in sorted(_seat_templates()):
-        said = templates.get(template)
-        if said is None:
+        translated = templates.get(template)
+        if translated is None:
             wrong.append(f"no name form: {template!r}")
             continue
-        wrong += [f"{said!r}" for found in seat_word.finditer(said)
+        wrong += [f"{said!r}" for said in _forms(translated)
+                  for found in seat_word.finditer(said)
                   if found[1] in SEAT_PARAMS or found[1] == "seats"]
     assert wrong == []
 
@@ -79,6 +86,22 @@ def test_every_sentence_that_names_a_seat_names_its_player(language: str) -> Non
 def test_seat_lists_are_not_written_as_numbers() -> None:
     """A list of seats is a list of names too ("seat(s) 0, 2" was 0-based)."""
     assert [t for t in catalogue("ro").templates if re.search(r"[Ss]eat\(s\) \{", t)] == []
+
+
+#: "card(s)", "carta(s)", "passo/i", "carte/cărți": a plural that did not choose its form.
+UNCHOSEN_PLURAL = re.compile(r"\w\((?:s|es|e|i)\)|\b\w+/(?:e|i|s|es|\w*ți|\w*ii|\w*che)\b")
+
+
+def test_no_catalogue_or_template_writes_a_plural_both_ways() -> None:
+    """A number has its own form in each language (`referee.text.tn`; the page's
+    `.one`/`.few`/`.other` keys): never "1 card(s)" or "1 carte/cărți"."""
+    found = [(where, text) for where, text in _all_catalogue_texts()
+             if UNCHOSEN_PLURAL.search(text)]
+    templates = [path.name for path in TEMPLATES
+                 if UNCHOSEN_PLURAL.search(path.read_text(encoding="utf-8"))]
+    assert found == [] and templates == []
+    assert UNCHOSEN_PLURAL.search("captures 1 card(s)")
+    assert UNCHOSEN_PLURAL.search("capturează 1 carte/cărți")
 
 
 def test_no_catalogue_shows_an_inf_marker_or_an_internal_word() -> None:
@@ -142,9 +165,10 @@ def test_the_new_match_form_names_every_choice(
     named = {words.say(key) if (key := choice_key(game, o.name, c)) else str(c)
              for o in get_game(game).options for c in o.choices}
     seats = {words.say("seat.unnamed", number=n) for n in range(1, 11)}
-    shown = {html.unescape(text).strip()
-             for text in re.findall(r"<option[^>]*>([^<]*)</option>", form)}
-    labels = re.findall(r"<label[^>]*>([^<]*)</label>", form)
+    choices = re.findall(r"<option[^>]*>([^<]*)</option>"
+                         r'|<span class="choice-text">([^<]*)</span>', form)
+    shown = {html.unescape(text).strip() for pair in choices for text in pair if text}
+    labels = re.findall(r"<(?:label|legend)[^>]*>([^<]*)</(?:label|legend)>", form)
     assert shown and shown <= named | seats, shown - named - seats
     assert not [text for text in shown if "_" in text or text.startswith("option.")]
     assert not [label for label in labels if "_" in label or "option." in label]

@@ -27,15 +27,16 @@ from referee.games.deserto.state import (
     DesertoState,
 )
 from referee.games.deserto.table import DesertoTable
-from referee.games.deserto.words import A_CARD, describe
+from referee.games.deserto.words import A_CARD, RULE_NAMES, describe
 from referee.seats import DIRECTIONS, TurnOrder, direction_option
-from referee.text import Text, t
+from referee.text import Text, t, tn
 
 
 class Deserto(Game[DesertoState]):
     """The rules of Deserto for 2 to 4 players."""
 
     name = "deserto"
+    rule_names = RULE_NAMES
     title = "Deserto"
     min_seats = 2
     max_seats = 4
@@ -137,7 +138,7 @@ class Deserto(Game[DesertoState]):
             return Verdict.illegal(breaches)
         if move.kind == "place" and move.get("card") is None:
             return Verdict.unchecked(t("card not recognised: confirm it on the page; not checked"))
-        return Verdict.legal(self._describe(state, move))
+        return Verdict.legal(self._news(state, move))
 
     def _placement_breaches(
         self, state: DesertoState, cell: str, card: str | None
@@ -150,9 +151,10 @@ class Deserto(Game[DesertoState]):
             breaches.append(
                 (
                     "DES-STACK-FULL",
-                    t(
-                        "no stacking until the square is complete: {empty} cell(s) still empty",
-                        empty=4 - len(occupied),
+                    tn(
+                        "no stacking until the square is complete: {count} cells still empty",
+                        "no stacking until the square is complete: 1 cell still empty",
+                        count=4 - len(occupied),
                     ),
                 )
             )
@@ -192,30 +194,21 @@ class Deserto(Game[DesertoState]):
             return False
         return not self._placement_breaches(state, cell, card)
 
-    def _describe(self, state: DesertoState, move: Move) -> Text:
+    def _news(self, state: DesertoState, move: Move) -> str:
+        """What a legal move did beyond itself (the move says where the card went): the
+        captures, the square won, who gets a stuck player's card. Empty for a plain move."""
         if move.kind == "stuck":
-            return t(
-                "seat {seat} is stuck and gives a card to seat {previous}",
-                seat=move.seat,
-                previous=_previous_player(state, move.seat),
-            )
+            return t("(seat {previous})", previous=_previous_player(state, move.seat))
         after = self.apply(state, move)
         gained = after.won[move.seat] - state.won[move.seat]
-        cell, card = move.get("cell"), move.get("card")
+        cell = move.get("cell")
         square_full = all(state.stacks[c] or c == cell for c in CELLS)
         if gained and not any(after.stacks.values()) and square_full:
-            return t(
-                "{card} on {cell}: four viziers, seat {seat} wins the square ({gained} cards)",
-                card=card,
-                cell=cell,
-                seat=move.seat,
-                gained=gained,
-            )
+            return tn("and wins the square with four viziers ({count} cards)",
+                      "and wins the square with four viziers (1 card)", count=gained)
         if gained:
-            return t(
-                "{card} on {cell}: captures {gained} card(s)", card=card, cell=cell, gained=gained
-            )
-        return t("{card} on {cell}", card=card, cell=cell)
+            return tn("and captures {count} cards", "and captures 1 card", count=gained)
+        return ""
 
     def apply(self, state: DesertoState, move: Move) -> DesertoState:
         seat = move.seat

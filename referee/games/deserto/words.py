@@ -25,3 +25,15 @@ def describe(move: Move) -> Text:
         return t("puts {card} beside the square", card=named)
     return t("puts {card} on {cell}", card=named, cell=move.get("cell"))
 
+
+#: Each rule a verdict can name, in words (shared/rules/deserto.md, §3.5).
+RULE_NAMES = {
+    "DES-ONE-CARD": t("One card a turn"),
+    "DES-FORM": t("The square's shape"),
+    "DES-STACK-FULL": t("No stacking before the square is full"),
+    "DES-NO-BRIGAND-BY-VIZIER": t("No brigand next to a vizier"),
+    "DES-NO-TREASURE-BY-BRIGAND": t("No treasure next to a brigand"),
+    "DES-NO-SAME-ON-SAME": t("Same card on same card"),
+    "DES-STUCK": t("A stuck player gives a card"),
+    "DES-END": t("The end of the game"),
+}

@@ -46,7 +46,7 @@ from referee.games.kanaloa.state import (
     trick_winner,
 )
 from referee.games.kanaloa.table import KanaloaTable
-from referee.games.kanaloa.words import describe, news, revoke_proof
+from referee.games.kanaloa.words import RULE_NAMES, describe, news, revoke_proof
 from referee.text import Text, t
 
 Breach = tuple[str, str]
@@ -56,6 +56,7 @@ class Kanaloa(Game[KanaloaState]):
     """Kanaloa for 3 to 5 players."""
 
     name = "kanaloa"
+    rule_names = RULE_NAMES
     title = "Kanaloa"
     min_seats = 3
     max_seats = 5

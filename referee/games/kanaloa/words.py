@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.core import Move
 from referee.games.kanaloa.state import HAND_SIZE, KanaloaState, Void, lead_colour, tiki
-from referee.text import Text, t
+from referee.text import Text, t, tn
 
 
 def describe(move: Move) -> Text:
@@ -28,63 +28,69 @@ def describe(move: Move) -> Text:
     return t("plays {card}", card=move.get("card"))
 
 
-def news(before: KanaloaState, move: Move, after: KanaloaState) -> Text:
-    """What a legal `move` played in `before` did, ending with what comes next."""
-    seat, kind, card = move.seat, move.kind, move.get("card")
+def news(before: KanaloaState, move: Move, after: KanaloaState) -> str:
+    """What a legal `move` played in `before` did beyond itself (the move says the card),
+    ending with what comes next: read after the move ("plays blue-7 and leads; ...")."""
+    seat, kind = move.seat, move.kind
     if kind == "ring":
         assert after.race is not None, "a ring laid is a race"
-        return t("the ring of {count} ocean cards is laid: every boat starts on {space}",
-                 count=len(after.race.cards), space=after.race.spaces[0].name)
+        return t("and every boat starts on {space}", space=after.race.spaces[0].name)
     if kind == "deal":
         assert after.race is not None, "the deal comes after the ring"
-        return t("seat {seat} deals {count} cards each for round {round}; the trump is {trump}",
-                 seat=seat, count=HAND_SIZE, round=before.round, trump=after.race.trump())
+        return t("for round {round}; the trump is {trump}",
+                 round=before.round, trump=after.race.trump())
     if kind == "boat":
-        return t("seat {seat}'s boat is on {space}, as the referee has it",
-                 seat=seat, space=move.get("space"))
+        return t("as the referee has it")
+    said: Text | None
     if kind == "remove":
         assert after.race is not None, "a removal comes after the ring"
-        said = t("seat {seat} removes {card}: {count} ocean cards left",
-                 seat=seat, card=card, count=len(after.race.cards))
+        said = tn("and {count} ocean cards are left", "and 1 ocean card is left",
+                  count=len(after.race.cards))
     elif kind == "dolphin":
         assert after.race is not None, "a dolphin's step comes after the ring"
         space = after.race.space_of(seat).name
-        said = (t("seat {seat}'s boat takes the dolphin's step to {space}", seat=seat, space=space)
-                if move.get("step") else t("seat {seat}'s boat stays on {space}",
-                                           seat=seat, space=space))
+        said = (t("to {space}", space=space) if move.get("step")
+                else t("and its boat stays on {space}", space=space))
         return _then(before, after, said)
     else:
-        said = _played(before, seat, card)
+        said = _played(before, move.get("card"))
         if after.removal is not None and after.removal.rule == "KAN-OCTOPUS":
-            return t("{play}; seat {seat} removes a free ocean card", play=said, seat=seat)
+            return _after(said, t("seat {seat} removes a free ocean card", seat=seat))
     if after.sailing == before.sailing:
-        return said
-    return _then(before, after, _sailed(after, said))
+        return said or ""
+    return _then(before, after, _after(said, _sailed(after)))
 
 
-def _played(before: KanaloaState, seat: int, card: str) -> Text:
+def _after(said: Text | None, then: Text) -> Text:
+    """`then` after what the move did, or after the move itself ("and ...")."""
+    return Text.joined("; ", [said, then]) if said else t("and {news}", news=then)
+
+
+def _played(before: KanaloaState, card: str) -> Text | None:
     """A card put on the trick: a lead with its trump, a card that does not follow."""
     if not before.trick:
         assert before.race is not None, "a trick is played once the ring is laid"
-        return t("{card} leads; the trump is {trump}", card=card, trump=before.race.trump())
+        return t("and leads; the trump is {trump}", trump=before.race.trump())
     lead = lead_colour(before.trick, before.options["special_lead"])
     played = tiki(card)
     if lead is not None and played is not None and played[0] != lead:
-        return t("{card}: seat {seat} shows no {colour}", card=card, seat=seat, colour=lead)
-    return t("{card} on the trick", card=card)
+        return t("showing no {colour}", colour=lead)
+    return None
 
 
-def _sailed(after: KanaloaState, said: Text) -> Text:
+def _sailed(after: KanaloaState) -> Text:
     """KAN-WIN and KAN-MOVE as the referee worked them out."""
     sailing = after.sailing
     assert sailing is not None, "a trick won has a boat that sailed"
-    done = t("{play}; seat {seat} wins the trick with {card} (trump {trump}): its boat sails to "
-             "{space}", play=said, seat=sailing.winner, card=sailing.card, trump=sailing.trump,
+    done = t("seat {seat} wins the trick with {card} (trump {trump}): its boat sails to "
+             "{space}", seat=sailing.winner, card=sailing.card, trump=sailing.trump,
              space=sailing.landed)
     if sailing.skipped:
-        done = t("{move}, passing {count} boat(s)", move=done, count=sailing.skipped)
+        done = tn("{move}, passing {count} boats", "{move}, passing 1 boat",
+                  move=done, count=sailing.skipped)
     if sailing.dolphin_steps:
-        done = t("{move}, with {count} dolphin step(s)", move=done, count=sailing.dolphin_steps)
+        done = tn("{move}, with {count} dolphin steps", "{move}, with 1 dolphin step",
+                  move=done, count=sailing.dolphin_steps)
     return done
 
 
@@ -92,20 +98,20 @@ def _then(before: KanaloaState, after: KanaloaState, said: Text) -> Text:
     """`said`, then what the table does next: the game won, a dolphin's step to choose,
     the round's end, or the next lead and its trump."""
     if after.phase == "over":
-        return t("{move}; seat {seat}'s boat laps the rearmost boat: seat {seat} wins the game",
-                 move=said, seat=after.winner)
-    if after.dolphin is not None:
-        return t("{move}; a dolphin: seat {seat} may sail on one more space",
-                 move=said, seat=after.dolphin)
-    if after.round > before.round:
-        if after.removal is not None:
-            return t("{move}; round {round} ends: seat {seat} removes a free ocean card and "
-                     "deals", move=said, round=before.round, seat=after.dealer)
-        return t("{move}; round {round} ends: seat {seat} deals", move=said,
-                 round=before.round, seat=after.dealer)
-    assert after.race is not None, "a trick is won once the ring is laid"
-    return t("{move}; seat {seat} leads, the trump is {trump}",
-             move=said, seat=after.leader, trump=after.race.trump())
+        then = t("seat {seat}'s boat laps the rearmost boat: seat {seat} wins the game",
+                 seat=after.winner)
+    elif after.dolphin is not None:
+        then = t("a dolphin: seat {seat} may sail on one more space", seat=after.dolphin)
+    elif after.round > before.round:
+        then = (t("round {round} ends: seat {seat} removes a free ocean card and deals",
+                  round=before.round, seat=after.dealer) if after.removal is not None
+                else t("round {round} ends: seat {seat} deals", round=before.round,
+                       seat=after.dealer))
+    else:
+        assert after.race is not None, "a trick is won once the ring is laid"
+        then = t("seat {seat} leads, the trump is {trump}", seat=after.leader,
+                 trump=after.race.trump())
+    return Text.joined("; ", [said, then])
 
 
 def revoke_proof(void: Void, card: str, index: int) -> Text:
@@ -115,3 +121,21 @@ def revoke_proof(void: Void, card: str, index: int) -> Text:
              "{revoke} at move {earlier} without following {colour}",
              seat=void.seat, card=card, index=index, colour=void.colour, revoke=void.card,
              earlier=void.index)
+
+#: Each rule a verdict can name, in words (shared/rules/kanaloa.md).
+RULE_NAMES = {
+    "KAN-SETUP": t("Laying the ring"),
+    "KAN-DEAL": t("The deal"),
+    "KAN-FOLLOW": t("Follow the lead colour"),
+    "KAN-LEAD-COLOUR": t("The lead colour"),
+    "KAN-TRUMP": t("The trump"),
+    "KAN-WIN": t("Who wins the trick"),
+    "KAN-MOVE": t("The winner's boat sails"),
+    "KAN-ONE-PER-SPACE": t("One boat a space"),
+    "KAN-DOLPHIN": t("The dolphin's step"),
+    "KAN-DOLPHIN-CHAIN": t("Dolphin after dolphin"),
+    "KAN-OCTOPUS": t("The Octopus removes an ocean card"),
+    "KAN-ROUND-REMOVE": t("An ocean card removed after a round"),
+    "KAN-NEXT-ROUND": t("The next round"),
+    "KAN-END": t("The end of the game"),
+}

@@ -52,15 +52,16 @@ from referee.games.tempus.state import (
     where_played,
 )
 from referee.games.tempus.table import TempusTable
-from referee.games.tempus.words import describe, pile_name, said
+from referee.games.tempus.words import RULE_NAMES, describe, pile_name, said
 from referee.seats import DIRECTIONS, TurnOrder, direction_option
-from referee.text import Text, t
+from referee.text import Text, t, tn
 
 
 class Tempus(Game[TempusState]):
     """The rules of Professor Tempus for 2 to 5 players."""
 
     name = "tempus"
+    rule_names = RULE_NAMES
     title = "Professor Tempus"
     min_seats = 2
     max_seats = 5
@@ -237,16 +238,20 @@ class Tempus(Game[TempusState]):
             breaches.append(
                 (
                     "TEMPUS-ONE-CARD",
-                    t("seat {seat} keeps its last {cards} cards until the round ends",
-                      seat=seat, cards=state.round_end_hand),
+                    tn("seat {seat} keeps its last {count} cards until the round ends",
+                       "seat {seat} keeps its last card until the round ends",
+                       seat=seat, count=state.round_end_hand),
                 )
             )
         breaches += self._action_breaches(state, move)
         if breaches:
             return Verdict.illegal(breaches)
         doubt = self._doubt(state, move)
-        parts = (said(state, move), doubt, self._round_ending(state, move))
-        message = Text.joined("; ", (part for part in parts if part is not None))
+        news, ending = said(state, move), self._round_ending(state, move)
+        if news is None and doubt is None and ending is not None:
+            ending = t("and {news}", news=ending)  # it reads after the move
+        parts = [part for part in (news, doubt, ending) if part is not None]
+        message = Text.joined("; ", parts) if parts else ""
         return Verdict.unchecked(message) if doubt else Verdict.legal(message)
 
     def _judge_count(self, state: TempusState, move: Move) -> Verdict:
@@ -260,19 +265,12 @@ class Tempus(Game[TempusState]):
         seat, counted = move.seat, move.get("cards")
         logged, unplaced = state.round_won[seat], state.round_unplaced
         if logged <= counted <= logged + unplaced:
-            return Verdict.legal(
-                t("seat {seat} won {cards} cards last round, as the log says",
-                  seat=seat, cards=counted)
-            )
+            return Verdict.legal(t("as the log says"))
         expected: int | Text = logged
         if unplaced:
             expected = t("{low} to {high}", low=logged, high=logged + unplaced)
         return Verdict.unchecked(
-            t(
-                "seat {seat} counts {counted} cards won last round, the log says {expected}: "
-                "look for a card the camera missed",
-                seat=seat, counted=counted, expected=expected,
-            )
+            t("the log says {expected}: look for a card the camera missed", expected=expected)
         )
 
     def _action_breaches(self, state: TempusState, move: Move) -> list[Breach]:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from referee.core import Move
 from referee.games.tempus.state import SIGN, TempusState, free_number
-from referee.text import Text, t
+from referee.text import Text, t, tn
 
 
 def describe(move: Move) -> Text:
     """`move` after the seat's name ("captures set 1 with red-3"), read from the move alone."""
     kind, card = move.kind, move.get("card")
     if kind == "count":
-        return t("counts {cards} cards won", cards=move.get("cards"))
+        return tn("counts {count} cards won", "counts 1 card won", count=move.get("cards"))
     if kind in ("open", "capture"):
         # A card played face up that the camera could not read.
         played = t("an unread card") if card is None else card
@@ -31,26 +31,19 @@ def describe(move: Move) -> Text:
     return t("buries {card}, holding all three sets", card=hidden)
 
 
-def said(state: TempusState, move: Move) -> Text:
-    """What a legal move did, in the words of the table."""
-    seat, kind = move.seat, move.kind
-    card = move.get("card") or t("a card")
+def said(state: TempusState, move: Move) -> Text | None:
+    """What a legal move did beyond itself (the move says which card went where): the
+    set's number, whose set was taken, where a buried card goes. None for a feed."""
+    kind = move.kind
     if kind == "open":
-        return t("seat {seat} opens set {number} ('{sign}') with {card}",
-                 seat=seat, number=free_number(state), sign=SIGN[move.get("series")],
-                 card=card)
+        return t("as set {number}", number=free_number(state))
     if kind == "capture":
         target = state.find(move.get("set"))
         assert target is not None, "judge flags a capture of a set that is not there"
-        return t("{card} on set {number}: seat {seat} takes it from seat {owner}",
-                 card=card, number=target.number, seat=seat, owner=target.owner)
-    if kind == "feed" and move.get("set") is None:
-        return t("{card} slid under an opponent's set (which one the page may say)",
-                 card=card)
+        return t("and takes it from seat {owner}", owner=target.owner)
     if kind == "feed":
-        return t("{card} slid under set {number}", card=card, number=move.get("set"))
-    return t("all three sets are seat {seat}'s: {card} goes {pile}",
-             seat=seat, card=card, pile=pile_name(state))
+        return None
+    return t("and it goes {pile}", pile=pile_name(state))
 
 
 def pile_name(state: TempusState) -> Text:
@@ -61,3 +54,16 @@ def pile_name(state: TempusState) -> Text:
         else t("onto the table pile")
     )
 
+
+#: Each rule a verdict can name, in words (shared/rules/tempus.md).
+RULE_NAMES = {
+    "TEMPUS-ONE-CARD": t("One card a turn"),
+    "TEMPUS-FIRST-OPENS": t("The first player opens a set"),
+    "TEMPUS-HOLDER-FREE": t("A free holder to open a set"),
+    "TEMPUS-SERIES-CHOICE": t("A set keeps its side"),
+    "TEMPUS-NOT-OWN": t("Only an opponent's set"),
+    "TEMPUS-COLOUR": t("The set's colour"),
+    "TEMPUS-ORDER": t("Up or down the series"),
+    "TEMPUS-UNDER-ANY": t("Any card under a set"),
+    "TEMPUS-DEADLOCK": t("All three sets in front of you"),
+}

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from referee.core import TURN_RULE, Move
 from referee.games.uno.state import (
-    HAND_SIZE,
     UNO_PENALTY,
     WILDS,
     Breach,
@@ -20,8 +19,7 @@ from referee.games.uno.state import (
     returned,
     unshown,
 )
-from referee.games.uno.words import listed
-from referee.text import Text, t
+from referee.text import Text, t, tn
 
 if TYPE_CHECKING:
     from referee.games.uno.rules import Uno
@@ -63,8 +61,7 @@ def judge_deal(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], st
     if move.seat != state.dealer:
         return [(TURN_RULE, t("seat {dealer} deals round {round}",
                               dealer=state.dealer, round=state.round))], ""
-    return [], t("seat {seat} deals {count} cards each for round {round}",
-                 seat=move.seat, count=HAND_SIZE, round=state.round)
+    return [], t("for round {round}", round=state.round)
 
 def judge_turn_up(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], str]:
     code = move.get("card")
@@ -75,11 +72,10 @@ def judge_turn_up(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach],
         breaches.append((TURN_RULE, t("seat {dealer}, the dealer, turns up the card",
                                       dealer=state.dealer)))
     if returned(state, code):
-        return breaches, t("{card} turned up: it goes back into the pile, turn up another",
-                           card=code)
+        return breaches, t("and it goes back into the pile: turn up another")
     if code == "wild" and "colour" not in move.fields:
         breaches.append(first_names(state.turn.after(state.dealer)))
-    return breaches, t("{card} turned up by the dealer", card=code)
+    return breaches, ""
 
 def judge_play(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], str]:
     seat, codes = move.seat, move.get("cards")
@@ -108,14 +104,9 @@ def judge_play(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], st
     if not jump:
         breaches += game.match_breaches(state, cards[0], move)
     breaches += zero_breaches(state, move, cards)
-    message = t("{cards} on {top}", cards=listed(codes), top=state.top)
-    if jump:
-        message = t("seat {seat} jumps in with {play}", seat=seat, play=message)
-    if move.get("colour") is not None:
-        message = t("{play}, {colour} named", play=message, colour=move.get("colour"))
-    elif "colour" in move.fields:
-        message = t("{play}, a colour named (not seen)", play=message)
-    return breaches, message
+    # The move says the cards and the colour named; the verdict what they went on.
+    return breaches, (t("on {top}, jumping in", top=state.top) if jump
+                      else t("on {top}", top=state.top))
 
 def debt_breaches(state: UnoState, seat: int) -> list[Breach]:
     debt = debt_of(state, seat)
@@ -160,8 +151,7 @@ def judge_colour(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], 
             return [first_names(wild.seat)], ""
         return [(TURN_RULE, t("seat {seat} played the {card}: it names the colour",
                               seat=wild.seat, card=top))], ""
-    return [], t("seat {seat} names {colour} for the {card}",
-                 seat=move.seat, colour=move.get("colour"), card=top)
+    return [], ""
 
 def judge_draw(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], str]:
     seat, count = move.seat, move.get("count")
@@ -172,37 +162,36 @@ def judge_draw(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], st
         if count != debt.count:
             return [(debt.rule, t("seat {seat} owes {owed} cards, not {count}",
                                   seat=seat, owed=debt.count, count=count))], ""
-        return [], t("seat {seat} draws {count} ({rule})", seat=seat, count=count,
-                     rule=debt.rule)
+        return [], t("as owed")
     if state.phase == "reveal":
         return [("UNO-SCORE", t("the round is over: no more draws"))], ""
     if not in_turn(state, seat):
         return [not_your_turn(state, seat)], ""
     left = state.pile + max(0, len(state.discard) - 1)
     if count > left:
-        return [("UNO-RESHUFFLE", t("only {left} cards are left to draw, with the discards",
-                                    left=left))], ""
+        return [("UNO-RESHUFFLE", tn("only {count} cards are left to draw, with the discards",
+                                     "only 1 card is left to draw, with the discards",
+                                     count=left))], ""
     if state.stack and seat == state.turn.current:
         if count != state.stack:
             return [("UNO-STACK", t("the penalty is {penalty} cards, not {count}",
                                     penalty=state.stack, count=count))], ""
-        return [], t("seat {seat} draws {count}: the penalty, and loses the turn",
-                     seat=seat, count=count)
+        return [], t("as the penalty, and loses the turn")
     if state.drawer == seat:
         return [("UNO-DRAW", t("one card drawn a turn: play it or keep it"))], ""
     if count != 1:
         return [("UNO-DRAW", t("a player who does not play draws 1 card, not {count}",
                                count=count))], ""
-    return [], t("seat {seat} draws {count}", seat=seat, count=count)
+    return [], ""
 
 def judge_uno(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], str]:
     if not state.options["uno_call"]:
         return [("UNO-CALL", t("this table plays without the UNO call"))], ""
     held = state.hands[move.seat]
     if held > 2:
-        return [], t("seat {seat} calls UNO with {held} cards: nothing to call yet",
-                     seat=move.seat, held=held)
-    return [], t("seat {seat} calls UNO", seat=move.seat)
+        return [], tn("with {count} cards: nothing to call yet",
+                      "with 1 card: nothing to call yet", count=held)
+    return [], ""
 
 def judge_catch(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], str]:
     target = move.get("target")
@@ -219,8 +208,7 @@ def judge_catch(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], s
         else:
             why = t("too late: the next player has started a turn")
         return [("UNO-CALL", why)], ""
-    return [], t("seat {seat} catches seat {target} without UNO: seat {target} draws {count}",
-                 seat=move.seat, target=target, count=UNO_PENALTY)
+    return [], t("and seat {target} draws {count}", target=target, count=UNO_PENALTY)
 
 def judge_challenge(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], str]:
     if not state.options["challenge"]:
@@ -230,8 +218,7 @@ def judge_challenge(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach
     if move.seat != state.turn.current:
         return [("UNO-CHALLENGE", t("only seat {seat}, its target, may challenge",
                                     seat=state.turn.current))], ""
-    return [], t("seat {seat} challenges the wild draw 4: seat {accused} shows",
-                 seat=move.seat, accused=state.wd4.seat)
+    return [], t("and seat {accused} shows its hand", accused=state.wd4.seat)
 
 def judge_reveal(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], str]:
     seat = move.seat
@@ -239,12 +226,10 @@ def judge_reveal(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], 
     if waiting is not None and seat == waiting.accused:
         [owed] = game.apply(state, move).debts[len(state.debts) :]
         if owed.seat == seat:
-            return [], t("seat {seat} shows its hand: the wild draw 4 was illegal; "
-                         "seat {drawer} draws {count}",
-                         seat=seat, drawer=owed.seat, count=owed.count)
-        return [], t("seat {seat} shows its hand: the wild draw 4 was legal; "
-                     "seat {drawer} draws {count}",
-                     seat=seat, drawer=owed.seat, count=owed.count)
+            return [], t("so the wild draw 4 was illegal, and seat {drawer} draws {count}",
+                         drawer=owed.seat, count=owed.count)
+        return [], t("so the wild draw 4 was legal, and seat {drawer} draws {count}",
+                     drawer=owed.seat, count=owed.count)
     if state.phase == "reveal" and seat in state.revealed:
         return [("UNO-SCORE", t("seat {seat} has already shown its hand", seat=seat))], ""
     if state.phase == "reveal" and seat == state.out:
@@ -253,8 +238,7 @@ def judge_reveal(game: Uno, state: UnoState, move: Move) -> tuple[list[Breach], 
     if debt is not None:
         return [(debt.rule, owes(seat, debt))], ""
     points = game.points(state, move.get("cards"))
-    return [], t("seat {seat} shows {count} cards ({points} points)",
-                 seat=seat, count=len(move.get("cards")), points=points)
+    return [], tn("worth {count} points", "worth 1 point", count=points)
 
 
 def not_your_turn(state: UnoState, seat: int) -> Breach:

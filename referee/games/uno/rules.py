@@ -71,15 +71,16 @@ from referee.games.uno.state import (
     unshown,
 )
 from referee.games.uno.table import UnoTable
-from referee.games.uno.words import describe, round_news
+from referee.games.uno.words import RULE_NAMES, describe, round_news
 from referee.seats import TurnOrder
-from referee.text import Text, t
+from referee.text import Text, t, tn
 
 
 class Uno(Game[UnoState]):
     """UNO for 2 to 10 players: the seed's house rules by default, Mattel's as options."""
 
     name = "uno"
+    rule_names = RULE_NAMES
     title = "UNO"
     min_seats = 2
     max_seats = 10
@@ -333,15 +334,14 @@ class Uno(Game[UnoState]):
             return Verdict.illegal(breaches)
         after = self.apply(state, move)
         if move.kind == "play" and unseen_colour_matters(state, self._cards[move.get("cards")[0]]):
-            return Verdict.unchecked(round_news(state, after, t(
-                "{play}: the colour named for the {wild} was not seen, so not checked",
-                play=message, wild=state.top,
-            )))
+            return Verdict.unchecked(round_news(state, after, Text.joined("; ", [message, t(
+                "the colour named for the {wild} was not seen, so not checked", wild=state.top,
+            )])))
         if move.kind == "reveal" and len(move.get("cards")) != state.hands[move.seat]:
-            return Verdict.unchecked(round_news(state, after, t(
-                "seat {seat} holds {held} cards by the referee's count, {shown} shown: "
-                "confirm the hand; it proves nothing",
-                seat=move.seat, held=state.hands[move.seat], shown=len(move.get("cards")),
+            return Verdict.unchecked(round_news(state, after, tn(
+                "the referee counts {count} cards in this hand: confirm it; it proves nothing",
+                "the referee counts 1 card in this hand: confirm it; it proves nothing",
+                count=state.hands[move.seat],
             )))
         return Verdict.legal(round_news(state, after, message))
 

@@ -18,7 +18,7 @@ from referee.table import (
     TakeBack,
     ViewCard,
 )
-from referee.text import Text, t
+from referee.text import Text, t, tn
 
 if TYPE_CHECKING:
     from referee.games.uno.rules import Uno
@@ -320,5 +320,6 @@ def _unreadable(seat: int) -> AskTable:
 
 
 def _seen_short(seat: int, seen: int, held: int) -> AskTable:
-    return AskTable(t("the camera sees {seen} of seat {seat}'s {count} cards: lay them apart",
-                      seen=seen, seat=seat, count=held))
+    return AskTable(tn("the camera sees {seen} of seat {seat}'s {count} cards: lay them apart",
+                       "the camera sees {seen} of seat {seat}'s 1 card: lay it out",
+                       seen=seen, seat=seat, count=held))

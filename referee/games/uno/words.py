@@ -52,16 +52,38 @@ def listed(codes: list[str]) -> str:
 
 
 def round_news(before: UnoState, after: UnoState, message: str) -> str:
-    """`message`, followed by '; round 1 ends ...' when the move scores a round or ends
-    the game."""
+    """`message`, followed by 'round 1 scored ...' when the move scores a round or ends
+    the game (after "and" when the move itself needs no words)."""
     if after.phase == "over" and before.phase != "over":
-        return t("{move}; round {round} scored: the game is over",
-                 move=message, round=before.round)
-    if after.round > before.round:
+        news = t("round {round} scored: the game is over", round=before.round)
+    elif after.round > before.round:
         totals = ", ".join(str(total) for total in after.totals)
-        return t("{move}; round {round} scored (totals {totals}): seat {dealer} deals",
-                 move=message, round=before.round, totals=totals, dealer=after.dealer)
-    if after.phase == "reveal" and before.phase == "play":
-        return t("{move}; seat {seat} goes out: round {round} ends, the others show",
-                 move=message, seat=after.out, round=before.round)
-    return message
+        news = t("round {round} scored (totals {totals}): seat {dealer} deals",
+                 round=before.round, totals=totals, dealer=after.dealer)
+    elif after.phase == "reveal" and before.phase == "play":
+        news = t("seat {seat} goes out: round {round} ends, the others show",
+                 seat=after.out, round=before.round)
+    else:
+        return message
+    return Text.joined("; ", [message, news]) if message else t("and {news}", news=news)
+
+
+#: Each rule a verdict can name, in words (shared/rules/uno.md).
+RULE_NAMES = {
+    "UNO-MATCH": t("Match the colour or the number"),
+    "UNO-FIRST-CARD": t("The first card"),
+    "UNO-DRAW": t("Drawing a card"),
+    "UNO-SKIP": t("Skip"),
+    "UNO-REVERSE": t("Reverse"),
+    "UNO-WILD-RESTRICT": t("When a wild may be played"),
+    "UNO-WD4-RESTRICT": t("When a wild draw 4 may be played"),
+    "UNO-STACK": t("Passing a penalty on"),
+    "UNO-JUMP-IN": t("Jumping in"),
+    "UNO-DOUBLE": t("Two cards together"),
+    "UNO-ZERO": t("Playing a 0"),
+    "UNO-CALL": t("Calling UNO"),
+    "UNO-CHALLENGE": t("Challenging a wild draw 4"),
+    "UNO-RESHUFFLE": t("Reshuffling the discards"),
+    "UNO-SCORE": t("Scoring a round"),
+    "UNO-GAME-END": t("The end of the game"),
+}

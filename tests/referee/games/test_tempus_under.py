@@ -98,7 +98,7 @@ def test_a_card_seen_going_under_then_the_press_feeds_it_under_that_set() -> Non
     assert table.press(0) == [Play(feed(0, 2, "violet-3"))]
     [ruling] = table.match.rulings
     assert ruling.verdict.ok and ruling.verdict.severity == "ok"
-    assert ruling.verdict.message == "violet-3 slid under set 2"
+    assert ruling.verdict.message == ""  # "slides violet-3 under set 2" says it all
     assert table.state.find(2) == TempusSet(2, 1, "plus", ("violet-3", "red-12"))
 
 

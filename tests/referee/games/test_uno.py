@@ -455,7 +455,7 @@ def test_jump_in_with_an_identical_card_skips_the_seats_between() -> None:
     match = started("red-3", seats=5)
     legal(match, play(0, "red-7"))
     ruling = match.play(play(3, "red-7"))
-    assert ruling.verdict.ok and "jumps in" in ruling.verdict.message
+    assert ruling.verdict.ok and "jumping in" in ruling.verdict.message
     assert match.to_play() == 4
 
 
@@ -570,7 +570,7 @@ def test_a_challenge_the_accused_played_legally_the_challenger_draws_six() -> No
     match.undo()
     ruling = match.play(reveal(0, "blue-1", "green-7"))
     assert ruling.verdict.ok and ruling.deferred == ()
-    assert "was legal; seat 1 draws 6" in ruling.verdict.message
+    assert "was legal, and seat 1 draws 6" in ruling.verdict.message
     legal(match, draw(1, 6))
     assert match.to_play() == 2 and match.state.hands == (2, 13, 7)
 
@@ -580,7 +580,7 @@ def test_a_challenge_proves_the_wild_draw4_illegal_the_accused_draws_four() -> N
     set_hands(match, 3, 7, 7)
     legal(match, play(0, "wild-draw4", colour="blue"), challenge(1))
     ruling = match.play(reveal(0, "red-9", "green-7"))
-    assert "was illegal; seat 0 draws 4" in ruling.verdict.message
+    assert "was illegal, and seat 0 draws 4" in ruling.verdict.message
     [proof] = ruling.deferred
     assert proof.verdict.concerns == 2 and proof.move.seat == 0
     assert proof.verdict.rules == ("UNO-WD4-RESTRICT",)
@@ -1253,7 +1253,7 @@ def test_table_a_flagged_play_taken_back_is_a_takeback() -> None:
 def test_table_a_press_out_of_turn_is_a_jump_in() -> None:
     match = started("red-3")
     assert on_press(match, 2, "press") == [{"seat": 2, "move": "play", "cards": ["red-3"]}]
-    assert match.play(play(2, "red-3")).verdict.message.startswith("seat 2 jumps in")
+    assert match.play(play(2, "red-3")).verdict.message == "on red-3, jumping in"
 
 
 def test_table_a_press_by_the_last_player_is_a_double() -> None:
@@ -1267,7 +1267,7 @@ def test_table_a_press_by_the_seat_to_play_is_an_identical_card() -> None:
     match = started("red-3")
     legal(match, play(0, "red-9"))
     assert on_press(match, 1, "press") == [{"seat": 1, "move": "play", "cards": ["red-9"]}]
-    assert match.play(play(1, "red-9")).verdict.message == "red-9 on red-9"
+    assert match.play(play(1, "red-9")).verdict.message == "on red-9"
 
 
 def test_table_a_hold_draws_what_the_referee_says() -> None:

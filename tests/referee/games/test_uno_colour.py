@@ -86,7 +86,7 @@ def test_the_wilds_player_names_its_colour_and_the_next_card_is_checked_against_
     match = started(wild="official")
     legal(match, unseen(0))
     ruling = match.play(colour(0, "blue"))
-    assert ruling.verdict.ok and ruling.verdict.message == "seat 0 names blue for the wild"
+    assert ruling.verdict.ok and ruling.verdict.message == ""
     assert match.state.colour == "blue"
     assert match.to_play() == 1  # naming is no turn
     legal(match, play(1, "blue-5"))  # checked, not a warning any more

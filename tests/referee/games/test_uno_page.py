@@ -109,7 +109,7 @@ def test_uno_is_offered_to_a_seat_with_two_cards_or_one_that_has_not_called() ->
         "move": "uno", "title": "Who called UNO?", "seats": [0, 2], "fields": [], "fixed": {},
     }
     ruling = enter(match, "uno", 0)
-    assert ruling.verdict.message == "seat 0 calls UNO"
+    assert ruling.verdict.message == ""  # "calls UNO" says it all
     assert seats(match.state, "uno") == (2,)
     legal(match, play(0, "red-4"))
     assert seats(match.state, "uno") == (2,)  # seat 0 called before its next-to-last card
@@ -165,7 +165,7 @@ def test_a_seat_down_to_one_card_without_calling_may_be_caught_by_any_other() ->
         "fixed": {"target": 0},
     }
     ruling = enter(match, "catch", 3)
-    assert ruling.verdict.message == "seat 3 catches seat 0 without UNO: seat 0 draws 2"
+    assert ruling.verdict.message == "and seat 0 draws 2"
     assert seats(match.state, "catch") == ()
     assert match.to_play() == 0
     legal(match, draw(0, 2))
@@ -221,7 +221,7 @@ def test_the_target_of_a_wild_draw4_is_offered_the_challenge() -> None:
         "fixed": {},
     }
     ruling = enter(match, "challenge", 1)
-    assert ruling.verdict.message == "seat 1 challenges the wild draw 4: seat 0 shows"
+    assert ruling.verdict.message == "and seat 0 shows its hand"
     assert seats(match.state, "challenge") == ()
     assert match.to_play() == 0
 
@@ -232,7 +232,7 @@ def test_the_challenge_is_settled_by_the_hand_as_the_notation_says() -> None:
     legal(innocent, play(0, "wild-draw4", colour="blue"))
     enter(innocent, "challenge", 1)
     ruling = innocent.play(Move(0, "reveal", {"cards": ["blue-1", "green-7"]}))
-    assert "was legal; seat 1 draws 6" in ruling.verdict.message
+    assert "was legal, and seat 1 draws 6" in ruling.verdict.message
     legal(innocent, draw(1, 6))
     assert innocent.to_play() == 2
     guilty = started()
@@ -240,7 +240,7 @@ def test_the_challenge_is_settled_by_the_hand_as_the_notation_says() -> None:
     legal(guilty, play(0, "wild-draw4", colour="blue"))
     enter(guilty, "challenge", 1)
     ruling = guilty.play(Move(0, "reveal", {"cards": ["red-9", "green-7"]}))
-    assert "was illegal; seat 0 draws 4" in ruling.verdict.message
+    assert "was illegal, and seat 0 draws 4" in ruling.verdict.message
     assert [proof.verdict.rules for proof in ruling.deferred] == [("UNO-WD4-RESTRICT",)]
 
 
@@ -290,7 +290,7 @@ def test_a_wild_draw4_played_while_known_to_be_illegal_can_still_be_challenged()
     enter(match, "challenge", 1)
     cards = ["red-8", *["green-1"] * (match.state.hands[0] - 1)]
     settled = match.play(Move(0, "reveal", {"cards": cards}))
-    assert "was illegal; seat 0 draws 4" in settled.verdict.message
+    assert "was illegal, and seat 0 draws 4" in settled.verdict.message
 
 
 # -- the offers speak Romanian ------------------------------------------------------------------
@@ -427,7 +427,7 @@ def test_the_challenged_hand_laid_before_the_accused_is_revealed() -> None:
     actions = UnoTable(GAME).on_view(match.state, TableView((*pile("wild-draw4"), *hand)), last)
     act(match, actions)
     assert match.rulings[-1].verdict.message == (
-        "seat 0 shows its hand: the wild draw 4 was legal; seat 1 draws 6"
+        "so the wild draw 4 was legal, and seat 1 draws 6"
     )
     assert on_view(match, *pile("wild-draw4"), *hand) == []  # shown once
 
