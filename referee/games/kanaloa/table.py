@@ -7,7 +7,8 @@ those (once the last trick was seen taken, beyond the trick's own: a second Octo
 new) is the next card of the trick, and goes to the seat whose turn it is in trick
 order; the first one of a round also says the dealer dealt (hands are dealt face down).
 A seat that plays out of order presses its button first. An ocean card gone from sight
-while a removal is due is the removed one.
+while a removal is due is the removed one; a card the camera cannot name is not gone
+(it is asked about, never taken for the removed one).
 
 At setup the ring is read once all its ocean cards lie in sight: their order clockwise
 round the mat's centre, from the island's card. The camera gives a card's place, not
@@ -49,6 +50,10 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
             return self._ring(state, view)
         codes = [card.code for card in view.cards if card.code is not None]
         if state.removal is not None and state.race is not None:
+            if any(card.code is None for card in view.cards):
+                # an ocean card read weakly is unnamed, not gone: never remove it unread
+                return [AskTable(t("a card in sight cannot be read: name it on the page "
+                                   "before the removal counts"))]
             gone = [card for card in state.race.cards if card not in codes]
             if len(gone) == 1:
                 return [Play(Move(state.removal.seat, "remove", {"card": gone[0]}))]
@@ -77,7 +82,11 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
     def _ring(self, state: KanaloaState, view: TableView) -> list[Action]:
         """The ring laid, once it has the players' number of ocean cards and the island's."""
         oceans = [card for card in view.cards if card.code in self._oceans]
+        unread = sum(1 for card in view.cards if card.code is None)
         if len(oceans) != RING_CARDS[self._seats]:
+            if unread and len(oceans) + unread == RING_CARDS[self._seats]:
+                return [AskTable(t("{count} ocean card(s) of the ring cannot be read: name "
+                                   "them on the page", count=unread))]
             return []
         codes = [card.code for card in oceans]
         if len(set(codes)) != len(codes) or self._island not in codes:
