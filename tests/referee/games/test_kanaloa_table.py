@@ -76,11 +76,14 @@ def test_an_ocean_card_gone_while_a_removal_is_due_is_the_removed_one() -> None:
 
 def test_an_ocean_card_read_weakly_while_a_removal_is_due_is_asked_about_not_removed() -> None:
     match, table = dealt()
+    assert table.on_view(match.state, view(), None) == []  # the ring as it lies
     ruling = match.play(Move(0, "play", {"card": "octopus"}))
     unread = [None if card == "ocean-5" else card for card in RING]
     [action] = table.on_view(match.state, view("octopus", ring=unread), ruling)
-    assert isinstance(action, AskTable) and "cannot be read" in action.message
-    [removed] = table.on_view(match.state, view("octopus", ring=RING[:4] + RING[5:]), ruling)
+    assert isinstance(action, AskTable) and "ocean-5 cannot be read" in action.message
+    gone = [card for card in RING if card != "ocean-5"]
+    # an unnamed card elsewhere (on the trick) says nothing about the ring
+    [removed] = table.on_view(match.state, view("octopus", None, ring=gone), ruling)
     assert removed == Play(Move(0, "remove", {"card": "ocean-5"}))
 
 
