@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from firmware.page_board import board_json
 from firmware.photos import crop_jpeg
 from firmware.store import MatchStore
 from firmware.tracker import ReadingLike, Tracker
@@ -431,6 +432,7 @@ class RefereePipeline:
                 }
                 for offered in game.page_moves(state)
             ],
+            "board": board_json(game.board(state), names),
             "winners": game.winners(state),
             # who deals, while the game is dealing (UNO's deal and turn-up), else None
             "dealing": public.get("dealer") if public.get("phase") in ("deal", "turn-up")

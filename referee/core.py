@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
+from referee.board import Board
 from referee.decks import Deck
 from referee.text import Text, t
 
@@ -243,6 +244,10 @@ class Game(abc.ABC, Generic[StateT]):
     def page_moves(self, state: StateT) -> list[PageMove]:
         """Moves the page may enter now, for what the camera cannot see (none by default)."""
         return []
+
+    def board(self, state: StateT) -> Board:
+        """What the page draws besides the zones: a track and notes (none by default)."""
+        return Board()
 
     @abc.abstractmethod
     def public_view(self, state: StateT) -> dict[str, Any]:

@@ -36,6 +36,11 @@ MAT_DIFF = 45  # grey levels a pixel must differ from the mat colour to be "some
 MODEL_DIFF = 32  # the same against the learnt mat model, which has no print or light left
 CHROMA_DIFF = 24  # or this much in colour alone (channels apart from their mean change)
 BACKGROUND_MM = 140  # wider than the 2x2 square's short side, narrower than a lamp's glare
+#: The background is never darker than this share of the mat's colour at the grey
+#: opening's level (see mat_background).
+BACKGROUND_FLOOR = 0.8
+#: OpenCV's BGR to grey weights.
+GREY_WEIGHTS = np.array([0.114, 0.587, 0.299])
 SIZE_TOL = 0.09  # relative tolerance on card sides
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
@@ -149,7 +154,16 @@ def mat_background(top_down: Frame, px_per_mm: float) -> Frame:
     h, w = top_down.shape[:2]
     small = cv2.resize(top_down, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
     k = 2 * round(BACKGROUND_MM * px_per_mm / 16) + 1
-    opened = cv2.morphologyEx(small, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    kernel = np.ones((k, k), np.uint8)
+    opened = cv2.morphologyEx(small, cv2.MORPH_OPEN, kernel)
+    # A saturated card is bright but dark in some channel (a red panel in blue and green):
+    # a row of them along the mat's edge pulls that channel's opening far below the mat
+    # there. The grey opening is not fooled; the mat's colour at its level is a floor.
+    level = cv2.morphologyEx(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), cv2.MORPH_OPEN, kernel)
+    colour = np.median(small.reshape(-1, 3), axis=0)
+    tint = colour / max(1.0, float(np.dot(colour, GREY_WEIGHTS)))
+    floor = level[..., None].astype(np.float32) * (tint * BACKGROUND_FLOOR).astype(np.float32)
+    opened = np.maximum(opened, np.clip(floor, 0, 255).astype(np.uint8))
     return np.asarray(cv2.resize(opened, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
 
 

@@ -473,14 +473,16 @@ def _uno_face(symbol: str) -> FacePainter:
 # 6 or 9 still reads apart (underlined too). The Kanaloa is a deep violet field with one
 # big golden mask, the Octopus a slate field with a white disc and the octopus in it; each
 # has its own strip word (13, 14). An ocean card shows its two water spaces as two
-# upright panels, a on the left, each in its colour, with a dolphin or the island drawn
-# on it, under a white band with the card's number; its strip sits at the bottom, so a
-# card laid the other way round never looks like another one upright.
+# upright panels in the upper part of the field, a on the left, each in its colour, with
+# a dolphin or the island drawn on it; the card's number and its strip lie under them.
+# Every ocean card's two colours are another's the other way round (ocean-1 blue|red,
+# ocean-3 red|blue): with the panels off the card's middle, a card laid the other way
+# round shows its colours in the lower part, and never looks like its twin upright.
 
 KANALOA_GOLD: Bgr = (40, 180, 235)
 SAND: Bgr = (150, 215, 240)
-OCEAN_NUMBER_MM = (19.0, 12.0)  # centre from the top edge, height
-OCEAN_PANELS_MM = (29.0, 63.0)  # top and bottom of the two water panels
+OCEAN_NUMBER_MM = (57.5, 10.0)  # centre from the top edge, height
+OCEAN_PANELS_MM = (11.5, 50.0)  # top and bottom of the two water panels
 KANALOA_CODES = {"kanaloa": 13, "octopus": 14}
 
 
@@ -560,7 +562,7 @@ _octopus_face = _special_face(_octopus, (90, 80, 60))
 
 
 def _ocean_face(img: Image8, art: FaceArt, field: tuple[int, int, int, int], s: float) -> None:
-    """An ocean card: its number on white, its two water spaces side by side, its strip."""
+    """An ocean card: its two water spaces side by side, its number and its strip under them."""
     x0, y0, x1, y1 = field
     cx = (x0 + x1) / 2
     _rounded_rect(img, (x0, y0), (x1, y1), round(4 * s), INK, max(1, round(0.6 * s)))

@@ -26,6 +26,10 @@ The snapshot (`LiveFeed.snapshot`) is a JSON object:
     codes         the deck's card codes (for corrections and the card art)
     page_moves    [PageMove.to_json() + {"title_texts": {language: title}}], each field
                   with "label_texts" and "choice_texts" (one {language: text} per choice)
+    board         None, or what the page draws besides the zones (referee.board): {title,
+                  track: [{card, spaces: [{space, name, colour, marks: [...], seats}]}],
+                  notes: [{text, colours: [...], seat: seat | None}]}; each word or
+                  sentence as {word, texts: {language: text}}
     winners       [seat]
     dealing       the seat dealing now (UNO's deal and first card), else None
     languages     ["en", "ro", ...]

@@ -216,3 +216,21 @@ def test_the_foreground_threshold_is_the_channel_and_colour_rule() -> None:
                         abs(3 * r - total)) > 3 * 24
     expected = np.where(grey | chroma, 255, 0).astype(np.uint8)
     assert np.array_equal(_threshold(diff, None, 32, 24), expected)
+
+
+def test_a_row_of_saturated_cards_by_the_mat_s_edge_leaves_the_mat_beside_them_bare() -> None:
+    """Two-colour panels are dark in some channel: a row of them along the edge must not
+    drag the local mat estimate below the mat (the strip beside them read as a thing)."""
+    mat = (60, 66, 47)
+    top = np.full((420, 594, 3), mat, np.uint8)
+    panels = [((20, 20, 200), (40, 150, 20)), ((200, 60, 20), (20, 190, 230)),
+              ((40, 150, 20), (200, 60, 20)), ((20, 190, 230), (20, 20, 200)),
+              ((200, 60, 20), (20, 20, 200))]
+    for n, (left, right) in enumerate(panels):
+        x = 150 + 70 * n - 31
+        cv2.rectangle(top, (x, 16), (x + 62, 103), (250, 250, 250), -1)
+        cv2.rectangle(top, (x + 2, 28), (x + 30, 66), left, -1)
+        cv2.rectangle(top, (x + 32, 28), (x + 60, 66), right, -1)
+    mask = foreground_mask(top, 1.0)
+    assert np.count_nonzero(mask[0:14, 100:500]) == 0  # the strip above the row
+    assert mask[40:60, 130:140].all()  # the cards still are things

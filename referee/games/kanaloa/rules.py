@@ -25,9 +25,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from referee.board import Board
 from referee.core import TURN_RULE, Game, Header, Move, Option, PageMove, RefereeError, Verdict
 from referee.decks import Deck, load_deck
-from referee.games.kanaloa.page import page_moves
+from referee.games.kanaloa.page import board, page_moves
 from referee.games.kanaloa.state import (
     COLOURS,
     MIN_RING,
@@ -270,6 +271,9 @@ class Kanaloa(Game[KanaloaState]):
 
     def page_moves(self, state: KanaloaState) -> list[PageMove]:
         return page_moves(state, self.free_cards(state))
+
+    def board(self, state: KanaloaState) -> Board:
+        return board(state, self.trump(state))
 
     def interpreter(self, header: Header) -> KanaloaTable:
         return KanaloaTable(self.deck, len(header.seats))

@@ -7,7 +7,8 @@ those (once the last trick was seen taken, beyond the trick's own: a second Octo
 new) is the next card of the trick, and goes to the seat whose turn it is in trick
 order; the first one of a round also says the dealer dealt (hands are dealt face down).
 A seat that plays out of order presses its button first. An ocean card gone from sight
-while a removal is due is the removed one.
+while a removal is due is the removed one, unless a card the camera cannot name lies
+where it lay: then it is asked about, never taken for the removed one.
 
 At setup the ring is read once all its ocean cards lie in sight: their order clockwise
 round the mat's centre, from the island's card. The camera gives a card's place, not
@@ -27,6 +28,9 @@ from referee.games.kanaloa.state import RING_CARDS, KanaloaState
 from referee.table import Action, AskTable, Play, Press, TableInterpreter, TableView, TakeBack
 from referee.text import t
 
+#: An unnamed card this near where an ocean card lay is that card, read weakly (mm).
+SAME_PLACE_MM = 25.0
+
 
 class KanaloaTable(TableInterpreter[KanaloaState]):
     """Reads the trick and the ring's cards; a press claims the next card for its seat."""
@@ -43,16 +47,24 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
         #: The last trick (round, tricks before it) seen taken: none of its cards in sight.
         #: From then on a card like one of its own (a second Octopus) is a new one.
         self._taken: tuple[int, int] | None = None
+        #: Where each ocean card was last seen named (mm from the mat's centre).
+        self._ring_at: dict[str, tuple[float, float]] = {}
 
     def on_view(self, state: KanaloaState, view: TableView, last: Ruling | None) -> list[Action]:
         if state.phase == "ring":
             return self._ring(state, view)
         codes = [card.code for card in view.cards if card.code is not None]
+        self._ring_at.update({str(card.code): (card.x_mm, card.y_mm) for card in view.cards
+                              if card.code in self._oceans})
         if state.removal is not None and state.race is not None:
             gone = [card for card in state.race.cards if card not in codes]
-            if len(gone) == 1:
-                return [Play(Move(state.removal.seat, "remove", {"card": gone[0]}))]
-            return []
+            if len(gone) != 1:
+                return []
+            if self._unnamed_where(gone[0], view):
+                # read weakly, not gone: an ocean card is never removed unread
+                return [AskTable(t("{card} cannot be read where it lies: name it on the page, "
+                                   "or take it away if it is the removed one", card=gone[0]))]
+            return [Play(Move(state.removal.seat, "remove", {"card": gone[0]}))]
         if state.phase not in ("play", "deal"):
             return []
         if state.previous and not Counter(state.previous) & Counter(codes):
@@ -74,10 +86,21 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
         self._claimed = None
         return [Play(Move(seat, "play", {"card": cards[0]}))]
 
+    def _unnamed_where(self, card: str, view: TableView) -> bool:
+        """Does a card the camera cannot name lie where ocean card `card` was last seen?"""
+        at = self._ring_at.get(card)
+        return at is not None and any(
+            seen.code is None and math.dist((seen.x_mm, seen.y_mm), at) <= SAME_PLACE_MM
+            for seen in view.cards)
+
     def _ring(self, state: KanaloaState, view: TableView) -> list[Action]:
         """The ring laid, once it has the players' number of ocean cards and the island's."""
         oceans = [card for card in view.cards if card.code in self._oceans]
+        unread = sum(1 for card in view.cards if card.code is None)
         if len(oceans) != RING_CARDS[self._seats]:
+            if unread and len(oceans) + unread == RING_CARDS[self._seats]:
+                return [AskTable(t("{count} ocean card(s) of the ring cannot be read: name "
+                                   "them on the page", count=unread))]
             return []
         codes = [card.code for card in oceans]
         if len(set(codes)) != len(codes) or self._island not in codes:

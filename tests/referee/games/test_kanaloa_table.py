@@ -4,6 +4,7 @@ the buttons; and what the page offers, in every language."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from referee.core import Header, Match, Move
 from referee.games.kanaloa import Kanaloa, KanaloaState, KanaloaTable
@@ -22,7 +23,7 @@ def dealt() -> tuple[Match[KanaloaState], KanaloaTable]:
     return match, GAME.interpreter(match.header)
 
 
-def view(*codes: str | None, ring: list[str] = RING) -> TableView:
+def view(*codes: str | None, ring: Sequence[str | None] = RING) -> TableView:
     """The ring's cards round the mat's edge and the trick's cards in the middle."""
     cards = [ViewCard(code, 200.0 + 10 * n, 0.0) for n, code in enumerate(ring)]
     cards += [ViewCard(code, 10.0 * n, 0.0) for n, code in enumerate(codes)]
@@ -73,6 +74,19 @@ def test_an_ocean_card_gone_while_a_removal_is_due_is_the_removed_one() -> None:
     assert action == Play(Move(0, "remove", {"card": "ocean-5"}))
 
 
+def test_an_ocean_card_read_weakly_while_a_removal_is_due_is_asked_about_not_removed() -> None:
+    match, table = dealt()
+    assert table.on_view(match.state, view(), None) == []  # the ring as it lies
+    ruling = match.play(Move(0, "play", {"card": "octopus"}))
+    unread = [None if card == "ocean-5" else card for card in RING]
+    [action] = table.on_view(match.state, view("octopus", ring=unread), ruling)
+    assert isinstance(action, AskTable) and "ocean-5 cannot be read" in action.message
+    gone = [card for card in RING if card != "ocean-5"]
+    # an unnamed card elsewhere (on the trick) says nothing about the ring
+    [removed] = table.on_view(match.state, view("octopus", None, ring=gone), ruling)
+    assert removed == Play(Move(0, "remove", {"card": "ocean-5"}))
+
+
 def test_the_buttons_take_back_and_answer_the_dolphin() -> None:
     match, table = dealt()
     ruling = match.play(Move(0, "play", {"card": "blue-5"}))
@@ -103,7 +117,7 @@ def test_what_the_page_offers_reads_in_every_language() -> None:
         assert [missing for text in texts for missing in untranslated(text, words)] == []
 
 
-def ring_view(codes: list[str]) -> TableView:
+def ring_view(codes: Sequence[str | None]) -> TableView:
     """Ocean cards round the mat's centre, the first at the bottom, then clockwise."""
     cards = []
     for n, code in enumerate(codes):
@@ -128,6 +142,14 @@ def test_a_ring_without_the_island_or_with_a_card_twice_is_asked_about() -> None
     table = GAME.interpreter(match.header)
     [action] = table.on_view(match.state, ring_view([f"ocean-{n}" for n in range(2, 12)]), None)
     assert isinstance(action, AskTable) and "the island's" in action.message
+
+
+def test_a_ring_with_a_card_the_camera_cannot_name_is_asked_about() -> None:
+    match = Match(GAME, Header("kanaloa", ("a", "b", "c")))
+    table = GAME.interpreter(match.header)
+    laid: list[str | None] = [*RING[:9], None]
+    [action] = table.on_view(match.state, ring_view(laid), None)
+    assert isinstance(action, AskTable) and "1 ocean card(s) of the ring" in action.message
 
 
 def test_the_round_s_first_lead_says_the_dealer_dealt() -> None:
@@ -157,3 +179,24 @@ def test_a_second_octopus_after_the_last_trick_was_taken_is_a_new_card() -> None
     match.play(lead.move)
     [action] = table.on_view(match.state, view("red-4", "octopus", ring=ring), None)
     assert action == Play(Move(2, "play", {"card": "octopus"}))
+
+
+def test_the_board_shows_the_ring_the_boats_the_trump_and_the_void_colours() -> None:
+    match, _ = dealt()
+    for seat, card in [(0, "blue-5"), (1, "red-3"), (2, "blue-9")]:  # seat 1 shows no blue
+        match.play(Move(seat, "play", {"card": card}))
+    match.play(Move(2, "play", {"card": "kanaloa"}))  # seat 2 won: its boat on ocean-1b
+    board = GAME.board(match.state)
+    assert [space.name for space in board.track][:3] == ["ocean-1a", "ocean-1b", "ocean-2a"]
+    assert board.track[0].marks == ("island",) and board.track[0].seats == (0, 1)
+    assert board.track[1].seats == (2,) and board.track[1].colour == "red"
+    notes = {str(note.text): note for note in board.notes}
+    assert notes["trump: red"].colours == ("red",)
+    assert notes["seat 1 has shown no blue"].seat == 1
+    assert "round 1, trick 2 of 8" in notes
+    for language in LANGUAGES[1:]:  # English is the referee's own
+        words = catalogue(language)
+        texts = [board.title or "", *(note.text for note in board.notes),
+                 *(mark for space in board.track for mark in space.marks),
+                 *(space.colour for space in board.track)]
+        assert [missing for text in texts for missing in untranslated(text, words)] == []
