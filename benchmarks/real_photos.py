@@ -55,6 +55,7 @@ class Tally:
     unknown: int = 0
     yellow_right: int = 0
     yellow: int = 0
+    not_cut: int = 0  # cards the cutter did not find in their photo (counted unknown)
     negatives: int = 0
     false_accepts: int = 0
     confused: Counter[tuple[str, str]] = field(default_factory=Counter)
@@ -150,6 +151,7 @@ def run(photos: list[Photo], empty: list[Image], scale: str, seed: int) -> tuple
             elif named is None:
                 tally.unknown += 1
                 tally.failed[photo.code] += 1
+                tally.not_cut += photo.corners is None
             else:
                 tally.wrong += 1
                 tally.confused[(photo.code, named)] += 1
@@ -182,7 +184,11 @@ def main() -> None:
         print(f"\n{scale} ({SCALES[scale]} px/mm), enrolled from photo k of each face, every k:")
         print(f"  named right {pct(tally.right, tally.cards)}   target >= {TARGETS['named']} %")
         print(f"  named wrong {pct(tally.wrong, tally.cards)}   target <= {TARGETS['wrong']} %")
-        print(f"  unknown     {pct(tally.unknown, tally.cards)}")
+        print(f"  unknown     {pct(tally.unknown, tally.cards)}, of which not cut out of "
+              f"their photo {tally.not_cut}")
+        print(f"  of the cards cut out: named right "
+              f"{pct(tally.right, tally.cards - tally.not_cut)}, wrong "
+              f"{pct(tally.wrong, tally.cards - tally.not_cut)}")
         print(f"  yellow right {pct(tally.yellow_right, tally.yellow)}   "
               f"target >= {TARGETS['yellow']} %")
         print(f"  table crops named {pct(tally.false_accepts, tally.negatives)}   target 0")

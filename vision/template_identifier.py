@@ -50,7 +50,7 @@ SATURATED = (0.2, 0.4)  # saturation at which a pixel starts, and fully counts, 
 DARK = 0.25  # a pixel this dark (against the card's white) counts as black ink
 SHAPE_FLOOR = 0.85  # correlation below which a patch is no shape of the deck (a true
 # card, even blurred or in other light, correlates above 0.9 with its own shape)
-SHAPE_RATIO = 0.75  # the best shape's distance (1 - correlation) over the next one's, at most
+SHAPE_RATIO = 0.7  # the best shape's distance (1 - correlation) over the next one's, at most
 PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
 PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
 RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen lately
