@@ -132,6 +132,19 @@ def test_an_illegal_play_sounds_the_buzzer_and_taking_it_back_undoes_it(
     panel.close()
 
 
+def test_a_flagged_card_the_table_accepted_stays_when_the_next_card_goes_on_it(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))
+    pipeline.accept(1)
+    show(pipeline, ("vizier", "nw"), ("oasis", "ne"))  # on the accepted brigand
+    assert [r.move.get("card") for r in pipeline.match.rulings] == ["vizier", "brigand", "oasis"]
+    assert not any("takeback" in event for event in pipeline.transcript)
+    panel.close()
+
+
 def test_a_flagged_card_swapped_for_another_in_one_reach_is_a_take_back_and_a_move(
     factory: MockFactory,
 ) -> None:
