@@ -14,7 +14,10 @@ shows, never put one forward. Foreground that stays put and unchanged for three 
 (a card's corner peeking out of a crooked pile, a mug put down) is taken as part of the
 table, as is what lies there before the first view; a hand trembles. An unnamed card
 counts only when it lay still in every agreeing frame; one that other frames of the same
-still run name, all alike, takes their name.
+still run name, all alike, takes their name. A frame that is not clear may lack a card
+where its foreground lies (the camera failed to outline it there). The same cards, one
+of them turned after a hand came, are a new view: a card put on an identical one looks
+so (the game decides what it means; a nudge looks the same).
 """
 
 from __future__ import annotations

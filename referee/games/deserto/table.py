@@ -36,6 +36,10 @@ class DesertoTable(TableInterpreter[DesertoState]):
     that cell; the top one is the one nearest the cell's centre. A card elsewhere in the
     middle of the mat (within one card of the square) has been put beside it (`off`).
     Won piles and the draw pile belong outside that area.
+
+    The camera cannot tell a card put on an identical one from a nudge, nor whose hand put
+    a card down: a press says the first (on the cell whose top turned the most since it
+    came), a double press of another seat right after a card was seen the second.
     """
 
     def __init__(self, card_mm: tuple[float, float]) -> None:
