@@ -29,6 +29,7 @@ RESTACK_DEG = 6.0
 #: (the camera outlines two identical cards lying one on the other as about one).
 PRESSED_TURN_DEG = 1.5
 
+
 class DesertoTable(TableInterpreter[DesertoState]):
     """Reads the square in the middle of the mat.
 
