@@ -190,7 +190,7 @@ class DesertoTable(TableInterpreter[DesertoState]):
     def _turns(self, state: DesertoState) -> dict[str, float]:
         """How far each cell's top (as the referee has it) turned since it came."""
         return {cell: turned_by(top, self._came[cell]) for cell, top in self._tops.items()
-                if top.code is not None and state.stacks[cell]
+                if cell in self._came and top.code is not None and state.stacks[cell]
                 and state.stacks[cell][-1] == top.code}
 
     def _top_cards(self, view: TableView) -> dict[str, ViewCard]:

@@ -1160,3 +1160,11 @@ def test_interpreter_a_press_puts_the_card_where_the_top_turned_most_never_a_gue
         ViewCard(code, *both[c]) for c, code in tops.items())), None)
     actions = t.press(0, "press")
     assert len(actions) == 1 and isinstance(actions[0], AskTable) and t.match.moves == []
+
+
+def test_interpreter_a_press_right_after_a_take_back_asks_rather_than_fails() -> None:
+    t = Table(table({"nw": ["vizier"]}))
+    t.see({"nw": "vizier", "ne": "oasis"})
+    assert isinstance(t.press(0, "double")[0], TakeBack)  # the cells are seen afresh
+    actions = t.press(1, "press")
+    assert len(actions) == 1 and isinstance(actions[0], AskTable)
