@@ -9,8 +9,9 @@ Each session is a game of simulated players (the fixture scripts' simulations, s
 frames a second as the recorded sessions are, with the conditions of issue 11: hands that
 reach in from each seat's side over several frames (mostly in long black, dark green or
 navy sleeves, some bare; a hand lingers on the table), 10-20 degree crooked cards on one
-in three, a random camera, mostly dim light; in Deserto also a flagged card swapped for
-the right one in one reach. Each is replayed through the whole pipeline
+in three, a random camera, mostly dim light; a flagged card (Deserto DES-NO-BRIGAND-BY-
+VIZIER, Tempus TEMPUS-ORDER, UNO UNO-MATCH), swapped for the seat's next card in one reach
+where that goes on the same place. Each is replayed through the whole pipeline
 (`firmware.session.replay_session`) and its transcript compared with what the table did:
 
 - false flags: flagged moves the table did not make (the worst bug: zero expected);
@@ -78,7 +79,9 @@ def _render(game: str, seed: int, moves: int, folder: Path) -> Path | None:
         deserto.render_session(plan, steps[:moves], seed, folder)
         return folder / "bench"
     module = tempus if game == "tempus" else uno
-    shared = camera.SessionPlan("bench", names, light, seed, (), reaches=True)
+    # a flagged card, swapped for the seat's next one in one reach where it can be
+    wanted = ("TEMPUS-ORDER",) if game == "tempus" else ("UNO-MATCH", "swap")
+    shared = camera.SessionPlan("bench", names, light, seed, wanted, reaches=True)
     result = module.simulate(shared, seed)  # type: ignore[attr-defined]
     if result is None:
         return None

@@ -10,6 +10,7 @@ a card it could not read, a move it cannot see, an override, a take-back.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -18,7 +19,7 @@ from firmware.page_board import board_json
 from firmware.photos import crop_jpeg
 from firmware.store import MatchStore
 from firmware.tracker import ReadingLike, Tracker
-from referee.core import Game, Match, RefereeError, Ruling
+from referee.core import Game, Match, RefereeError, Ruling, Verdict
 from referee.table import (
     Action,
     AskTable,
@@ -153,7 +154,7 @@ class RefereePipeline:
         self._evidence = []
         press = Press(seat, kind)
         self._dropped, self._arrived = None, []
-        actions = self.interpreter.on_press(self.match.state, press, self._last_ruling())
+        actions = self.interpreter.on_press(self.match.state, press, self._last_for_table())
         self._act(actions)
         if any(isinstance(action, TakeBack) for action in actions):
             self._lift_after_take_back()
@@ -232,7 +233,7 @@ class RefereePipeline:
         if self._still_down(view):
             return
         for _ in range(REREADS_AFTER_TAKE_BACK + 1):
-            actions = self.interpreter.on_view(self.match.state, view, self._last_ruling())
+            actions = self.interpreter.on_view(self.match.state, view, self._last_for_table())
             self._act(actions)
             # A card taken back and another put down in the same reach (a flagged card
             # swapped for the right one) settle as one view: once the take-back is made,
@@ -315,6 +316,15 @@ class RefereePipeline:
 
     def _last_ruling(self) -> Ruling | None:
         return self.match.rulings[-1] if self.match.rulings else None
+
+    def _last_for_table(self) -> Ruling | None:
+        """The last ruling as the game's interpreter should take it: a flagged move the
+        table accepted stays, so the camera must not read the next card on it as the
+        flagged card taken back or swapped."""
+        last = self._last_ruling()
+        if last is not None and last.index in self.accepted and not last.verdict.ok:
+            return replace(last, verdict=Verdict.legal(last.verdict.message))
+        return last
 
     def turn_shown(self) -> int | None:
         """The seat the table waits for: after a flagged play, its seat (to take the card

@@ -13,7 +13,11 @@ can look like a card's outline). Such a frame may second a view that a clear fra
 shows, never put one forward. Foreground that stays put and unchanged for three frames
 (a card's corner peeking out of a crooked pile, a mug put down) is taken as part of the
 table, as is what lies there before the first view; a hand trembles. An unnamed card
-counts only when it lay still in every agreeing frame.
+counts only when it lay still in every agreeing frame; one that other frames of the same
+still run name, all alike, takes their name. A frame that is not clear may lack a card
+where its foreground lies (the camera failed to outline it there). The same cards, one
+of them turned after a hand came, are a new view: a card put on an identical one looks
+so (the game decides what it means; a nudge looks the same).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from referee.table import TableView, ViewCard
+from referee.table import TableView, ViewCard, turned_by
 
 
 class SeenCardLike(Protocol):
@@ -80,6 +84,19 @@ class TrackerSettings:
     #: `agreeing_frames` frames within this of where it lay the frame before (not just
     #: most of them): a hand's fragment that takes a card's outline trembles.
     unnamed_tolerance_mm: float = 3.0
+    #: A card unnamed in some frames of a still run takes the name that the others give
+    #: the card lying within this of it, when they all give the same and either at least
+    #: `agreeing_frames - 1` of them do or it is the card the last view had there (a
+    #: crooked card, the top of a crooked pile, read in some frames and not in others).
+    naming_tolerance_mm: float = 12.0
+    #: A frame that is not clear seconds a clear frame's view also when the cards it
+    #: lacks each lie within this of a piece of its foreground no card explains (the
+    #: size of a fragment): the camera failed to outline them there, they are not gone.
+    cover_reach_mm: float = 55.0
+    #: The same cards as the last view, but one turned by this much (degrees) in every
+    #: agreeing frame after a hand came, is a new view: a card put on an identical one
+    #: (the game decides; the camera cannot tell it from a nudge).
+    turn_deg: float = 2.0
 
 
 class Tracker:
@@ -94,8 +111,12 @@ class Tracker:
         self.settings = settings or TrackerSettings()
         self.centre_mm = centre_mm
         self._previous_thumbnail: np.ndarray | None = None
-        self._run: list[tuple[TableView, bool]] = []
+        # The still run: each frame's view, whether it was clear, and where its pieces of
+        # foreground no card explains lay (mm from the centre).
+        self._run: list[tuple[TableView, bool, list[tuple[float, float]]]] = []
         self.stable: TableView | None = None
+        #: Whether a hand or motion came since the stable view settled.
+        self._stirred = False
         # What the table holds besides named cards, as the tracker last took it: pieces
         # of clutter (centre, area) and unnamed cards; and what new of them the last
         # frames have shown, frame after frame, unchanged.
@@ -109,28 +130,67 @@ class Tracker:
     def update(self, reading: ReadingLike) -> TableView | None:
         moving = self._moved(reading.thumbnail)
         if reading.obstructed:
-            self._run = []
+            self._run, self._stirred = [], True
             self._strange, self._strange_frames, self._unnamed = None, 0, []
             return None
         if moving:
             # After motion this frame may be the first of a still run: the next
             # frames, if still, confirm it.
-            self._run = []
+            self._run, self._stirred = [], True
         view = self._view_of(reading)
         self._count_unnamed(view)
         # A frame that is not clear takes its place in the window; it may second a view
         # that a clear frame shows, never put one forward.
-        self._run.append((view, self._clear(reading, moving)))
-        window = self._run[-self.settings.agreeing_frames :]
+        self._run.append((view, self._clear(reading, moving), self._pieces(reading)))
+        window = [(self._named_in_run(seen), clear, pieces)
+                  for seen, clear, pieces in self._run[-self.settings.agreeing_frames :]]
         if len(window) < self.settings.agreeing_frames:
             return None
         voted = self._vote(window)
-        if voted is None or (self.stable is not None and self._agree(self.stable, voted)):
+        if voted is None or not self._unnamed_settled(voted):
             return None
-        if not self._unnamed_settled(voted):
+        if self.stable is not None and self._agree(self.stable, voted) and not (
+                self._stirred and self._turned(self.stable, window)):
             return None
-        self.stable = voted
+        self.stable, self._stirred = voted, False
         return voted
+
+    def _turned(self, stable: TableView,
+                window: list[tuple[TableView, bool, list[tuple[float, float]]]]) -> bool:
+        """Whether a named card of `stable` lies turned by `turn_deg` or more in every
+        frame of `window`."""
+        limit = self.settings.turn_deg
+        return any(
+            card.code is not None and all(
+                any(self._same_card(card, other) and turned_by(card, other) >= limit
+                    for other in view.cards)
+                for view, _, _ in window)
+            for card in stable.cards)
+
+    def _named_in_run(self, view: TableView) -> TableView:
+        """`view` with each unnamed card named as the other frames of this still run name
+        the card lying there, when none differs and enough of them do (or one does, and
+        the last view had that card there): nothing moved in between (motion or a hand
+        would have ended the run), so it is the same card."""
+        s = self.settings
+        cards = []
+        for card in view.cards:
+            if card.code is None:
+                names = [other.code for seen, _, _ in self._run for other in seen.cards
+                         if other.code is not None and math.dist(
+                             (card.x_mm, card.y_mm), (other.x_mm, other.y_mm)
+                         ) <= s.naming_tolerance_mm]
+                if len(set(names)) == 1 and (len(names) >= s.agreeing_frames - 1
+                                             or self._was_there(names[0], card)):
+                    card = ViewCard(names[0], card.x_mm, card.y_mm, card.turn_deg)
+            cards.append(card)
+        return TableView(tuple(cards))
+
+    def _was_there(self, code: str | None, card: ViewCard) -> bool:
+        """Whether the stable view had a card `code` where `card` lies."""
+        return self.stable is not None and any(
+            self._same_card(ViewCard(code, card.x_mm, card.y_mm), seen)
+            for seen in self.stable.cards)
 
     def _count_unnamed(self, view: TableView) -> None:
         counted = []
@@ -214,20 +274,51 @@ class Tracker:
     def _view_of(self, reading: ReadingLike) -> TableView:
         cx, cy = self.centre_mm
         cards = tuple(
-            ViewCard(card.code, card.table_mm[0] - cx, card.table_mm[1] - cy)
+            ViewCard(card.code, card.table_mm[0] - cx, card.table_mm[1] - cy,
+                     _long_side_deg(getattr(card, "corners_px", None)))
             for card in reading.cards
             if card.table_mm is not None
         )
         return TableView(cards)
 
-    def _vote(self, window: list[tuple[TableView, bool]]) -> TableView | None:
-        """A view of a clear frame that most frames of `window` agree on, card for card;
-        else None."""
+    def _pieces(self, reading: ReadingLike) -> list[tuple[float, float]]:
+        """Where the pieces of foreground of a fragment's size lie, mm from the centre."""
+        cx, cy = self.centre_mm
+        return [(c.center_mm[0] - cx, c.center_mm[1] - cy) for c in reading.clutter
+                if c.area_mm2 >= self.settings.fragment_mm2]
+
+    def _vote(self, window: list[tuple[TableView, bool, list[tuple[float, float]]]]
+              ) -> TableView | None:
+        """A view of a clear frame that most frames of `window` agree on, card for card
+        (a frame that is not clear may lack cards where its foreground lies); else None."""
         majority = len(window) // 2 + 1
-        for view, clear in window:
-            if clear and sum(self._agree(view, other) for other, _ in window) >= majority:
+        for view, clear, _ in window:
+            if clear and sum(
+                self._agree(view, other) or (not other_clear and self._covered(view, other, pieces))
+                for other, other_clear, pieces in window
+            ) >= majority:
                 return view
         return None
+
+    def _covered(self, view: TableView, other: TableView,
+                 pieces: list[tuple[float, float]]) -> bool:
+        """Whether `other` shows the cards of `view` but for some that lie each by one of
+        `pieces` (foreground where the camera outlined no card), and nothing else."""
+        if not pieces:
+            return False
+        lacking = list(view.cards)
+        for card in other.cards:
+            match = next((seen for seen in lacking if self._same_card(seen, card)), None)
+            if match is None:
+                return False
+            lacking.remove(match)
+        reach = self.settings.cover_reach_mm
+        return all(any(math.dist((card.x_mm, card.y_mm), piece) <= reach for piece in pieces)
+                   for card in lacking)
+
+    def _same_card(self, a: ViewCard, b: ViewCard) -> bool:
+        return a.code == b.code and math.dist(
+            (a.x_mm, a.y_mm), (b.x_mm, b.y_mm)) <= self.settings.position_tolerance_mm
 
     def _agree(self, a: TableView, b: TableView) -> bool:
         """Same number of cards and each card of `a` matched by one of `b`."""
@@ -249,3 +340,13 @@ class Tracker:
                 return False
             unmatched.remove(match)
         return True
+
+
+def _long_side_deg(corners: Sequence[Sequence[float]] | None) -> float | None:
+    """The direction of a card's long side in the picture (degrees modulo 180)."""
+    if corners is None or len(corners) != 4:
+        return None
+    (x0, y0), (x1, y1), (x2, y2) = corners[0][:2], corners[1][:2], corners[2][:2]
+    first, second = (x1 - x0, y1 - y0), (x2 - x1, y2 - y1)
+    dx, dy = first if math.hypot(*first) >= math.hypot(*second) else second
+    return math.degrees(math.atan2(dy, dx)) % 180.0

@@ -20,11 +20,22 @@ PressKind = Literal["press", "hold", "double"]
 
 @dataclass(frozen=True)
 class ViewCard:
-    """A card the camera sees: its code (None when not recognised) and centre in mm."""
+    """A card the camera sees: its code (None when not recognised), centre in mm, and
+    the direction of its long side in the camera's picture (degrees modulo 180, None
+    when unknown): the same card seen turned is a card put on it, or a nudge."""
 
     code: str | None
     x_mm: float
     y_mm: float
+    turn_deg: float | None = None
+
+
+def turned_by(a: ViewCard, b: ViewCard) -> float:
+    """How far (degrees, 0 to 90) `b` lies turned from `a`; 0 when either is unknown."""
+    if a.turn_deg is None or b.turn_deg is None:
+        return 0.0
+    difference = abs(a.turn_deg - b.turn_deg) % 180.0
+    return min(difference, 180.0 - difference)
 
 
 @dataclass(frozen=True)

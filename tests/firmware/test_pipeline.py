@@ -189,6 +189,18 @@ def test_a_seat_s_double_press_take_back_waits_for_its_card_to_be_lifted(
     show(pipeline, ("vizier", "ne"))
     assert [r.move.to_json() for r in pipeline.match.rulings] == [
         {"seat": 0, "move": "place", "cell": "ne", "card": "vizier"}]
+
+
+def test_a_flagged_card_the_table_accepted_stays_when_the_next_card_goes_on_it(
+    factory: MockFactory,
+) -> None:
+    pipeline, panel = make(factory, Clock())
+    show(pipeline, ("vizier", "nw"))
+    show(pipeline, ("vizier", "nw"), ("brigand", "ne"))
+    pipeline.accept(1)
+    show(pipeline, ("vizier", "nw"), ("oasis", "ne"))  # on the accepted brigand
+    assert [r.move.get("card") for r in pipeline.match.rulings] == ["vizier", "brigand", "oasis"]
+    assert not any("takeback" in event for event in pipeline.transcript)
     panel.close()
 
 

@@ -158,3 +158,63 @@ def test_an_unnamed_card_counts_only_when_it_lies_still_in_every_agreeing_frame(
     tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
     views = [tracker.update(Reading([Card(None, (297 + dx, 210))])) for dx in (0, 1, 0)]
     assert views[2] is not None and [c.code for c in views[2].cards] == [None]
+
+
+def test_a_card_named_in_some_frames_of_a_still_run_is_that_card_in_the_others() -> None:
+    # a crooked joker read in frames 1 and 4, not in 2, 3 and 5: nothing moved between
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    views = [tracker.update(Reading([Card(code, (297 + dx, 210))]))
+             for code, dx in (("joker-25", 0), (None, -1), (None, -1), ("joker-25", 0),
+                              (None, -1))]
+    settled = [view for view in views if view is not None]
+    assert [[c.code for c in view.cards] for view in settled] == [["joker-25"]]
+
+
+def test_a_card_named_differently_in_a_still_run_stays_unnamed() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    for code in ("red-10", "red-16", None, None, None):
+        view = tracker.update(Reading([Card(code, (297, 210))]))
+    assert view is not None and [c.code for c in view.cards] == [None]
+
+
+def test_a_name_from_before_a_hand_does_not_name_the_card_after_it() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    for _ in range(3):
+        tracker.update(Reading([Card("red-10", (297, 210))]))
+    tracker.update(Reading([], obstructed=True))  # a hand: the card may have been swapped
+    views = [tracker.update(Reading([Card(None, (297, 210))])) for _ in range(3)]
+    assert views[2] is not None and [c.code for c in views[2].cards] == [None]
+
+
+def test_a_card_the_camera_failed_to_outline_under_foreground_is_not_gone() -> None:
+    # frames 1-2 lack the oasis, with a blob of foreground over it: not gone, not a view
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    vizier, oasis = Card("vizier", (297, 210)), Card("oasis", (360, 210))
+    blob = [Clutter(1.1 * CARD_AREA, False, (340, 210))]
+    for _ in range(3):
+        tracker.update(Reading([vizier]))
+    views = [tracker.update(Reading([vizier], clutter=blob)) for _ in range(2)]
+    views.append(tracker.update(Reading([vizier, oasis])))
+    assert views[:2] == [None, None]
+    assert views[2] is not None and len(views[2].cards) == 2
+    # foreground far from the card it lacks seconds nothing
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    far = [Clutter(1.1 * CARD_AREA, False, (500, 300))]
+    for _ in range(3):
+        tracker.update(Reading([vizier]))
+    views = [tracker.update(Reading([vizier], clutter=far)) for _ in range(2)]
+    views.append(tracker.update(Reading([vizier, oasis])))
+    assert all(len(view.cards) == 1 for view in views if view is not None)
+
+
+def test_a_card_of_the_last_view_named_once_in_a_still_run_is_that_card() -> None:
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    vizier, oasis = Card("vizier", (297, 210)), Card("oasis", (360, 210))
+    for _ in range(3):
+        tracker.update(Reading([vizier]))
+    tracker.update(Reading([], obstructed=True))  # a hand puts the oasis down
+    views = [tracker.update(Reading([Card(None, (299, 212)), oasis])),
+             tracker.update(Reading([vizier, oasis])),
+             tracker.update(Reading([Card(None, (298, 211)), oasis]))]
+    assert views[2] is not None
+    assert sorted(str(c.code) for c in views[2].cards) == ["oasis", "vizier"]

@@ -454,15 +454,22 @@ class TempusTable(TableInterpreter[TempusState]):
         return best[2]
 
     def _taken_back(self, state: TempusState, seen: list[SeenSet], last: Ruling) -> bool:
-        """Does the view show the set as it was before the flagged capture?"""
+        """Does the view show the set as it was before the flagged capture, or with
+        another card in the flagged one's place?"""
         if last.move.kind != "capture":
             return False
         held = state.find(last.move.get("set", 0))
-        if held is None or len(held.cards) < 2:
+        if held is None or len(held.cards) < 2 or any(s.top == held.top for s in seen):
             return False
-        return any(s.top == held.cards[-2] for s in seen) and all(
-            s.top != held.top for s in seen
-        )
+        if any(s.top == held.cards[-2] for s in seen):
+            return True
+        # Another card in the flagged one's place, every other set as it was: taken back
+        # and replaced in one reach (the view is read again after the take-back).
+        others = {other.top for other in state.sets if other is not held}
+        tops = [s.top for s in seen]
+        new = [top for top in tops if top not in others]
+        return (len(new) == 1 and new[0] is not None and others <= set(tops)
+                and not where_played(state, new[0]))
 
     @staticmethod
     def _missing(unseen: list[TempusSet]) -> Text:

@@ -155,10 +155,14 @@ class UnoTable(TableInterpreter[UnoState]):
 
     @staticmethod
     def _taken_back(state: UnoState, codes: set[str | None], last: Ruling) -> bool:
-        """Does the pile show its top from before the flagged play again?"""
+        """Does the pile show its top from before the flagged play again, or another
+        card in the flagged one's place (taken back and replaced in one reach: the view
+        is read again after the take-back, and that card is the seat's play)?"""
         if last.verdict.ok or last.move.kind != "play":
             return False
-        return uncovered(state, codes, len(last.move.get("cards")))
+        if uncovered(state, codes, len(last.move.get("cards"))):
+            return True
+        return len(codes) == 1 and state.top not in codes
 
     def _play_gone(self, state: UnoState, codes: set[str | None]) -> list[Action]:
         """Moves entered on the page since the last play (`ASIDES`), and the pile shows

@@ -1064,6 +1064,7 @@ def test_interpreter_hold_by_another_seat_asks_the_table() -> None:
 def test_interpreter_double_press_by_the_last_mover_takes_the_move_back() -> None:
     t = Table()
     t.see({"nw": "oasis"})
+    t.see({"nw": "oasis"}, far=1)  # past the moment another seat may claim the card
     assert t.press(1, "double") == [], "only the seat that moved may take it back"
     actions = t.press(0, "double")
     assert len(actions) == 1 and isinstance(actions[0], TakeBack)
@@ -1071,9 +1072,64 @@ def test_interpreter_double_press_by_the_last_mover_takes_the_move_back() -> Non
     assert t.press(0, "double") == [], "nothing left to take back"
 
 
-def test_interpreter_a_short_press_does_nothing_here() -> None:
+def test_interpreter_a_press_with_no_card_seen_turned_asks_the_table() -> None:
     t = Table(table({"nw": ["vizier"]}))
-    assert t.press(0, "press") == []
+    actions = t.press(0, "press")
+    assert len(actions) == 1 and isinstance(actions[0], AskTable)
+    assert "no card go on an identical one" in actions[0].message
+    assert t.match.moves == []
+
+
+def turned(tops: Mapping[str, str | None], cell: str, degrees: float) -> TableView:
+    """The square of `tops`, each card square to the mat but the one on `cell`."""
+    return TableView(tuple(
+        ViewCard(code, *CENTRE_MM[c], 90.0 + (degrees if c == cell else 0.0))
+        for c, code in tops.items()))
+
+
+def test_interpreter_a_card_on_an_identical_one_is_asked_then_confirmed_by_a_press() -> None:
+    t = Table(table(FULL))
+    tops = tops_of(t.match.state)
+    assert t.reader.on_view(t.match.state, turned(tops, "ne", 0.0), None) == []
+    actions = t.reader.on_view(t.match.state, turned(tops, "ne", 11.0), None)
+    assert len(actions) == 1 and isinstance(actions[0], AskTable)
+    assert "ne" in actions[0].message and t.match.moves == []
+    actions = t.press(0, "press")
+    assert actions == [Play(place(0, "ne", FULL_TOPS["ne"]))]
+    assert t.last is not None and t.last.verdict.rules == ("DES-NO-SAME-ON-SAME",)
+    # the camera cannot see it picked up again (the same face): only a double press
+    actions = t.reader.on_view(t.match.state, turned(tops, "ne", 0.0), t.last)
+    assert all(isinstance(action, AskTable) for action in actions) and len(t.match.moves) == 1
+    assert isinstance(t.press(0, "double")[0], TakeBack)
+    assert t.match.moves == [] and picture_of(t.match.state) == FULL
+
+
+def test_interpreter_a_card_turned_without_a_press_is_no_move() -> None:
+    t = Table(table(FULL))
+    tops = tops_of(t.match.state)
+    t.reader.on_view(t.match.state, turned(tops, "ne", 0.0), None)
+    t.reader.on_view(t.match.state, turned(tops, "ne", 9.0), None)  # a nudge, perhaps
+    assert t.see({**tops, "sw": "brigand"}) == [Play(place(0, "sw", "brigand"))]
+    assert t.press(1, "press") != [Play(place(1, "ne", FULL_TOPS["ne"]))]
+
+
+def test_interpreter_a_double_press_by_the_seat_that_put_it_down_flags_it_out_of_turn() -> None:
+    t = Table(table({"nw": ["vizier"]}))
+    assert t.see({"nw": "vizier", "ne": "oasis"}) == [Play(place(0, "ne", "oasis"))]
+    actions = t.press(1, "double")  # it was seat 1's card, not seat 0's
+    assert isinstance(actions[0], TakeBack) and actions[1:] == [Play(place(1, "ne", "oasis"))]
+    assert t.last is not None and t.last.verdict.rules == (TURN_RULE,)
+    # picked up again: taken back, and seat 0 plays its own
+    assert isinstance(t.see({"nw": "vizier"})[0], TakeBack)
+    assert t.see({"nw": "vizier", "sw": "treasure"}) == [Play(place(0, "sw", "treasure"))]
+
+
+def test_interpreter_a_double_press_claims_only_the_card_just_seen() -> None:
+    t = Table(table({"nw": ["vizier"]}))
+    t.see({"nw": "vizier", "ne": "oasis"})
+    t.see({"nw": "vizier", "ne": "oasis"}, far=1)  # the table changed since
+    assert t.press(1, "double") == []  # too late: nothing to claim
+    assert len(t.match.moves) == 1
 
 
 def test_interpreter_a_card_beside_the_square_is_an_off_placement() -> None:
@@ -1084,3 +1140,33 @@ def test_interpreter_a_card_beside_the_square_is_an_off_placement() -> None:
     actions = t.see({"nw": "oasis"})
     assert len(actions) == 1 and isinstance(actions[0], TakeBack)
     assert t.match.state.strays == 0
+
+
+def test_interpreter_a_press_puts_the_card_where_the_top_turned_most_never_a_guess() -> None:
+    # two identical cards one on the other are outlined as about one: a small turn
+    t = Table(table(FULL))
+    tops = tops_of(t.match.state)
+    square = {c: (*CENTRE_MM[c], 90.0) for c in tops}
+    t.reader.on_view(t.match.state, TableView(tuple(
+        ViewCard(code, *square[c]) for c, code in tops.items())), None)
+    nudged = {**square, "ne": (*CENTRE_MM["ne"], 92.6), "sw": (*CENTRE_MM["sw"], 90.5)}
+    t.reader.on_view(t.match.state, TableView(tuple(
+        ViewCard(code, *nudged[c]) for c, code in tops.items())), None)
+    assert t.press(0, "press") == [Play(place(0, "ne", FULL_TOPS["ne"]))]
+    # two cells turned about as much: which one is asked, never guessed
+    t = Table(table(FULL))
+    t.reader.on_view(t.match.state, TableView(tuple(
+        ViewCard(code, *square[c]) for c, code in tops.items())), None)
+    both = {**nudged, "sw": (*CENTRE_MM["sw"], 88.0)}
+    t.reader.on_view(t.match.state, TableView(tuple(
+        ViewCard(code, *both[c]) for c, code in tops.items())), None)
+    actions = t.press(0, "press")
+    assert len(actions) == 1 and isinstance(actions[0], AskTable) and t.match.moves == []
+
+
+def test_interpreter_a_press_right_after_a_take_back_asks_rather_than_fails() -> None:
+    t = Table(table({"nw": ["vizier"]}))
+    t.see({"nw": "vizier", "ne": "oasis"})
+    assert isinstance(t.press(0, "double")[0], TakeBack)  # the cells are seen afresh
+    actions = t.press(1, "press")
+    assert len(actions) == 1 and isinstance(actions[0], AskTable)

@@ -1076,6 +1076,17 @@ def test_table_a_flagged_capture_taken_back_undoes_it() -> None:
     assert len(actions) == 1 and isinstance(actions[0], TakeBack)
 
 
+def test_table_a_flagged_capture_swapped_on_the_same_set_is_taken_back_then_read_again() -> None:
+    match = Match(GAME, Header("tempus", ("a", "b")))
+    match._states[-1] = table((0, "plus", ["red-5"]), to_play=1)
+    ruling = match.play(capture(1, 1, "red-3"))
+    # the red 3 picked up and the red 9 put on the set under one hand
+    actions = look(match.state, seen_set(0, "plus", "red-9"), last=ruling)
+    assert len(actions) == 1 and isinstance(actions[0], TakeBack)
+    match.undo()
+    assert look(match.state, seen_set(0, "plus", "red-9")) == [Play(capture(1, 1, "red-9"))]
+
+
 def press(state: TempusState, seat: int, kind: Any = "press") -> list[Any]:
     return TempusTable(GAME.deck.card_mm).on_press(state, Press(seat, kind), None)
 

@@ -1250,6 +1250,15 @@ def test_table_a_flagged_play_taken_back_is_a_takeback() -> None:
     assert on_view(match, *pile("red-3")) == ["TakeBack"]
 
 
+def test_table_a_flagged_play_swapped_in_one_reach_is_taken_back_then_read_again() -> None:
+    match = started("red-3")
+    assert not match.play(play(0, "blue-7")).verdict.ok
+    # the blue 7 picked up and the red 9 put down under one hand: the pile shows neither
+    assert on_view(match, *pile("red-9")) == ["TakeBack"]
+    match.undo()
+    assert on_view(match, *pile("red-9")) == [{"seat": 0, "move": "play", "cards": ["red-9"]}]
+
+
 def test_table_a_press_out_of_turn_is_a_jump_in() -> None:
     match = started("red-3")
     assert on_press(match, 2, "press") == [{"seat": 2, "move": "play", "cards": ["red-3"]}]
