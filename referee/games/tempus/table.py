@@ -439,6 +439,9 @@ class TempusTable(TableInterpreter[TempusState]):
         def search(i: int, used: frozenset[int], pairs: list[tuple[int, int]],
                    length: float) -> None:
             nonlocal best
+            most = len(pairs) + len(series) - i  # pairs this branch can still reach
+            if most < best[0] or (most == best[0] and length >= best[1] > 0.0):
+                return  # it cannot do better than the best found
             if i == len(series):
                 if (len(pairs), -length) > (best[0], -best[1]):
                     best = (len(pairs), length, list(pairs))
