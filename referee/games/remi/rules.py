@@ -48,7 +48,7 @@ from referee.games.remi.state import (
     read_meld,
 )
 from referee.games.remi.table import RemiTable
-from referee.games.remi.words import describe, news, rack_proof, unused_proof
+from referee.games.remi.words import RULE_NAMES, describe, news, rack_proof, unused_proof
 from referee.text import Text, t
 
 SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -71,6 +71,7 @@ class Remi(Game[RemiState]):
     """Remi pe tablă, laid-out, for 2 to 4 players."""
 
     name = "remi"
+    rule_names = RULE_NAMES
     title = "Remi pe tablă"
     min_seats = 2
     max_seats = 4

@@ -119,3 +119,28 @@ def rack_proof(item: Pending, shown: int) -> Text:
     return t("seat {seat}'s rack shows as counted, so it held {count} tiles, under 4, when it "
              "took from inside the row at move {index}", seat=item.seat, count=item.counted,
              index=item.index)
+
+
+RULE_NAMES = {
+    "REMI-RUN": t("A run: three or more in a row, one colour"),
+    "REMI-SET": t("A set: one number in three or four colours"),
+    "REMI-ACE": t("The 1 low or high, never round the corner"),
+    "REMI-JOLY": t("A joly stands for any tile"),
+    "REMI-JOLY-RATIO": t("Twice as many real tiles as jolies"),
+    "REMI-OPEN-ROUND": t("No laying out in the first round"),
+    "REMI-OPEN-45": t("The first lay-out is worth 45 points"),
+    "REMI-OPEN-RUN": t("The first lay-out holds a run"),
+    "REMI-DRAW": t("Draw from the wall"),
+    "REMI-RUPERE-LAST": t("The row's last tile, used at once"),
+    "REMI-PE-TABLA": t("Taken “pe tablă”, said aloud"),
+    "REMI-RUPERE-ANY": t("A tile from anywhere in the row, once opened"),
+    "REMI-FIRST-DISCARD-DEAD": t("The row's first tile is dead"),
+    "REMI-LAYOFF": t("Laying off on the melds"),
+    "REMI-JOLY-LAYOFF-OWN": t("A joly laid off only on one's own melds"),
+    "REMI-JOLY-SWAP": t("A freed joly is used the same turn"),
+    "REMI-JOLY-SET": t("Freeing a joly from a set of three"),
+    "REMI-DISCARD": t("One discard a turn"),
+    "REMI-CLOSE": t("Going out"),
+    "REMI-ATU": t("The atu"),
+    "REMI-GAME-END": t("The end of the game"),
+}
