@@ -26,6 +26,9 @@ MEANINGS: dict[tuple[str, str], Who] = {
     ("uno", "double"): "last",
     ("kanaloa", "press"): "anyone",
     ("kanaloa", "double"): "last",
+    ("remi", "press"): "to_play",
+    ("remi", "hold"): "to_play",
+    ("remi", "double"): "last",
 }
 #: While a boat may take a dolphin's step, its owner's press takes it and a hold lets it
 #: go (docs/buttons.md, Kanaloa): gesture -> label key.

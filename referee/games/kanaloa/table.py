@@ -26,7 +26,7 @@ from referee.core import Move, Ruling
 from referee.decks import Deck
 from referee.games.kanaloa.state import RING_CARDS, KanaloaState
 from referee.table import Action, AskTable, Play, Press, TableInterpreter, TableView, TakeBack
-from referee.text import t
+from referee.text import t, tn
 
 #: An unnamed card this near where an ocean card lay is that card, read weakly (mm).
 SAME_PLACE_MM = 25.0
@@ -99,8 +99,9 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
         unread = sum(1 for card in view.cards if card.code is None)
         if len(oceans) != RING_CARDS[self._seats]:
             if unread and len(oceans) + unread == RING_CARDS[self._seats]:
-                return [AskTable(t("{count} ocean card(s) of the ring cannot be read: name "
-                                   "them on the page", count=unread))]
+                return [AskTable(tn("{count} ocean cards of the ring cannot be read: name "
+                                    "them on the page", "1 ocean card of the ring cannot be "
+                                    "read: name it on the page", count=unread))]
             return []
         codes = [card.code for card in oceans]
         if len(set(codes)) != len(codes) or self._island not in codes:

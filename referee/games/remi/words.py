@@ -13,7 +13,7 @@ from referee.games.remi.state import (
     rack_value,
     read_meld,
 )
-from referee.text import Text, t
+from referee.text import Text, t, tn
 
 
 def describe(move: Move) -> Text:
@@ -63,8 +63,9 @@ def news(before: RemiState, move: Move, after: RemiState) -> Text:
         return t("seat {seat}'s rack was counted at {count} tiles: whether it held 4 is "
                  "proven when it is shown", seat=seat, count=before.racks[seat])
     if kind == "take":
-        return t("seat {seat} takes {count} tile(s) from the row: use {tile} in a meld this "
-                 "turn", seat=seat, count=len(before.row) - len(after.row),
+        return tn("seat {seat} takes {count} tiles from the row: use {tile} in a meld this "
+                  "turn", "seat {seat} takes 1 tile from the row: use {tile} in a meld this "
+                  "turn", seat=seat, count=len(before.row) - len(after.row),
                  tile=before.row[move.get("at")][1])
     if kind == "swap":
         return t("seat {seat} frees a joly: lay it in a meld this turn", seat=seat)
@@ -85,7 +86,8 @@ def news(before: RemiState, move: Move, after: RemiState) -> Text:
                  scores=scores, seat=after.starter)
     if kind == "reveal":
         points = sum(rack_value(code, before.options) for code in move.get("tiles"))
-        return t("seat {seat} shows {count} tile(s), {points} points against it", seat=seat,
+        return tn("seat {seat} shows {count} tiles, {points} points against it",
+                  "seat {seat} shows 1 tile, {points} points against it", seat=seat,
                  count=len(move.get("tiles")), points=points)
     if kind == "pe-tabla":
         return t("seat {seat} plays pe tablă", seat=seat)
@@ -113,8 +115,10 @@ def unused_proof(rule: str, index: int, seat: int, code: str,
 def rack_proof(item: Pending, shown: int) -> Text:
     """What a shown rack proves of an earlier move."""
     if item.rule == "REMI-CLOSE":
-        return t("seat {seat} shows {count} tile(s) left, so it had not laid out all its "
-                 "tiles when it went out at move {index}", seat=item.seat, count=shown,
+        return tn("seat {seat} shows {count} tiles left, so it had not laid out all its "
+                  "tiles when it went out at move {index}", "seat {seat} shows 1 tile left, so "
+                  "it had not laid out all its tiles when it went out at move {index}",
+                  seat=item.seat, count=shown,
                  index=item.index)
     return t("seat {seat}'s rack shows as counted, so it held {count} tiles, under 4, when it "
              "took from inside the row at move {index}", seat=item.seat, count=item.counted,

@@ -149,7 +149,7 @@ def test_a_ring_with_a_card_the_camera_cannot_name_is_asked_about() -> None:
     table = GAME.interpreter(match.header)
     laid: list[str | None] = [*RING[:9], None]
     [action] = table.on_view(match.state, ring_view(laid), None)
-    assert isinstance(action, AskTable) and "1 ocean card(s) of the ring" in action.message
+    assert isinstance(action, AskTable) and "1 ocean card of the ring" in action.message
 
 
 def test_the_round_s_first_lead_says_the_dealer_dealt() -> None:

@@ -323,7 +323,7 @@ def test_remi_rupere_any_legal_opened_with_four_tiles_the_later_tiles_come_too()
     play(match, 2, "draw")
     play(match, 2, "discard", tile="yellow-5")
     take = play(match, 0, "take", at=1)
-    assert take.verdict.ok and "takes 5 tile(s)" in take.verdict.message
+    assert take.verdict.ok and "takes 5 tiles" in take.verdict.message
     assert match.state.racks[0] == 8 + 5 and [c for _, c in match.state.row] == ["blue-3"]
     play(match, 0, "lay", melds=[["blue-4", "blue-5", "blue-6"]])
     assert play(match, 0, "discard", tile="yellow-5").deferred == ()
