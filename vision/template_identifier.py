@@ -60,28 +60,30 @@ COLOUR_MARGIN = 0.2  # histogram distance by which the best colour must beat the
 COLOUR_FAR = 0.7  # histogram distance beyond which a patch has none of a face's colours
 
 
-def ink(patches: Image8) -> Floats:
-    """How much ink each pixel holds, (n, height, width, 2) at SIZE, against the card's own
-    white (each channel's WHITE_PERCENTILE level): 1 minus its lowest colour channel, where
-    yellow on white shows as well as black, and 1 minus its lightness (the mean of its
-    lowest and highest channel), where black on yellow shows too."""
+def balanced(patches: Image8) -> Floats:
+    """The patches at SIZE against each card's own white (each channel divided by its
+    WHITE_PERCENTILE level, capped at 1), (n, height, width, 3): what ink and hues read."""
     small = np.stack([cv2.resize(p, SIZE, interpolation=cv2.INTER_AREA) for p in patches])
     img = small.astype(np.float32) + 4.0
     white = np.percentile(img.reshape(len(img), -1, 3), WHITE_PERCENTILE, axis=1)
-    img = np.minimum(img / white[:, None, None, :], 1.0)
+    out: Floats = np.minimum(img / white[:, None, None, :], 1.0)
+    return out
+
+
+def ink(img: Floats) -> Floats:
+    """How much ink each pixel of `balanced` pictures holds, (n, height, width, 2): 1 minus
+    its lowest colour channel, where yellow on white shows as well as black, and 1 minus
+    its lightness (the mean of its lowest and highest channel), where black on yellow
+    shows too."""
     low, high = img.min(axis=3), img.max(axis=3)
     out: Floats = np.ascontiguousarray(
         np.stack([1.0 - low, 1.0 - (low + high) / 2.0], axis=3)).astype(np.float32)
     return out
 
 
-def hues(patches: Image8) -> Floats:
-    """Each patch's colours as a histogram, (n, HUE_BINS + 1): the hue of its saturated
-    pixels (white balanced on the card's own white) and, last, its share of black."""
-    small = np.stack([cv2.resize(p, SIZE, interpolation=cv2.INTER_AREA) for p in patches])
-    img = small.astype(np.float32) + 4.0
-    white = np.percentile(img.reshape(len(img), -1, 3), WHITE_PERCENTILE, axis=1)
-    img = np.clip(img / white[:, None, None, :], 0.0, 1.0)
+def hues(img: Floats) -> Floats:
+    """Each `balanced` picture's colours as a histogram, (n, HUE_BINS + 1): the hue of its
+    saturated pixels and, last, its share of black."""
     top, low = img.max(axis=3), img.min(axis=3)
     saturation = (top - low) / (top + 1e-3)
     weight = np.clip((saturation - SATURATED[0]) / (SATURATED[1] - SATURATED[0]), 0.0, 1.0)
@@ -168,25 +170,26 @@ class RecentPatches:
         self._answers: list[tuple[str | None, float]] = []
 
     @staticmethod
-    def _thumbnails(patches: Image8) -> Floats:
+    def thumbnails(patches: Image8) -> Floats:
+        """Each patch's grey block means, one row per patch: what find and keep compare."""
         w, h = patches.shape[2] // RECENT_BLOCK, patches.shape[1] // RECENT_BLOCK
         greys = grey(np.ascontiguousarray(patches))
         out = np.stack([cv2.resize(g, (w, h), interpolation=cv2.INTER_AREA) for g in greys])
         return out.reshape(len(out), -1).astype(np.float32)
 
-    def find(self, patches: Image8) -> list[tuple[str | None, float] | None]:
-        """The remembered answer for each patch, or None where it was not seen lately."""
-        if not self._answers or self._thumbs.shape[1] != self._thumbnails(patches[:1]).shape[1]:
-            return [None] * len(patches)
-        thumbs = self._thumbnails(patches)
+    def find(self, thumbs: Floats) -> list[tuple[str | None, float] | None]:
+        """The remembered answer for each patch (by its thumbnails), or None where it was
+        not seen lately."""
+        if not self._answers or self._thumbs.shape[1] != thumbs.shape[1]:
+            return [None] * len(thumbs)
         apart = np.abs(thumbs[:, None, :] - self._thumbs[None, :, :]).max(axis=2)
         nearest = apart.argmin(axis=1)
         return [self._answers[int(j)] if apart[i, j] <= RECENT_TOLERANCE else None
                 for i, j in enumerate(nearest)]
 
-    def keep(self, patches: Image8, answers: list[tuple[str | None, float]]) -> None:
-        """Remember these answers, forgetting the oldest beyond RECENT_COUNT."""
-        thumbs = self._thumbnails(patches)
+    def keep(self, thumbs: Floats, answers: list[tuple[str | None, float]]) -> None:
+        """Remember these answers of patches (by their thumbnails), forgetting the oldest
+        beyond RECENT_COUNT."""
         if self._thumbs.shape[1:] != thumbs.shape[1:]:
             self._thumbs, self._answers = thumbs[:0], []
         self._thumbs = np.concatenate([self._thumbs, thumbs])[-RECENT_COUNT:]
@@ -197,9 +200,9 @@ class RecentPatches:
 class TemplateIdentifier:
     """Names card patches of an enrolled deck by shape and colour, or None when unsure.
 
-    `templates` holds each enrolled view aligned to `layout`, both ways up (standardised
-    rows); `template_shapes` says whose shape each row is. `colours` holds the mean hue
-    histogram of each colour. `faces` maps a (shape, colour) pair to its code.
+    `templates` holds each enrolled view at every size of SCALES, both ways up
+    (standardised rows); `template_shapes` says whose shape each row is. `colours` holds
+    the mean hue histogram of each colour. `faces` maps a (shape, colour) pair to its code.
     """
 
     codes: tuple[str, ...]
@@ -229,10 +232,11 @@ class TemplateIdentifier:
         colour_names = tuple(dict.fromkeys(colour_of))
         owner = [i for i, images in enumerate(views) for _ in images]
         patches = batch([image for images in views for image in images])
-        templates = _scaled_templates(ink(patches))
+        pictures = balanced(patches)
+        templates = _scaled_templates(ink(pictures))
         shapes = np.repeat(np.array([shape_names.index(shape_of[i]) for i in owner], np.intp),
                            len(SCALES) ** 2)
-        hist = hues(patches)
+        hist = hues(pictures)
         colours = np.stack([hist[[j for j, i in enumerate(owner) if colour_of[i] == name]]
                             .mean(axis=0) for name in colour_names])
         faces = {(shape_names.index(s), colour_names.index(c)): code
@@ -256,18 +260,20 @@ class TemplateIdentifier:
         again without the comparison, which costs a few milliseconds a card."""
         if not len(patches):
             return []
-        results = self.recent.find(patches)
+        thumbs = self.recent.thumbnails(patches)
+        results = self.recent.find(thumbs)
         todo = [i for i, result in enumerate(results) if result is None]
         if todo:
             fresh = self._identify(patches[todo])
-            self.recent.keep(patches[todo], fresh)
+            self.recent.keep(thumbs[todo], fresh)
             for i, result in zip(todo, fresh, strict=True):
                 results[i] = result
         return [result for result in results if result is not None]
 
     def _identify(self, patches: Image8) -> list[tuple[str | None, float]]:
         """identify_batch() without the memory of recent patches."""
-        windows = _windows(ink(patches))
+        pictures = balanced(patches)
+        windows = _windows(ink(pictures))
         n, shifts, pixels = windows.shape
         # best correlation of each patch with each template over the shifts
         per_template = (windows.reshape(n * shifts, pixels) @ self.templates.T
@@ -275,7 +281,7 @@ class TemplateIdentifier:
         n_shapes = len(self.shape_names)
         per_shape = np.full((len(patches), n_shapes), -1.0, np.float32)
         np.maximum.at(per_shape.T, self.template_shapes, per_template.T)
-        hist = hues(patches)
+        hist = hues(pictures)
         colour_d = 0.5 * np.abs(hist[:, None, :] - self.colours[None, :, :]).sum(axis=2)
         spread = contrasts(grey(patches))
         return [self._decide(per_shape[i], colour_d[i], spread[i]) for i in range(len(patches))]
@@ -303,7 +309,3 @@ class TemplateIdentifier:
         conf = float(np.clip(conf, 0.0, 1.0))
         code = self.faces[(shape, ranked[0])]
         return (code if conf >= self.threshold else None), round(conf, 3)
-
-    def is_card_like(self, patch: Image8) -> bool:
-        """True if the patch looks like one of the learnt faces at all."""
-        return self.identify(patch)[0] is not None

@@ -156,9 +156,9 @@ def test_a_card_lying_still_is_named_once(uno: dict[str, Image]) -> None:
     first = ident.identify(still)
     noise = np.random.default_rng(5).integers(-3, 4, still.shape)
     next_frame = patches(np.clip(still.astype(np.int16) + noise, 0, 255).astype(np.uint8))
-    assert ident.recent.find(next_frame) == [first]
+    assert ident.recent.find(ident.recent.thumbnails(next_frame)) == [first]
     assert ident.identify_batch(next_frame) == [first]
     # another value, or the card turned, is not taken for the card seen before
     others = patches(camera(uno["red-9"], blur=0.8, turned=True),
                      camera(uno["red-8"], blur=0.8), camera(uno["red-6"], blur=0.8, turned=True))
-    assert ident.recent.find(others) == [None, None, None]
+    assert ident.recent.find(ident.recent.thumbnails(others)) == [None, None, None]
