@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from playwright.sync_api import Browser, sync_playwright
 from werkzeug.test import TestResponse
 
 from webui import ControlError, create_app
@@ -26,6 +27,7 @@ from webui import ControlError, create_app
 DATA: dict[str, Any] = json.loads(
     Path(__file__).with_name("data").joinpath("table.json").read_text(encoding="utf-8")
 )
+CHROMIUM = Path("/usr/bin/chromium")
 PNG = b"\x89PNG\r\n\x1a\nfake-card"
 JPEG = b"\xff\xd8\xff\xe0fake-photo"
 PIN = "1234"
@@ -243,3 +245,19 @@ def admin(phone: Phone) -> Phone:
 @pytest.fixture
 def refused() -> Callable[[TestResponse], str]:
     return message_of
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium, headless; never a downloaded browser (a browser test module may
+    launch its own instead)."""
+    if not CHROMIUM.is_file():
+        pytest.fail(f"{CHROMIUM} is missing: sudo apt-get install chromium", pytrace=False)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()

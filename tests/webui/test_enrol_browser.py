@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from firmware.deck_profile import load_profile
 from firmware.service import TableService
@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SESSION = ROOT / "tests/fixtures/enrolment/uno-recoloured"
 LAYOUTS = json.loads((SESSION / "session.json").read_text())["enrolment"]["layouts"]
 SHOTS = ROOT / "out/screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
 PIN = "731904"
 WORDS = load_catalogues()["en"]
 LEARNING_MS = 120_000  # the last confirmation learns the deck to find confusable faces
@@ -50,21 +49,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TableServ
     finally:
         server.stop()
         store.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's chromium, headless; never a downloaded browser."""
-    if not CHROMIUM.is_file():
-        pytest.fail(f"{CHROMIUM} is missing: sudo apt-get install chromium", pytrace=False)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def shot(page: Page, name: str) -> None:

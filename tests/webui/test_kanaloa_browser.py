@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from firmware.service import TableService
 from firmware.store import MatchStore
@@ -29,7 +29,6 @@ from webui.server import serve
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = ROOT / "tests/fixtures/kanaloa/three-players-daylight"
 SHOTS = ROOT / "out/screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
                          "is_mobile": True, "has_touch": True, "locale": "en-US"}
 LIVE_MS = 3000
@@ -62,21 +61,6 @@ def race(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
     finally:
         server.stop()
         store.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's chromium, headless; never a downloaded browser."""
-    if not CHROMIUM.is_file():
-        pytest.fail(f"{CHROMIUM} is missing: sudo apt-get install chromium", pytrace=False)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def test_the_snapshot_carries_the_race_in_every_language(
