@@ -28,6 +28,10 @@ DATA: dict[str, Any] = json.loads(
     Path(__file__).with_name("data").joinpath("table.json").read_text(encoding="utf-8")
 )
 CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
 PNG = b"\x89PNG\r\n\x1a\nfake-card"
 JPEG = b"\xff\xd8\xff\xe0fake-photo"
 PIN = "1234"
@@ -249,14 +253,14 @@ def refused() -> Callable[[TestResponse], str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's chromium, headless; never a downloaded browser (a browser test module may
-    launch its own instead)."""
+    """Debian's chromium, headless; never a downloaded browser."""
     if not CHROMIUM.is_file():
-        pytest.fail(f"{CHROMIUM} is missing: sudo apt-get install chromium", pytrace=False)
+        pytest.fail(f"{CHROMIUM} is missing: the browser tests need Debian's chromium "
+                    "(sudo apt-get install chromium, or bash scripts/dev test installs it)",
+                    pytrace=False)
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=CHROMIUM_ARGS)
         try:
             yield chromium
         finally:

@@ -28,7 +28,6 @@ from playwright.sync_api import (
     Locator,
     Page,
     expect,
-    sync_playwright,
 )
 
 from firmware.service import TableService
@@ -46,11 +45,6 @@ from webui.server import RunningServer, serve
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = ROOT / "tests/fixtures/deserto/two-players-daylight"
 SHOTS = ROOT / "out/screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-]
 PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
@@ -129,25 +123,6 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     finally:
         server.stop()
         store.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's chromium, headless; never a downloaded browser."""
-    if not CHROMIUM.is_file():
-        pytest.fail(f"{CHROMIUM} is missing: the browser tests need Debian's chromium "
-                    "(sudo apt-get install chromium, or bash scripts/dev test installs it)",
-                    pytrace=False)
-    playwright = sync_playwright().start()
-    try:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-    finally:
-        playwright.stop()
 
 
 @pytest.fixture
