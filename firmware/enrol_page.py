@@ -41,11 +41,11 @@ class PageEnrolment:
         self.folder: Path | None = None
         self.failure = ""
 
-    def on_frame(self, frame: np.ndarray | None) -> None:
+    def on_frame(self, frame: np.ndarray | None, full: np.ndarray | None = None) -> None:
         if self.session.state != "laying" or frame is None:
             return
         try:
-            self.session.on_frame(frame)
+            self.session.on_frame(frame, full)
         except VisionError as error:
             self.session.message = str(error)
 

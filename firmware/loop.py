@@ -23,7 +23,8 @@ class Pipeline(Protocol):
     """What the loop feeds: `firmware.pipeline.RefereePipeline`."""
 
     def on_frame(
-        self, frame: np.ndarray | None, label: str = "", t: float | None = None
+        self, frame: np.ndarray | None, label: str = "", t: float | None = None,
+        full: np.ndarray | None = None,
     ) -> None: ...
     def on_press(self, seat: int, kind: PressKind, t: float | None = None) -> None: ...
     def note_problem(self, message: str) -> None: ...
@@ -108,7 +109,7 @@ def drive(
         last_t = frame.t
         for event in presses(frame.t):
             pipeline.on_press(event.seat, event.kind, t=event.t)
-        pipeline.on_frame(frame.image, label=f"frame {frame.index}", t=frame.t)
+        pipeline.on_frame(frame.image, label=f"frame {frame.index}", t=frame.t, full=frame.full)
     for event in presses(float("inf") if not live else last_t):
         pipeline.on_press(event.seat, event.kind, t=event.t)
     return camera

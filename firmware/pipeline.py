@@ -41,7 +41,7 @@ REREADS_AFTER_TAKE_BACK = 3
 
 
 class TableReaderLike(Protocol):
-    def read(self, frame: np.ndarray) -> ReadingLike: ...
+    def read(self, frame: np.ndarray, *, full: np.ndarray | None = None) -> ReadingLike: ...
 
 
 class PanelLike(Protocol):
@@ -120,13 +120,15 @@ class RefereePipeline:
 
     # -- inputs -------------------------------------------------------------------
 
-    def on_frame(self, frame: np.ndarray | None, label: str = "", t: float | None = None) -> None:
-        """One camera frame (`t`: seconds on the camera's clock); a frame that cannot be
-        read is noted once and skipped."""
+    def on_frame(self, frame: np.ndarray | None, label: str = "", t: float | None = None,
+                 full: np.ndarray | None = None) -> None:
+        """One camera frame (`t`: seconds on the camera's clock; `full`: the same instant at
+        the camera's full resolution, where cards are cut for naming); a frame that cannot
+        be read is noted once and skipped."""
         try:
             if frame is None or frame.size == 0:
                 raise self._frame_problem("the frame is empty")
-            reading = self._reader.read(frame)
+            reading = self._reader.read(frame, full=full)
         except self._frame_problem as problem:
             # The same trouble frame after frame (a hand over a tag) is said once.
             if str(problem) != self._frame_trouble:

@@ -100,12 +100,13 @@ class TableService:
 
     # -- the live loop ------------------------------------------------------------
 
-    def on_frame(self, frame: np.ndarray | None, label: str = "", t: float | None = None) -> None:
+    def on_frame(self, frame: np.ndarray | None, label: str = "", t: float | None = None,
+                 full: np.ndarray | None = None) -> None:
         with self._lock:
             if self._enrolment is not None:  # the camera enrols; the match waits
-                self._enrolment.on_frame(frame)
+                self._enrolment.on_frame(frame, full)
             elif self._pipeline is not None:
-                self._pipeline.on_frame(frame, label, t)
+                self._pipeline.on_frame(frame, label, t, full)
 
     def on_press(self, seat: int, kind: PressKind, t: float | None = None) -> None:
         with self._lock:

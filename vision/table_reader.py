@@ -3,6 +3,10 @@
     >>> reader = TableReader(default_mat(), identifier, card_mm=(63, 88))   # doctest: +SKIP
     >>> reading = reader.read(frame)                                        # doctest: +SKIP
     >>> [c.to_json() for c in reading.cards], reading.obstructed            # doctest: +SKIP
+
+A camera with a second, larger stream of the same instant (a Pi camera's full frame)
+passes it too, `reader.read(frame, full=full)`: cards are found on the small frame and
+cut for naming from the large one, where a small card or a tile has its detail.
 """
 
 from __future__ import annotations
@@ -15,7 +19,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import Calibration, Frame, TableNotFound, calibrate, check_frame
+from vision.calibration import (
+    BadFrame,
+    Calibration,
+    Frame,
+    TableNotFound,
+    calibrate,
+    check_frame,
+)
 from vision.cards import (
     MAT_DIFF,
     MAX_OVERLAP,
@@ -44,6 +55,7 @@ LEARN_EVERY = 4  # frames between updates of the mat model
 LEARN_RATE = 0.3  # share of the view an update blends in where the mat shows
 HEAL_RATE = 0.5  # the same where the model no longer fits but the view looks like bare mat
 SHARP_EDGE = 6.0  # grey levels per pixel across an outline that makes it an object, not light
+SAME_SHAPE = 0.01  # how far a full frame's aspect ratio may differ from the small frame's
 
 
 @dataclass
@@ -173,11 +185,14 @@ class TableReader:
         self._valid = None
         self._model = None
 
-    def read(self, frame: object, calibration: Calibration | None = None) -> TableReading:
-        """Read one frame; raises BadFrame, or TableNotFound if the mat was never found."""
-        image = check_frame(frame)
-        if image.ndim == 2 or image.shape[2] == 1:
-            image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
+    def read(self, frame: object, calibration: Calibration | None = None, *,
+             full: object = None) -> TableReading:
+        """Read one frame; raises BadFrame, or TableNotFound if the mat was never found.
+
+        `full`, when given, is the same instant at a higher resolution (the camera's
+        full frame): the cards found on `frame` are cut from it for naming."""
+        image = _bgr(check_frame(frame))
+        source = NamingSource(image) if full is None else NamingSource.of(image, full)
         if calibration is not None:
             self._use(calibration)
         elif self._calibration is None or self._calibration.image_size != (
@@ -206,7 +221,7 @@ class TableReader:
         self._frames += 1
         if self._frames % LEARN_EVERY == 0:
             self._learn(top, scan, valid)
-        quads, named = self._name_cards(image, cal, scan)
+        quads, named = self._name_cards(source, cal, scan)
         # every card's corners in the frame at once
         corners_px = np.zeros((0, 4, 2))
         if quads:
@@ -224,21 +239,21 @@ class TableReader:
         return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(top),
                             clutter=scan.clutter)
 
-    def _name_cards(self, image: Frame, cal: Calibration, scan: CardScan
+    def _name_cards(self, source: NamingSource, cal: Calibration, scan: CardScan
                     ) -> tuple[list[CardQuad], list[tuple[str | None, float]]]:
         """The card outlines to report and (code or None, confidence) of each."""
         quads = list(scan.cards)
-        named = self._name(image, cal, quads)
+        named = self._name(source, cal, quads)
         # an unknown outline may be a phantom: try the rival outlines there, all at once
         tries = [(i, alt) for i, quad in enumerate(quads) if named[i][0] is None
                  for alt in quad.alternatives]
-        for (i, alt), (code, conf) in zip(tries, self._name(image, cal, [a for _, a in tries]),
+        for (i, alt), (code, conf) in zip(tries, self._name(source, cal, [a for _, a in tries]),
                                           strict=True):
             if code is not None and named[i][0] is None:  # the first rival named wins
                 quads[i], named[i] = alt, (code, conf)
-        return self._name_extras(image, cal, scan, quads, named)
+        return self._name_extras(source, cal, scan, quads, named)
 
-    def _name_extras(self, image: Frame, cal: Calibration, scan: CardScan,
+    def _name_extras(self, source: NamingSource, cal: Calibration, scan: CardScan,
                      quads: list[CardQuad], named: list[tuple[str | None, float]]
                      ) -> tuple[list[CardQuad], list[tuple[str | None, float]]]:
         """Add the other outlines of overlapping cards that can be named and lie clear of
@@ -257,7 +272,7 @@ class TableReader:
             return quads, named
         found: list[tuple[CardQuad, tuple[str | None, float]]] = []
         removed: set[int] = set()
-        for quad, result in zip(tries, self._name(image, cal, tries), strict=True):
+        for quad, result in zip(tries, self._name(source, cal, tries), strict=True):
             if result[0] is None:
                 continue
             under = blocked(quad)
@@ -282,18 +297,22 @@ class TableReader:
             self._valid = view_mask(calibration, self.px_per_mm)
             self._model = None
 
-    def _name(self, image: Frame, cal: Calibration, quads: list[CardQuad]
+    def _name(self, source: NamingSource, cal: Calibration, quads: list[CardQuad]
               ) -> list[tuple[str | None, float]]:
         """(code or None, confidence) of each card outline."""
-        return self.identifier.identify_batch(self._cut(image, cal, quads)) if quads else []
+        return self.identifier.identify_batch(self._cut(source, cal, quads)) if quads else []
 
-    def _cut(self, image: Frame, cal: Calibration, quads: list[CardQuad]) -> Frame:
-        """The cards' upright BGR patches, one (n, height, width, 3) array. Each is cut from
-        the BGRA copy of the frame the view was warped from where it holds the card (OpenCV
-        warps 4 channels faster; the same patch; all made BGR in one call), else from the
-        frame."""
+    def _cut(self, source: NamingSource, cal: Calibration, quads: list[CardQuad]) -> Frame:
+        """The cards' upright BGR patches, one (n, height, width, 3) array. From a full
+        frame where there is one; else each is cut from the BGRA copy of the frame the view
+        was warped from where it holds the card (OpenCV warps 4 channels faster; the same
+        patch; all made BGR in one call), else from the frame."""
         w, h = PATCH_SIZE
         corners = cal.mat_to_image(np.array([q.corners_mm for q in quads]).reshape(-1, 2))
+        if source.full is not None:
+            return np.stack([cut_sharp(source.full, source.to_full(c), PATCH_SIZE)
+                             for c in corners.reshape(-1, 4, 2)])
+        image = source.image
         plan = self._top_down
         bgra = np.empty((len(quads), h, w, 4), np.uint8)
         from_frame = []
@@ -396,6 +415,59 @@ class TableReader:
         size = (round(self.mat.width_mm * THUMBNAIL_PX_PER_MM),
                 round(self.mat.height_mm * THUMBNAIL_PX_PER_MM))
         return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.uint8)
+
+
+@dataclass(frozen=True)
+class NamingSource:
+    """Where the cards of one frame are cut for naming: the frame itself, or the same
+    instant at a higher resolution (`full`, `scale` of its pixels to the frame's)."""
+
+    image: Frame
+    full: Frame | None = None
+    scale: tuple[float, float] = (1.0, 1.0)
+
+    @classmethod
+    def of(cls, image: Frame, full: object) -> NamingSource:
+        """The frame with its full-resolution twin; BadFrame if it is no such twin."""
+        big = _bgr(check_frame(full))
+        (h, w), (big_h, big_w) = image.shape[:2], big.shape[:2]
+        if big_w < w or big_h < h or abs(big_w / big_h - w / h) > SAME_SHAPE * w / h:
+            raise BadFrame(f"the full frame ({big_w}x{big_h}) is not a larger view of the "
+                           f"frame ({w}x{h}): check the camera's two streams")
+        return cls(image, big, (big_w / w, big_h / h))
+
+    def to_full(self, points_px: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Frame pixels as full-frame pixels (pixel centres at whole numbers in both)."""
+        return np.asarray((points_px + 0.5) * np.array(self.scale) - 0.5, np.float64)
+
+
+def cut_sharp(image: Frame, corners_px: NDArray[np.float64], size: tuple[int, int]) -> Frame:
+    """The quadrilateral as an upright patch of `size`, its pixels each the mean of the
+    image pixels under it: where the card spans several image pixels a patch pixel, the
+    part around it is first shrunk by a whole factor (area averaged), not sampled."""
+    w, h = size
+    sides = np.linalg.norm(corners_px - np.roll(corners_px, -1, axis=0), axis=1)
+    factor = int(min((sides[0] + sides[2]) / (2 * w), (sides[1] + sides[3]) / (2 * h)))
+    if factor < 2:
+        return warp_patch(image, corners_px, size)
+    (x0, y0), (x1, y1) = np.floor(corners_px.min(axis=0)) - factor, np.ceil(
+        corners_px.max(axis=0)) + factor
+    x0, y0 = max(int(x0) // factor * factor, 0), max(int(y0) // factor * factor, 0)
+    x1 = min(int(x1), image.shape[1]) // factor * factor
+    y1 = min(int(y1), image.shape[0]) // factor * factor
+    if x1 <= x0 or y1 <= y0:
+        return warp_patch(image, corners_px, size)
+    part = cv2.resize(image[y0:y1, x0:x1], ((x1 - x0) // factor, (y1 - y0) // factor),
+                      interpolation=cv2.INTER_AREA)
+    # a pixel of the shrunk part is the mean of factor x factor, centred at f q + (f - 1) / 2
+    return warp_patch(np.asarray(part, np.uint8),
+                      (corners_px - (x0, y0) - (factor - 1) / 2) / factor, size)
+
+
+def _bgr(image: Frame) -> Frame:
+    if image.ndim == 2 or image.shape[2] == 1:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
+    return image
 
 
 def _overlapping(a: CardQuad, b: CardQuad, limit: float) -> bool:

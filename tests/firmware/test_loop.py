@@ -33,7 +33,8 @@ class FlakyCamera(Camera):
         if step == "none":
             return None
         self.index += 1
-        return Frame(np.zeros((4, 4, 3), np.uint8), t=float(self.index), index=self.index)
+        return Frame(np.zeros((4, 4, 3), np.uint8), t=float(self.index), index=self.index,
+                     full=np.zeros((8, 8, 3), np.uint8) if step == "full" else None)
 
     def close(self) -> None:
         self.closed = True
@@ -43,8 +44,9 @@ class RecordingPipeline:
     def __init__(self) -> None:
         self.seen: list[Any] = []
 
-    def on_frame(self, frame: np.ndarray | None, label: str = "", t: float | None = None) -> None:
-        self.seen.append(label)
+    def on_frame(self, frame: np.ndarray | None, label: str = "", t: float | None = None,
+                 full: np.ndarray | None = None) -> None:
+        self.seen.append(label if full is None else f"{label} with its {full.shape[1]} px twin")
 
     def on_press(self, seat: int, kind: PressKind, t: float | None = None) -> None:
         self.seen.append((seat, kind))
@@ -67,6 +69,12 @@ def test_a_live_camera_that_stops_is_reported_and_retried_with_growing_pauses() 
         "frame 2",
     ]
     assert pauses == [1.0, 2.0, 0.02, 0.02]  # two failures, then two empty reads
+
+
+def test_a_cameras_full_frame_goes_with_its_small_one_to_the_pipeline() -> None:
+    pipeline = RecordingPipeline()
+    drive(pipeline, FlakyCamera(["full", "frame"]), lambda t: [], live=False)
+    assert pipeline.seen == ["frame 1 with its 8 px twin", "frame 2"]
 
 
 def test_the_pause_doubles_up_to_its_longest() -> None:

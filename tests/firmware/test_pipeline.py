@@ -56,7 +56,7 @@ class Reading:
 class ScriptedReader:
     """Reads 'frames' that are really lists of (code, cell) pairs."""
 
-    def read(self, frame: np.ndarray) -> Reading:
+    def read(self, frame: np.ndarray, *, full: np.ndarray | None = None) -> Reading:
         if frame.ndim != 1:
             raise UnreadableFrame("saw 1 of the 4 mat tags")
         return Reading([Card(code, CELL_MM[cell]) for code, cell in frame.tolist()])
@@ -377,7 +377,7 @@ def test_naming_a_card_that_is_not_there_or_not_in_the_deck_is_refused(
 class PlacedReader:
     """Reads 'frames' that are lists of (code, (x, y) mm from the mat centre)."""
 
-    def read(self, frame: np.ndarray) -> Reading:
+    def read(self, frame: np.ndarray, *, full: np.ndarray | None = None) -> Reading:
         return Reading([Card(code, (CENTRE[0] + x, CENTRE[1] + y))
                         for code, (x, y) in frame.tolist()])
 

@@ -17,7 +17,7 @@ OPENING = [["red-10", "red-11", "red-12"], ["blue-9", "joker", "black-9"]]
 
 
 class NoReader:
-    def read(self, frame: np.ndarray) -> ReadingLike:
+    def read(self, frame: np.ndarray, *, full: np.ndarray | None = None) -> ReadingLike:
         raise AssertionError("no frame is read here")
 
 

@@ -12,9 +12,10 @@ import pytest
 
 from vision import render
 from vision.calibration import BadFrame, TableNotFound, calibrate
+from vision.cards import warp_patch
 from vision.identify import CardIdentifier
 from vision.mat import default_mat, render_mat
-from vision.table_reader import SeenCard, TableReader, TopDownWarp
+from vision.table_reader import SeenCard, TableReader, TopDownWarp, cut_sharp
 
 CARD = (63.0, 88.0)
 
@@ -149,6 +150,46 @@ def test_reads_a_rendered_scene_with_tilt_cast_and_hand(faces: Any,
     for card in cards:
         key = (round(card.center_mm[0] / 10), round(card.center_mm[1] / 10))
         assert seen.get(key) == card.label, (key, seen)
+
+
+def test_cards_found_on_the_small_frame_are_named_from_the_full_one(
+        faces: Any, identifier: CardIdentifier) -> None:
+    """A camera's two streams of one instant: the reading (codes, corners in the small
+    frame's pixels) is that of the small frame, the patches come from the full frame."""
+    mat = default_mat()
+    mat_image = render_mat(mat, 4.0)
+    cards = [render.CardPlacement(faces[code], centre, angle, label=code) for code, centre, angle
+             in [("vizier", (240.0, 166.0), 0.0), ("brigand", (330.0, 200.0), 12.0),
+                 ("back", (110.0, 120.0), 35.0), ("oasis", (470.0, 120.0), -20.0)]]
+    camera = render.CameraPose(tilt_deg=12.0, yaw_deg=20.0, roll_deg=-10.0,
+                               resolution=(2560, 1440))
+    rng = np.random.default_rng(5)
+    light = render.Lighting.daylight()
+    frames = [render.render(render.Scene(mat_image, mat, 4.0, on), camera, light, rng).image
+              for on in ([], cards)]
+    small = [cv2.resize(f, (1280, 720), interpolation=cv2.INTER_AREA) for f in frames]
+    alone, twinned = TableReader(mat, identifier, CARD), TableReader(mat, identifier, CARD)
+    alone.read(small[0])
+    twinned.read(small[0], full=frames[0])
+    by_itself, with_full = alone.read(small[1]), twinned.read(small[1], full=frames[1])
+    assert codes_at(with_full) == codes_at(by_itself) == {
+        (round(c.center_mm[0] / 10), round(c.center_mm[1] / 10)): c.label for c in cards}
+    assert [c.corners_px for c in with_full.cards] == [c.corners_px for c in by_itself.cards]
+    with pytest.raises(BadFrame, match="not a larger view"):
+        twinned.read(small[1], full=cv2.resize(frames[1], (2560, 1920)))
+
+
+def test_a_patch_cut_from_many_pixels_is_their_mean_not_a_sample_of_them() -> None:
+    """Print finer than a patch pixel (a 1-pixel check seen at 3 image pixels a patch pixel)
+    comes out near its mean grey, where sampling alone aliases it into a coarse check."""
+    check = np.indices((264, 192)).sum(axis=0) % 2 * 255
+    image = np.dstack([check] * 3).astype(np.uint8)
+    corners = np.array([[0.0, 0.0], [192.0, 0.0], [192.0, 264.0], [0.0, 264.0]]) - 0.5
+    patch = cut_sharp(image, corners, (64, 88))
+    sampled = warp_patch(image, corners, (64, 88))
+    assert patch.shape == sampled.shape == (88, 64, 3)
+    assert patch[4:-4, 4:-4].std() < 20 < 100 < sampled[4:-4, 4:-4].std()
+    assert abs(float(patch[4:-4, 4:-4].mean()) - 127.5) < 3
 
 
 def test_reads_the_top_cards_of_a_square_of_offset_piles(faces: Any,
