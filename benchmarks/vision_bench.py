@@ -24,6 +24,12 @@ mat mm through the renderer's true homography), else the card on top where its c
 lies (and counted as misplaced); a coded detection on no card is a false accept.
 Cards count as expected when fully visible in a frame without a hand.
 
+    .venv/bin/python benchmarks/vision_bench.py --full-scale 2 [--name-small] ...
+
+is a camera with two streams (a Pi camera's small one and its full frame): each scene is
+rendered at K times the frame's size, the frame is that shrunk, cards are found on the
+frame and named from the full one (--name-small: from the frame, the same renders).
+
     .venv/bin/python benchmarks/vision_bench.py --unseen-decks [--scenes 40] [--designs a,b]
 
 reads decks the project never drew instead (vision.foreign_decks: UNO-like and Tempus-like
@@ -404,7 +410,7 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
 
 
 def warm_up(deck: Deck, mat: MatSpec, mat_image: NDArray[np.uint8],
-            identifier: CardIdentifier, args: argparse.Namespace,
+            identifier: Identifier, args: argparse.Namespace,
             resolution: tuple[int, int], card_mm: tuple[float, float]) -> None:
     """Read one scene before timing: the first read of a process loads (or, after an
     install, compiles) the numba kernels, a one-off like the calibration, not a frame's cost.
@@ -413,20 +419,39 @@ def warm_up(deck: Deck, mat: MatSpec, mat_image: NDArray[np.uint8],
         args.seed_base - 1, deck, mat, mat_image, args.cards, resolution, args.piles)
     rng = np.random.default_rng([args.seed_base - 1, 1])
     reader = TableReader(mat, identifier, card_mm)
-    for frame in (optics.render(dataclasses.replace(scene, cards=[], hand=None), camera,
+    for image in (optics.render(dataclasses.replace(scene, cards=[], hand=None), camera,
                                 lighting, rng).image,
                   optics.render(scene, camera, lighting, rng).image):
-        reader.read(frame)
+        frame, full = shot(image, args)
+        reader.read(frame, full=full)
 
 
-def learning_cost(reader: TableReader, frame: Image) -> float:
+def shot(image: Image, args: argparse.Namespace) -> tuple[Image, Image | None]:
+    """A camera's frame and, with --full-scale K, its full-resolution twin: the scene is
+    rendered K times larger and the frame is that shrunk (as a sensor's binned stream);
+    --name-small then names from the frame alone, for comparison."""
+    if args.full_scale == 1:
+        return image, None
+    small = np.asarray(cv2.resize(image, (args.width, args.height), interpolation=cv2.INTER_AREA),
+                       np.uint8)
+    return small, None if args.name_small else image
+
+
+def frame_to_full(args: argparse.Namespace) -> NDArray[np.float64]:
+    """The frame's pixels as the rendered (full) image's pixels: pixel centres at whole
+    numbers in both."""
+    k = float(args.full_scale)
+    return np.array([[k, 0.0, (k - 1) / 2], [0.0, k, (k - 1) / 2], [0.0, 0.0, 1.0]])
+
+
+def learning_cost(reader: TableReader, frame: Image, full: Image | None = None) -> float:
     """How much longer a frame that also learns the mat model takes than one that does not
     (ms), the same frame read again by the same reader: it learns on every LEARN_EVERY-th
     frame it reads (the calibrating one first, the measured one second)."""
     times = []
     for _ in range(3, LEARN_EVERY + 1):
         start = time.perf_counter()
-        reader.read(frame)
+        reader.read(frame, full=full)
         times.append(1000 * (time.perf_counter() - start))
     return times[-1] - times[-2]
 
@@ -444,7 +469,7 @@ def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
     mat = default_mat()
     mat_image = render_mat(mat, MAT_PX_PER_MM)
     tally = Tally()
-    resolution = (args.width, args.height)
+    resolution = (args.width * args.full_scale, args.height * args.full_scale)
     warm_up(deck, mat, mat_image, identifier, args, resolution, card_mm)
     for n in range(args.scenes):
         seed = args.seed_base + n
@@ -452,22 +477,23 @@ def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
             seed, deck, mat, mat_image, args.cards, resolution, args.piles)
         rng = np.random.default_rng([seed, 1])
         empty = dataclasses.replace(scene, cards=[], hand=None)
-        empty_frame = optics.render(empty, camera, lighting, rng).image
+        empty_frame, empty_full = shot(optics.render(empty, camera, lighting, rng).image, args)
         result = optics.render(scene, camera, lighting, rng)
+        frame, full = shot(result.image, args)
         reader = TableReader(mat, identifier, card_mm)
         start = time.perf_counter()
         try:
-            reader.read(empty_frame)
+            reader.read(empty_frame, full=empty_full)
         except Exception as exc:  # the benchmark reports every failure and goes on
             tally.calibration_failures += 1
             tally.notes.append(f"seed {seed}: calibration failed: {exc}")
             continue
         tally.calibrate_ms.append(1000 * (time.perf_counter() - start))
         start = time.perf_counter()
-        reading = reader.read(result.image)
+        reading = reader.read(frame, full=full)
         tally.read_ms.append(1000 * (time.perf_counter() - start))
-        tally.learn_extra_ms.append(learning_cost(reader, result.image))
-        image_to_mat = np.linalg.inv(result.homography_mat_to_image)
+        tally.learn_extra_ms.append(learning_cost(reader, frame, full))
+        image_to_mat = np.linalg.inv(result.homography_mat_to_image) @ frame_to_full(args)
         bad = score(reading, scene, result.visible_fraction, image_to_mat, conditions, tally,
                     seed)
         if conditions.hand:
@@ -484,8 +510,10 @@ def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
         tally.clutter_items += conditions.clutter
         if bad and args.save_failures is not None:
             args.save_failures.mkdir(parents=True, exist_ok=True)
+            corners = [((np.asarray(c) + 0.5) / args.full_scale - 0.5).tolist()
+                       for c in result.card_corners_px]
             cv2.imwrite(str(args.save_failures / f"{seed}.png"),
-                        annotate(result.image, reading, scene, result.card_corners_px))
+                        annotate(frame, reading, scene, corners))
         if args.progress and (n + 1) % 50 == 0:
             print(f"... {n + 1} scenes", flush=True)
     return tally
@@ -799,6 +827,11 @@ def main() -> None:
                         help="share of scenes with one more card put on a card as on a pile")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
+    parser.add_argument("--full-scale", type=int, default=1,
+                        help="a camera with a full frame K times the frame's size: cards are "
+                             "found on the frame and named from the full frame")
+    parser.add_argument("--name-small", action="store_true",
+                        help="with --full-scale, name from the frame alone (to compare)")
     parser.add_argument("--save-failures", type=Path, default=None,
                         help="write annotated frames with any error into this folder (with "
                              "--unseen-decks, a folder per design, its enrolment crops too)")
