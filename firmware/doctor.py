@@ -178,7 +178,7 @@ class Doctor:
             if frame is None:
                 break  # a replay or a video ended
             try:
-                cards = reader.read(frame.image).cards
+                cards = reader.read(frame.image, full=frame.full).cards
             except VisionError:
                 continue  # a hand over the tags while the card is laid down
             named = [card for card in cards if card.code not in (None, BACK)]
