@@ -18,13 +18,13 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from types import TracebackType
-from typing import Any, Protocol, Self, TextIO
+from typing import Any, Protocol, TextIO
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from hardware.closing import Closing
 from hardware.panel import BUTTON_KINDS, ButtonEvent
 
 Image = npt.NDArray[np.uint8]
@@ -49,7 +49,7 @@ class Frame:
     full: Image | None = None
 
 
-class Camera(Protocol):
+class Camera(Closing, Protocol):
     """What the pipeline reads frames from; use it as a context manager to close it."""
 
     def read(self) -> Frame | None:
@@ -59,17 +59,6 @@ class Camera(Protocol):
     def close(self) -> None:
         """Release the device or file; reading afterwards is a bug."""
         ...
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class PiCamera(Camera):
@@ -374,7 +363,7 @@ class ReplayCamera(Camera):
         self._frames = iter(())
 
 
-class SessionRecorder:
+class SessionRecorder(Closing):
     """Writes a session folder that :class:`ReplayCamera` can play back.
 
         with SessionRecorder(Path("sessions/today"), {"game": "deserto"}) as recorder:
@@ -416,14 +405,3 @@ class SessionRecorder:
 
     def close(self) -> None:
         self._events.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -22,11 +22,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from types import TracebackType
-from typing import Literal, Protocol, Self
+from typing import Literal, Protocol
 
 from gpiozero import LED, Button, Buzzer, Device
 from gpiozero.pins import Factory
+
+from hardware.closing import Closing
 
 ButtonKind = Literal["press", "hold", "double"]
 BUTTON_KINDS: tuple[ButtonKind, ...] = ("press", "hold", "double")
@@ -110,7 +111,7 @@ def one_line(error: BaseException) -> str:
     return text or type(error).__name__
 
 
-class Panel(Protocol):
+class Panel(Closing, Protocol):
     """What the firmware drives: turn LEDs, alarm, status, and the button events."""
 
     def show_turn(self, seat: int | None) -> None:
@@ -136,17 +137,6 @@ class Panel(Protocol):
     def close(self) -> None:
         """Turn everything off and release the pins."""
         ...
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 @dataclass
