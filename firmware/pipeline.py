@@ -10,7 +10,7 @@ a card it could not read, a move it cannot see, an override, a take-back.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -60,6 +60,39 @@ FrameProblem = type[Exception]
 
 class PipelineError(Exception):
     """A request from the page that does not fit the table now; the message says why."""
+
+
+@dataclass(frozen=True)
+class _SeenView:
+    """A stable view, with the frame and reading it settled on and the time."""
+
+    view: TableView
+    seen: tuple[np.ndarray, ReadingLike]
+    t: float | None
+
+
+@dataclass(frozen=True)
+class _HeldPress:
+    """A seat's button, pressed while the table was asked to name a card."""
+
+    seat: int
+    kind: PressKind
+    t: float | None
+
+
+@dataclass
+class _Waiting:
+    """A view with cards the camera could not name that the game asked about, and what
+    the table did since (views and presses, in order), held until the table names them:
+    a card put on one of them, or anywhere, is judged only once the card under it is
+    known, and given to a seat only once the moves before it are made."""
+
+    asked: _SeenView
+    before: TableView | None
+    unread: tuple[ViewCard, ...]
+    moves: list[int]
+    arrived: list[ViewCard]
+    later: list[_SeenView | _HeldPress] = field(default_factory=list)
 
 
 class RefereePipeline:
@@ -116,6 +149,8 @@ class RefereePipeline:
         self._laid: dict[int, tuple[int, list[ViewCard]]] = {}  # move: its seat, cards
         self._dropped: tuple[int, list[ViewCard]] | None = None  # of the last take-back
         self._lifting: tuple[int, list[ViewCard]] | None = None
+        self._waiting: _Waiting | None = None
+        self._previous: TableView | None = None  # the stable view before the last one
         self._show()
 
     # -- inputs -------------------------------------------------------------------
@@ -141,11 +176,42 @@ class RefereePipeline:
         view = self._tracker.update(reading)
         if view is None:
             return
-        previous, self._view, self._seen = self._view, view, (frame, reading)
-        self._named = [card for card in self._named if _near(card, self._unread(view))]
-        self._arrived = _new_cards(previous, view)
-        self._evidence = self._outlines(self._arrived, reading)
+        self._settled(_SeenView(view, (frame, reading), self._now))
+
+    def _settled(self, seen: _SeenView) -> None:
+        """A new stable view: read it, or hold it while the table is asked to name a card
+        of an earlier one."""
+        previous, self._view, self._seen = self._view, seen.view, seen.seen
+        self._now = seen.t if seen.t is not None else self._now
+        if self._waiting is not None:
+            self._hold(seen)
+            return
+        self._named = [card for card in self._named if _near(card, self._unread(seen.view))]
+        self._previous = previous
+        self._arrived = _new_cards(previous, seen.view)
+        self._evidence = self._outlines(self._arrived, seen.seen[1])
         self._interpret()
+
+    def _hold(self, seen: _SeenView) -> None:
+        """While the table is asked to name a card: a view back to the one before that
+        card came (it was lifted again) ends the question; any other view waits."""
+        waiting = self._waiting
+        assert waiting is not None
+        lifted = (waiting.before is not None
+                  and len(seen.view.cards) == len(waiting.before.cards)
+                  and not _new_cards(waiting.before, seen.view))
+        if lifted and not waiting.later:
+            self._waiting = None
+            if waiting.moves and waiting.moves[-1] == len(self.match.rulings) - 1:
+                for _ in waiting.moves:
+                    self.take_back("the card the camera could not read was lifted again")
+            self._named, self._arrived, self._evidence = [], [], []
+            self._interpret()
+            return
+        waiting.later.append(seen)
+        self._ask(t("name on the page the card the camera could not read: what the table "
+                    "did after it waits until then"))
+        self._show()
 
     def on_press(self, seat: int, kind: PressKind, t: float | None = None) -> None:
         """A seat's button; presses for seats the match does not have are ignored."""
@@ -153,6 +219,10 @@ class RefereePipeline:
             self.note_problem(f"button of seat {seat}, but the match has no such seat")
             return
         self._now = t if t is not None else self._now
+        if self._waiting is not None:
+            # After the card it cannot name: made in its order once the table names it.
+            self._waiting.later.append(_HeldPress(seat, kind, t))
+            return
         self._evidence = []
         press = Press(seat, kind)
         self._dropped, self._arrived = None, []
@@ -164,12 +234,18 @@ class RefereePipeline:
     # -- the page -----------------------------------------------------------------
 
     def unknown_cards(self) -> list[ViewCard]:
-        """Cards in the last stable view that the camera could not name (nor the page)."""
+        """Cards in the last stable view that the camera could not name (nor the page);
+        while the table is asked to name some (perhaps covered since), those."""
+        if self._waiting is not None:
+            unread = self._waiting.unread
+            return [card for card in self._unread(self._named_view(self._waiting.asked.view))
+                    if _near(card, unread)]
         return [] if self._view is None else self._unread(self._named_view(self._view))
 
     def name_card(self, number: int, code: str) -> None:
         """The page names unknown card `number`: the view is read again with that name,
-        and moves made from it without the name are taken back and made again."""
+        and moves made from it without the name are taken back and made again; then
+        what the table did after it, held until now, in its order."""
         unknown = self.unknown_cards()
         if not 0 <= number < len(unknown):
             raise PipelineError(f"there is no unknown card {number} on the table now")
@@ -177,8 +253,28 @@ class RefereePipeline:
             raise PipelineError(f"{code!r} is not a card of the {self.match.game.title} deck")
         card = unknown[number]
         self._named.append(ViewCard(code, card.x_mm, card.y_mm))
-        if self._view_moves and self._view_moves[-1] == len(self.match.rulings) - 1:
-            for _ in self._view_moves:
+        waiting = self._waiting
+        if waiting is None:
+            self._read_named(self._view_moves)
+            return
+        if len(unknown) > 1:
+            return  # the others are still to be named
+        self._waiting = None
+        self._view, self._seen = waiting.asked.view, waiting.asked.seen
+        self._arrived = waiting.arrived
+        self._read_named(waiting.moves)
+        # then what came after, in order (the last view is the table as it lies now)
+        for later in waiting.later:
+            if isinstance(later, _HeldPress):
+                self.on_press(later.seat, later.kind, later.t)
+            else:
+                self._settled(later)
+
+    def _read_named(self, moves: list[int]) -> None:
+        """Read the view again with a name the page gave, taking back the `moves` made
+        from it without that name (when they are the last ones)."""
+        if moves and moves[-1] == len(self.match.rulings) - 1:
+            for _ in moves:
                 self.take_back("the page named a card the camera could not read")
         self._evidence = []
         self._interpret()
@@ -228,15 +324,18 @@ class RefereePipeline:
     # -- effects ------------------------------------------------------------------
 
     def _interpret(self) -> None:
-        if self._view is None:
-            return
+        if self._view is None or self._waiting is not None:
+            return  # while the table is asked to name a card, what came after it waits
         before = len(self.match.rulings)
         view = self._named_view(self._view)
         if self._still_down(view):
             return
+        unread: list[ViewCard] = []
         for _ in range(REREADS_AFTER_TAKE_BACK + 1):
             actions = self.interpreter.on_view(self.match.state, view, self._last_for_table())
             self._act(actions)
+            unread += [card for action in actions if isinstance(action, AskTable)
+                       for card in action.unread if _near(card, self._unread(view))]
             # A card taken back and another put down in the same reach (a flagged card
             # swapped for the right one) settle as one view: once the take-back is made,
             # the same view is read again for the move that follows it.
@@ -244,6 +343,11 @@ class RefereePipeline:
                 break
         self._view_moves = list(range(min(before, len(self.match.rulings)),
                                       len(self.match.rulings)))
+        if unread and self._seen is not None:
+            # The game asks which card that is: what the table does next waits for it.
+            self._waiting = _Waiting(_SeenView(self._view, self._seen, self._now),
+                                     self._previous, tuple(unread), self._view_moves,
+                                     self._arrived)
 
     def _still_down(self, view: TableView) -> bool:
         """Does `view` still show a card of the move taken back, where it was put? Then
@@ -374,11 +478,13 @@ class RefereePipeline:
         return outlines
 
     def photo_of_unknown(self, number: int) -> bytes | None:
-        """A crop of unknown card `number` from the frame the view settled on."""
+        """A crop of unknown card `number` from the frame the view settled on (while the
+        table is asked to name it, the frame it was asked about)."""
         unknown = self.unknown_cards()
-        if self._seen is None or not 0 <= number < len(unknown):
+        seen = self._seen if self._waiting is None else self._waiting.asked.seen
+        if seen is None or not 0 <= number < len(unknown):
             return None
-        frame, reading = self._seen
+        frame, reading = seen
         outlines = self._outlines([unknown[number]], reading)
         return crop_jpeg(frame, outlines) if outlines else None
 

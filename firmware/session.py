@@ -13,10 +13,10 @@ from typing import Any
 
 from firmware.enrollment import build_reader
 from firmware.loop import Pipeline, drive
-from firmware.pipeline import FeedLike, RefereePipeline
+from firmware.pipeline import FeedLike, PipelineError, RefereePipeline
 from firmware.store import MatchStore
 from firmware.tracker import Tracker, TrackerSettings
-from hardware.camera import ReplayCamera, read_session_events, read_session_metadata
+from hardware.camera import NameEvent, ReplayCamera, read_session_events, read_session_metadata
 from hardware.panel import ButtonEvent, Panel, SimulatedPanel
 from referee.core import Header, Match, RefereeError
 from referee.games import get_game
@@ -87,7 +87,7 @@ def replay_session(
     mat = session_mat(metadata, session_dir)
     panel = panel or SimulatedPanel(len(header.seats))
     pipeline = build_pipeline(header, mat, panel, feed, data=data)
-    play_session(pipeline, session_dir, panel, pace)
+    play_session(pipeline, session_dir, panel, pace, name_card=pipeline.name_card)
     return pipeline
 
 
@@ -97,24 +97,40 @@ def play_session(
     panel: SimulatedPanel,
     pace: Callable[[float], None] | None = None,
     start_after: float | None = None,
+    name_card: Callable[[int, str], None] | None = None,
 ) -> None:
     """Feed a session's frames and button presses to `target` (a pipeline, or the table
-    service), through the same loop as live play. `start_after` skips what happened up
-    to that time (s), to resume after the last move the store logged."""
+    service), through the same loop as live play, and the cards the page named to
+    `name_card`. `start_after` skips what happened up to that time (s), to resume after
+    the last move the store logged."""
     recorded = [
         e for e in read_session_events(session_dir)
-        if isinstance(e, ButtonEvent) and (start_after is None or e.t > start_after)
+        if isinstance(e, ButtonEvent | NameEvent) and (start_after is None or e.t > start_after)
     ]
 
     def presses(t: float) -> list[ButtonEvent]:
         while recorded and recorded[0].t <= t:
             event = recorded.pop(0)
-            if event.seat < panel.seats:
+            if isinstance(event, NameEvent):
+                named(event)
+            elif event.seat < panel.seats:
                 panel.inject(event)
             else:
                 target.note_problem(f"t={event.t}: button of seat {event.seat}, no such seat")
         panel.poll()
         return panel.events()
+
+    def named(event: NameEvent) -> None:
+        # The presses recorded before it go first (the loop reads the panel after).
+        for press in panel.events():
+            target.on_press(press.seat, press.kind, t=press.t)
+        if name_card is None:
+            target.note_problem(f"t={event.t}: the page named a card, but nothing takes names")
+            return
+        try:
+            name_card(event.card, event.code)
+        except PipelineError as error:
+            target.note_problem(f"t={event.t}: the page named a card: {error}")
 
     camera = ReplayCamera(session_dir, start_after)
     drive(target, camera, presses, pace=pace)

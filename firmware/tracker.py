@@ -13,8 +13,9 @@ can look like a card's outline). Such a frame may second a view that a clear fra
 shows, never put one forward. Foreground that stays put and unchanged for three frames
 (a card's corner peeking out of a crooked pile, a mug put down) is taken as part of the
 table, as is what lies there before the first view; a hand trembles. An unnamed card
-counts only when it lay still in every agreeing frame; one that other frames of the same
-still run name, all alike, takes their name. A frame that is not clear may lack a card
+counts only when a card lay still there in every agreeing frame (named in some of them
+or in none); one that other frames of the same still run name, all alike, takes their
+name. A frame that is not clear may lack a card
 where its foreground lies (the camera failed to outline it there). The same cards, one
 of them turned after a hand came, are a new view: a card put on an identical one looks
 so (the game decides what it means; a nudge looks the same).
@@ -123,22 +124,22 @@ class Tracker:
         self._known_clutter: list[tuple[tuple[float, float], float]] = []
         self._strange: list[tuple[tuple[float, float], float]] | None = None
         self._strange_frames = 0
-        # The unnamed cards of the last frames, each with how many frames in a row it
-        # has been seen there.
-        self._unnamed: list[tuple[ViewCard, int]] = []
+        # The cards of the last frame, named or not, each with how many frames in a row
+        # a card has been seen there.
+        self._still: list[tuple[ViewCard, int]] = []
 
     def update(self, reading: ReadingLike) -> TableView | None:
         moving = self._moved(reading.thumbnail)
         if reading.obstructed:
             self._run, self._stirred = [], True
-            self._strange, self._strange_frames, self._unnamed = None, 0, []
+            self._strange, self._strange_frames, self._still = None, 0, []
             return None
         if moving:
             # After motion this frame may be the first of a still run: the next
             # frames, if still, confirm it.
             self._run, self._stirred = [], True
         view = self._view_of(reading)
-        self._count_unnamed(view)
+        self._count_still(view)
         # A frame that is not clear takes its place in the window; it may second a view
         # that a clear frame shows, never put one forward.
         self._run.append((view, self._clear(reading, moving), self._pieces(reading)))
@@ -192,15 +193,22 @@ class Tracker:
             self._same_card(ViewCard(code, card.x_mm, card.y_mm), seen)
             for seen in self.stable.cards)
 
-    def _count_unnamed(self, view: TableView) -> None:
+    def _count_still(self, view: TableView) -> None:
+        """Count, for each card of `view`, the frames in a row a card has lain there. A
+        card the camera names in one frame and not in the next lies there all the same:
+        a card it reads weakly (named in one frame of three) is not a hand's fragment,
+        and must not be lost for want of the two names that would name it. A named
+        card vouches for itself (its outline may differ by a few mm from the unnamed
+        one's); two unnamed ones must lie within `unnamed_tolerance_mm`."""
+        s = self.settings
         counted = []
         for card in view.cards:
-            if card.code is None:
-                before = next((n for seen, n in self._unnamed if math.dist(
-                    (card.x_mm, card.y_mm), (seen.x_mm, seen.y_mm)
-                ) <= self.settings.unnamed_tolerance_mm), 0)
-                counted.append((card, before + 1))
-        self._unnamed = counted
+            before = next((n for seen, n in self._still if math.dist(
+                (card.x_mm, card.y_mm), (seen.x_mm, seen.y_mm)
+            ) <= (s.unnamed_tolerance_mm if card.code is None and seen.code is None
+                  else s.position_tolerance_mm)), 0)
+            counted.append((card, before + 1))
+        self._still = counted
 
     def _unnamed_settled(self, view: TableView) -> bool:
         """Whether each unnamed card of `view` was already in the stable view, or has
@@ -212,7 +220,7 @@ class Tracker:
                     self._near(card.x_mm, card.y_mm, k.x_mm, k.y_mm) for k in known):
                 continue
             if not any(n >= self.settings.agreeing_frames and self._near(
-                    card.x_mm, card.y_mm, seen.x_mm, seen.y_mm) for seen, n in self._unnamed):
+                    card.x_mm, card.y_mm, seen.x_mm, seen.y_mm) for seen, n in self._still):
                 return False
         return True
 

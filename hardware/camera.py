@@ -242,7 +242,17 @@ class FrameEvent:
     frame: str
 
 
-SessionEvent = FrameEvent | ButtonEvent
+@dataclass(frozen=True)
+class NameEvent:
+    """A line of events.jsonl: the page named unknown card `card` (its number in the
+    page's list of cards the camera could not name) as `code` (docs/sessions.md)."""
+
+    t: float
+    card: int
+    code: str
+
+
+SessionEvent = FrameEvent | ButtonEvent | NameEvent
 
 EVENTS_FILE = "events.jsonl"
 METADATA_FILE = "session.json"
@@ -250,7 +260,7 @@ FRAMES_FOLDER = "frames"
 
 
 def read_session_events(session_dir: Path) -> list[SessionEvent]:
-    """Every frame and button event of a recorded session, in time order.
+    """Every frame, button and page event of a recorded session, in time order.
 
     Raises CameraError naming the line number of a malformed line.
     """
@@ -294,7 +304,16 @@ def _parse_event(line: str) -> SessionEvent:
         if kind not in BUTTON_KINDS:
             raise ValueError(f'"kind" must be one of {", ".join(BUTTON_KINDS)}')
         return ButtonEvent(seat=seat, kind=kind, t=float(t))
-    raise ValueError('expected a "frame" or a "button" event')
+    if "page" in data:
+        card, code = data.get("card"), data.get("code")
+        if data["page"] != "name-card":
+            raise ValueError('"page" must be "name-card"')
+        if isinstance(card, bool) or not isinstance(card, int) or card < 0:
+            raise ValueError('"card" must be the number of an unknown card (0, 1, ...)')
+        if not isinstance(code, str) or not code:
+            raise ValueError('"code" must be a card code such as "red-5"')
+        return NameEvent(t=float(t), card=card, code=code)
+    raise ValueError('expected a "frame", a "button" or a "page" event')
 
 
 def _is_inside_session(relative_path: str) -> bool:

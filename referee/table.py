@@ -69,9 +69,15 @@ class TakeBack:
 
 @dataclass(frozen=True)
 class AskTable:
-    """The evidence does not settle it: ask the table (page, status LED)."""
+    """The evidence does not settle it: ask the table (page, status LED).
+
+    `unread`: the cards of the view the camera could not name that the question is
+    about ("which card is this?"). Until the table names them, what the table does
+    next waits: a card put on one of them, or anywhere, is not judged against a card
+    nobody knows nor given to a seat by a turn order that card may have changed."""
 
     message: str
+    unread: tuple[ViewCard, ...] = ()
 
 
 Action = Play | TakeBack | AskTable

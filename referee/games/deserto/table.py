@@ -141,8 +141,11 @@ class DesertoTable(TableInterpreter[DesertoState]):
             move = Move(state.turn.current, "place", {"cell": cell, "card": card})
             actions: list[Action] = [Play(move)]
             if card is None:
+                # Until the table names it, a card put on it or next to it waits: it
+                # would be judged against a card nobody knows.
                 actions.append(
-                    AskTable(t("which card went on {cell}? The camera is not sure", cell=cell))
+                    AskTable(t("which card went on {cell}? The camera is not sure", cell=cell),
+                             (self._tops[cell],))
                 )
             return actions
         return []

@@ -179,7 +179,11 @@ class TempusTable(TableInterpreter[TempusState]):
             and not where_played(state, held.top)
         ]
         if any(held.top is None for held in seen) and not new:
-            return [AskTable(t("the camera cannot read the top card of a set: which is it?"))]
+            # A card put on it, or on another set, waits for its name: the capture it
+            # made is not known, nor whose turn follows.
+            return [AskTable(t("the camera cannot read the top card of a set: which is it?"),
+                             tuple(ViewCard(None, held.top_x_mm, held.top_y_mm)
+                                   for held in seen if held.top is None))]
         if new and any(held.top is None for held in state.sets):
             # A set whose top nobody saw cannot be told apart from a new set.
             return [AskTable(t("{card} went on a set: which one, or a new set?", card=new[0].top))]

@@ -112,8 +112,10 @@ class UnoTable(TableInterpreter[UnoState]):
                 return [AskTable(t("the camera does not see the discard pile: is it covered?"))]
             return []
         if None in codes:
+            # What goes on it waits for its name: judged against it, by the seat after.
             return [AskTable(
-                t("the camera cannot read the top of the discard pile: which is it?")
+                t("the camera cannot read the top of the discard pile: which is it?"),
+                tuple(card for card in pile if card.code is None),
             )]
         if state.asides:
             gone = self._play_gone(state, codes)
