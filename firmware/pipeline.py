@@ -261,6 +261,7 @@ class RefereePipeline:
             return  # the others are still to be named
         self._waiting = None
         self._view, self._seen = waiting.asked.view, waiting.asked.seen
+        self._now = waiting.asked.t if waiting.asked.t is not None else self._now
         self._arrived = waiting.arrived
         self._read_named(waiting.moves)
         # then what came after, in order (the last view is the table as it lies now)

@@ -13,12 +13,15 @@ can look like a card's outline). Such a frame may second a view that a clear fra
 shows, never put one forward. Foreground that stays put and unchanged for three frames
 (a card's corner peeking out of a crooked pile, a mug put down) is taken as part of the
 table, as is what lies there before the first view; a hand trembles. An unnamed card
-counts only when a card lay still there in every agreeing frame (named in some of them
-or in none); one that other frames of the same still run name, all alike, takes their
-name. A frame that is not clear may lack a card
-where its foreground lies (the camera failed to outline it there). The same cards, one
-of them turned after a hand came, are a new view: a card put on an identical one looks
-so (the game decides what it means; a nudge looks the same).
+counts only when it lay still in every agreeing frame; one that other frames of the same
+still run name, all alike, takes their name. A card read too weakly to be named lies
+there all the same: when a hand or motion ends a still run whose last frames agreed on a
+view but for an unnamed card that lay still only with a frame that named it once (the
+name not sure enough to take), that view settles as the run ends, the card unnamed, for
+the game to ask about; else the card put on it next would be the only one seen. A frame
+that is not clear may lack a card where its foreground lies (the camera failed to outline
+it there). The same cards, one of them turned after a hand came, are a new view: a card
+put on an identical one looks so (the game decides what it means; a nudge looks the same).
 """
 
 from __future__ import annotations
@@ -124,22 +127,32 @@ class Tracker:
         self._known_clutter: list[tuple[tuple[float, float], float]] = []
         self._strange: list[tuple[tuple[float, float], float]] | None = None
         self._strange_frames = 0
-        # The cards of the last frame, named or not, each with how many frames in a row
-        # a card has been seen there.
+        # The unnamed cards of the last frames, each with how many frames in a row it
+        # has been seen there; and every card, named or not, likewise.
+        self._unnamed: list[tuple[ViewCard, int]] = []
         self._still: list[tuple[ViewCard, int]] = []
+        # The view the last frames of this still run agreed on but for an unnamed card
+        # that lay still only with a frame naming it: it settles if the run ends so.
+        self._undecided: TableView | None = None
 
     def update(self, reading: ReadingLike) -> TableView | None:
         moving = self._moved(reading.thumbnail)
+        ended = self._run_ended() if reading.obstructed or moving else None
         if reading.obstructed:
             self._run, self._stirred = [], True
-            self._strange, self._strange_frames, self._still = None, 0, []
-            return None
+            self._strange, self._strange_frames, self._unnamed = None, 0, []
+            self._still = []
+            return ended
         if moving:
             # After motion this frame may be the first of a still run: the next
             # frames, if still, confirm it.
             self._run, self._stirred = [], True
         view = self._view_of(reading)
+        self._count_unnamed(view)
         self._count_still(view)
+        return self._settle(view, reading, moving) or ended
+
+    def _settle(self, view: TableView, reading: ReadingLike, moving: bool) -> TableView | None:
         # A frame that is not clear takes its place in the window; it may second a view
         # that a clear frame shows, never put one forward.
         self._run.append((view, self._clear(reading, moving), self._pieces(reading)))
@@ -148,7 +161,12 @@ class Tracker:
         if len(window) < self.settings.agreeing_frames:
             return None
         voted = self._vote(window)
-        if voted is None or not self._unnamed_settled(voted):
+        self._undecided = None
+        if voted is None:
+            return None
+        if not self._unnamed_settled(voted):
+            if self._unnamed_settled(voted, self._still):
+                self._undecided = voted
             return None
         if self.stable is not None and self._agree(self.stable, voted) and not (
                 self._stirred and self._turned(self.stable, window)):
@@ -193,13 +211,21 @@ class Tracker:
             self._same_card(ViewCard(code, card.x_mm, card.y_mm), seen)
             for seen in self.stable.cards)
 
+    def _run_ended(self) -> TableView | None:
+        """A hand or motion ends the still run: the view it agreed on but for an unnamed
+        card that lay still only with a frame naming it settles now (a card read weakly
+        is not a hand's fragment, and is not lost)."""
+        undecided, self._undecided = self._undecided, None
+        if undecided is None or (self.stable is not None and self._agree(self.stable, undecided)):
+            return None
+        self.stable, self._stirred = undecided, False
+        return undecided
+
     def _count_still(self, view: TableView) -> None:
-        """Count, for each card of `view`, the frames in a row a card has lain there. A
-        card the camera names in one frame and not in the next lies there all the same:
-        a card it reads weakly (named in one frame of three) is not a hand's fragment,
-        and must not be lost for want of the two names that would name it. A named
-        card vouches for itself (its outline may differ by a few mm from the unnamed
-        one's); two unnamed ones must lie within `unnamed_tolerance_mm`."""
+        """Count, for each card of `view`, named or not, the frames in a row a card has
+        lain there: within `unnamed_tolerance_mm` of an unnamed one, and of a named one
+        within `position_tolerance_mm` (a named card is a card; its outline may differ
+        from the unnamed one's by a few mm)."""
         s = self.settings
         counted = []
         for card in view.cards:
@@ -210,17 +236,30 @@ class Tracker:
             counted.append((card, before + 1))
         self._still = counted
 
-    def _unnamed_settled(self, view: TableView) -> bool:
+    def _count_unnamed(self, view: TableView) -> None:
+        counted = []
+        for card in view.cards:
+            if card.code is None:
+                before = next((n for seen, n in self._unnamed if math.dist(
+                    (card.x_mm, card.y_mm), (seen.x_mm, seen.y_mm)
+                ) <= self.settings.unnamed_tolerance_mm), 0)
+                counted.append((card, before + 1))
+        self._unnamed = counted
+
+    def _unnamed_settled(self, view: TableView,
+                         counts: list[tuple[ViewCard, int]] | None = None) -> bool:
         """Whether each unnamed card of `view` was already in the stable view, or has
         lain still in each of the agreeing frames (a hand's fragment can take a card's
-        outline for a frame or two; a card the camera cannot read stays)."""
+        outline for a frame or two; a card the camera cannot read stays), as `counts`
+        has it (the unnamed cards' frames in a row, by default)."""
+        counts = self._unnamed if counts is None else counts
         known = [] if self.stable is None else [c for c in self.stable.cards if c.code is None]
         for card in view.cards:
             if card.code is not None or any(
                     self._near(card.x_mm, card.y_mm, k.x_mm, k.y_mm) for k in known):
                 continue
             if not any(n >= self.settings.agreeing_frames and self._near(
-                    card.x_mm, card.y_mm, seen.x_mm, seen.y_mm) for seen, n in self._still):
+                    card.x_mm, card.y_mm, seen.x_mm, seen.y_mm) for seen, n in counts):
                 return False
         return True
 

@@ -100,3 +100,14 @@ def test_a_malformed_events_line_names_its_line(tmp_path: Path) -> None:
     (tmp_path / "events.jsonl").write_text('{"t": 0, "frame": "frames/0.jpg"}\n{"t": "soon"}\n')
     with pytest.raises(CameraError, match="line 2"):
         replay_session(tmp_path)
+
+
+def test_a_card_the_page_named_that_is_not_there_is_noted_and_the_replay_goes_on(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "session.json").write_text('{"match": {"game": "deserto", "seats": ["A", "B"]}}')
+    (tmp_path / "events.jsonl").write_text(
+        '{"t": 0.5, "page": "name-card", "card": 0, "code": "oasis"}\n')
+    pipeline = replay_session(tmp_path)
+    assert pipeline.transcript == [
+        {"problem": "t=0.5: the page named a card: there is no unknown card 0 on the table now"}]

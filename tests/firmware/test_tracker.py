@@ -160,6 +160,27 @@ def test_an_unnamed_card_counts_only_when_it_lies_still_in_every_agreeing_frame(
     assert views[2] is not None and [c.code for c in views[2].cards] == [None]
 
 
+def test_a_card_named_once_in_a_still_run_a_hand_ends_settles_unnamed_not_lost() -> None:
+    """A card read weakly (yellow-0 of the foreign UNO session): unnamed, unnamed, then
+    named once (too few to take the name), its outline 4 mm off; then the next hand. It
+    lay still: as the hand comes it settles unnamed, for the game to ask about, and is
+    not lost (the card put on it would be the only one seen, by the wrong seat)."""
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    for _ in range(3):
+        tracker.update(Reading([Card("yellow-draw2", (295, 209))]))
+    tracker.update(Reading([], obstructed=True))  # a hand puts the card down
+    views = [tracker.update(Reading([Card(code, (x, 208))]))
+             for code, x in ((None, 299), (None, 299), ("yellow-0", 303))]
+    assert views == [None, None, None]  # more frames might name it
+    ended = tracker.update(Reading([], obstructed=True))  # the next hand
+    assert ended is not None and [c.code for c in ended.cards] == [None]
+    # a fragment of a hand that trembles is no card, even named once
+    tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))
+    for code, x in ((None, 297), (None, 305), ("yellow-0", 297)):
+        tracker.update(Reading([Card(code, (x, 208))]))
+    assert tracker.update(Reading([], obstructed=True)) is None
+
+
 def test_a_card_named_in_some_frames_of_a_still_run_is_that_card_in_the_others() -> None:
     # a crooked joker read in frames 1 and 4, not in 2, 3 and 5: nothing moved between
     tracker = Tracker(CENTRE, TrackerSettings(agreeing_frames=3))

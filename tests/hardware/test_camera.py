@@ -13,6 +13,7 @@ from hardware.camera import (
     CameraError,
     Frame,
     FrameEvent,
+    NameEvent,
     OpenCVCamera,
     ReplayCamera,
     SessionRecorder,
@@ -62,6 +63,20 @@ def test_session_events_interleave_buttons_with_frames(tmp_path: Path) -> None:
     }
 
 
+def test_a_card_the_page_named_is_an_event_in_its_time(tmp_path: Path) -> None:
+    session = tmp_path / "session"
+    session.mkdir()
+    lines = [{"t": 0.0, "frame": "frames/000000.jpg"},
+             {"t": 0.6, "page": "name-card", "card": 1, "code": "yellow-0"},
+             {"t": 0.5, "frame": "frames/000001.jpg"}]
+    (session / "events.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert read_session_events(session) == [
+        FrameEvent(t=0.0, frame="frames/000000.jpg"),
+        FrameEvent(t=0.5, frame="frames/000001.jpg"),
+        NameEvent(t=0.6, card=1, code="yellow-0"),
+    ]
+
+
 def test_a_missing_or_broken_frame_is_skipped_and_reported(tmp_path: Path) -> None:
     session = tmp_path / "session"
     record_session(session)
@@ -87,6 +102,9 @@ def test_a_missing_or_broken_frame_is_skipped_and_reported(tmp_path: Path) -> No
         '{"t": 1.0, "button": 2, "kind": "tap"}',
         '{"t": 1.0, "button": -1, "kind": "press"}',
         '{"t": 1.0, "note": "hello"}',
+        '{"t": 1.0, "page": "undo"}',
+        '{"t": 1.0, "page": "name-card", "card": -1, "code": "red-5"}',
+        '{"t": 1.0, "page": "name-card", "card": 0}',
     ],
 )
 def test_a_malformed_events_line_names_its_line_number(tmp_path: Path, bad_line: str) -> None:

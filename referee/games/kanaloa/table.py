@@ -8,7 +8,10 @@ new) is the next card of the trick, and goes to the seat whose turn it is in tri
 order; the first one of a round also says the dealer dealt (hands are dealt face down).
 A seat that plays out of order presses its button first. An ocean card gone from sight
 while a removal is due is the removed one, unless a card the camera cannot name lies
-where it lay: then it is asked about, never taken for the removed one.
+where it lay: then it is asked about, never taken for the removed one. Any other card
+the camera cannot name is asked about, and what the table does next waits for its name
+(`AskTable.unread`): the next card of the trick would otherwise go to the seat that
+played it.
 
 At setup the ring is read once all its ocean cards lie in sight: their order clockwise
 round the mat's centre, from the island's card. The camera gives a card's place, not
@@ -69,6 +72,13 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
             return []
         if state.previous and not Counter(state.previous) & Counter(codes):
             self._taken = (state.round, state.tricks)
+        unread = tuple(card for card in view.cards
+                       if card.code is None and not self._ring_spot(card.x_mm, card.y_mm))
+        if unread:
+            # A card put on the trick that the camera cannot name: the next card waits
+            # for its name, or it would go to the seat that played this one.
+            return [AskTable(t("a card the camera cannot read lies on the table: name it on "
+                               "the page"), unread)]
         previous = () if self._taken == (state.round, state.tricks) else state.previous
         known = Counter([card for _, card in state.trick]) + Counter(previous)
         new = Counter(code for code in codes if code in self._playing) - known
@@ -85,6 +95,11 @@ class KanaloaTable(TableInterpreter[KanaloaState]):
         seat = state.next_in_trick() if self._claimed is None else self._claimed
         self._claimed = None
         return [Play(Move(seat, "play", {"card": cards[0]}))]
+
+    def _ring_spot(self, x_mm: float, y_mm: float) -> bool:
+        """Does an ocean card lie there (as last seen named): an unnamed card there is
+        that ocean card read weakly?"""
+        return any(math.dist((x_mm, y_mm), at) <= SAME_PLACE_MM for at in self._ring_at.values())
 
     def _unnamed_where(self, card: str, view: TableView) -> bool:
         """Does a card the camera cannot name lie where ocean card `card` was last seen?"""

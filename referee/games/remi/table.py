@@ -83,8 +83,12 @@ class RemiTable(TableInterpreter[RemiState]):
 
     def on_view(self, state: RemiState, view: TableView, last: Ruling | None) -> list[Action]:
         self._view = view
-        if any(card.code is None for card in view.cards):
-            return []  # the page names it first; the view is read again then
+        unread = tuple(card for card in view.cards if card.code is None)
+        if unread:
+            # The page names it first; the view is read again then, and what the table
+            # does meanwhile waits (a discard taken up, a meld laid on it).
+            return [AskTable(t("a tile the camera cannot read lies on the table: name it on "
+                               "the page"), unread)]
         if state.phase == "deal":
             return self._deal(state, view)
         reading = self.read(view)
