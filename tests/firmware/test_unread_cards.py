@@ -27,7 +27,7 @@ HAND = "a hand over the mat"
 class PlacedReader:
     """Reads 'frames' that are lists of (code, (x, y) mm from the mat centre)."""
 
-    def read(self, frame: np.ndarray) -> Reading:
+    def read(self, frame: np.ndarray, *, full: np.ndarray | None = None) -> Reading:
         if frame.size == 1 and frame[0] == HAND:
             return Reading([], obstructed=True)
         return Reading([Card(code, (CENTRE[0] + x, CENTRE[1] + y))
