@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.card_photo import cut_card, find_card
+from vision.card_photo import aspect_of, cut_card, find_card
 from vision.template_identifier import TemplateIdentifier
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,11 +71,19 @@ def card_size(px_per_mm: float) -> tuple[int, int]:
 
 
 def load(folder: Path) -> tuple[list[Photo], list[Image]]:
+    """The card photos, each with its card's corners, and the photos with no card. A card
+    that touches or runs off its photo's edge is looked for again once the deck's
+    proportions are known from the cards found whole."""
     cards = []
     for path in sorted((folder / "cards").glob("*.jpg")):
         code, k = path.stem.split("__")
         image = np.asarray(cv2.imread(str(path), cv2.IMREAD_COLOR), np.uint8)
         cards.append(Photo(code, int(k), image, find_card(image)))
+    aspects = [aspect_of(p.corners) for p in cards if p.corners is not None]
+    if aspects:
+        for photo in cards:
+            if photo.corners is None:
+                photo.corners = find_card(photo.image, float(np.median(aspects)))
     empty = [np.asarray(cv2.imread(str(p), cv2.IMREAD_COLOR), np.uint8)
              for p in sorted((folder / "no-card").glob("*")) if p.suffix in (".jpg", ".png")]
     return cards, [e for e in empty if e.ndim == 3]
@@ -105,7 +113,8 @@ def table_crops(photos: list[Photo], empty: list[Image], px_per_mm: float,
         w, h = np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])
         for dx in (-1.15 * w, 1.15 * w):  # the card's box moved sideways, where it fits
             moved = c + np.array([dx, 0.0], np.float32)
-            if moved[:, 0].min() >= 0 and moved[:, 0].max() < photo.image.shape[1]:
+            if (moved.min() >= 0 and moved[:, 0].max() < photo.image.shape[1]
+                    and moved[:, 1].max() < photo.image.shape[0]):
                 out.append(cut_card(photo.image, moved, card_size(px_per_mm)))
     for image in empty:
         ih, iw = image.shape[:2]

@@ -49,6 +49,9 @@ class Outline:
         return min(self.support)
 
 
+Line = tuple[Floats, Floats]  # a point on a straight line and its direction
+
+
 def fit_outline(lab: Floats, box: Floats, short_side: float) -> Outline | None:
     """Each side of `box` (four corners in order) moved to the card's side near it, and
     refitted to that edge's points; None when a side finds none or the sides meet in no
@@ -57,11 +60,30 @@ def fit_outline(lab: Floats, box: Floats, short_side: float) -> Outline | None:
     The card's side is the strong edge line nearest the box's side, or one further out
     when what lies between is one even colour all along (a white margin around a
     coloured field): a check's squares or a table's pattern between are not."""
+    return outline_of(fit_sides(lab, box, short_side))
+
+
+def outline_of(sides: list[tuple[Line, float] | None]) -> Outline | None:
+    """The outline four fitted sides (`fit_sides`) make; None when one is missing or the
+    sides meet in no quadrilateral."""
+    found = [side for side in sides if side is not None]
+    if len(found) != 4:
+        return None
+    corners = meet([line for line, _ in found])
+    if corners is None:
+        return None
+    return Outline(corners, (found[0][1], found[1][1], found[2][1], found[3][1]))
+
+
+def fit_sides(lab: Floats, box: Floats, short_side: float) -> list[tuple[Line, float] | None]:
+    """Each side of `box` fitted to the card's side near it (`fit_outline`) with the share
+    of it an edge supports, or None for a side that finds no card side (one that runs
+    off the photo: no step can be read beyond it)."""
     centre = box.mean(axis=0)
     reach = max(1, round(max(1.5, short_side / 90) / RESOLUTION))  # to where colours are read
     offsets = np.arange(SEARCH[0] * short_side, SEARCH[1] * short_side,
                         RESOLUTION).astype(np.float32)
-    lines, support = [], []
+    sides: list[tuple[Line, float] | None] = []
     margin = max(2, round(MARGIN * short_side / RESOLUTION))
     push = round(PUSH * short_side / RESOLUTION)
     for i in range(4):
@@ -75,10 +97,14 @@ def fit_outline(lab: Floats, box: Floats, short_side: float) -> Outline | None:
         steps = _steps(colours, seen, reach)  # (offsets, points)
         held = (steps >= STEP).mean(axis=1)
         side = _side_offset(held, colours, reach, margin, int(np.argmin(np.abs(offsets))), push)
-        if side is None:
-            return None
-        lines.append(_fit_line(base, normal, offsets, steps, side[0]))
-        support.append(side[1])
+        sides.append(None if side is None
+                     else (_fit_line(base, normal, offsets, steps, side[0]), side[1]))
+    return sides
+
+
+def meet(lines: list[Line]) -> Floats | None:
+    """The four corners where each line meets the next (clockwise as the lines go), or
+    None when two neighbours are nearly parallel."""
     corners = []
     for i in range(4):
         (p1, d1), (p2, d2) = lines[i - 1], lines[i]
@@ -87,8 +113,7 @@ def fit_outline(lab: Floats, box: Floats, short_side: float) -> Outline | None:
             return None
         t = np.linalg.solve(matrix, p2 - p1)
         corners.append(p1 + t[0] * d1)
-    return Outline(np.array(corners, np.float32),
-                   (support[0], support[1], support[2], support[3]))
+    return np.array(corners, np.float32)
 
 
 def _side_offset(held: Floats, colours: Floats, reach: int, margin: int, start: int,
@@ -159,7 +184,7 @@ def _steps(colours: Floats, seen: NDArray[np.bool_], reach: int) -> Floats:
 
 
 def _fit_line(base: Floats, normal: Floats, offsets: Floats, steps: Floats,
-              chosen: int) -> tuple[Floats, Floats]:
+              chosen: int) -> Line:
     """The straight line through the strongest step near the chosen offset at each point
     (a point, a direction)."""
     band = np.flatnonzero(np.abs(offsets - offsets[chosen]) <= FIT_BAND)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.card_edges import fit_outline
+from vision.card_edges import Line, fit_sides, meet, outline_of
 
 Image8 = NDArray[np.uint8]
 Corners = NDArray[np.float32]  # four (x, y) image points, clockwise from the card's top-left
@@ -35,37 +35,185 @@ MIN_CARD = 0.01  # share of the photo a card (or its field) covers at least
 FILLED = 0.9  # share of its rotated box the hull of a card-like piece fills at least
 OUTERMOST = 0.8  # share of the largest outline's area an outline has to be the card
 PIECES = 8  # the largest pieces of each mask looked at
+MIN_SEEN = 0.8  # share of a card running off the photo that must lie inside it
+NEAR_EDGE = 0.1  # share of a box's short side within which its side lies at the photo's edge
+OFF_EDGE = 0.03  # share of the card's side its unseen side may lie inside the photo's edge
+ASPECT = 0.06  # relative difference from the deck's proportions of a whole card's outline
+BORDER_BINS = 64  # stretches the photo's border is read in, for where a colour meets it
+STRETCH = 0.15  # share of the border a card running off the photo meets at most
+STRIP = 6  # px beyond (and within) a card's side where the table (its rim) is looked at
 BAR_SPREAD = 1.0  # grey spread of a row or column of a letterbox bar at most (a bar is flat)
 BAR_MARGIN = 2  # px beyond a bar where the photo may still be smeared into it
 
 
-def find_card(photo: Image8) -> Corners | None:
+def find_card(photo: Image8, aspect: float | None = None) -> Corners | None:
     """The corners of the card in a photo of one card, portrait, clockwise from top-left;
-    None when nothing card-shaped stands out from the table, or when it is not sure."""
+    None when nothing card-shaped stands out from the table, or when it is not sure.
+
+    Given the deck's `aspect` (short side over long), a card that runs off the photo or
+    touches its edge is found too when its other three sides show: its fourth side lies
+    where the card's proportions put it, at or beyond the photo's edge (`seen` tells which
+    part of its cut is real)."""
     if photo.ndim != 3 or min(photo.shape[:2]) < 32:
         return None
     x0, y0, x1, y1 = _framed(photo)
     inner = np.ascontiguousarray(photo[y0:y1, x0:x1])
     lab = cv2.cvtColor(cv2.GaussianBlur(inner, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
     found: list[tuple[float, float, Corners]] = []  # area, how well edges back it, corners
-    for box in _candidates(inner):
-        short = min(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1]))
+    running_off: list[tuple[float, float, Corners]] = []
+    for box in _candidates(inner, aspect is not None):
+        short = float(min(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
         if short < 12:
             continue
-        outline = fit_outline(lab, box, float(short))
-        if outline is None:
-            continue
-        corners = portrait(outline.corners)
-        if _card_shaped(corners, inner.shape[:2]):
+        sides = fit_sides(lab, box, short)
+        outline = outline_of(sides)
+        at_edge = aspect is not None and (outline is None or _near_edge(outline.corners, short,
+                                                                        inner.shape[:2]))
+        if aspect is not None and at_edge:
+            running_off += _at_the_edge(lab, box, sides, short, aspect)
+        elif (outline is not None and _card_shaped(portrait(outline.corners), inner.shape[:2])
+              and (aspect is None or _proportioned(portrait(outline.corners), aspect))):
+            corners = portrait(outline.corners)
             backing = outline.weakest + float(np.mean(outline.support)) / 4
             found.append((float(cv2.contourArea(corners)), backing, corners))
+    # A card's picture may hold card-shaped things (a "+2"'s two little cards): the card
+    # is the outermost outline, the best backed of those about its size. Only when no
+    # card shows whole is one at the photo's edge taken.
+    found = found or running_off
     if not found:
         return None
-    # A card's picture may hold card-shaped things (a "+2"'s two little cards): the card
-    # is the outermost outline, the best backed of those about its size.
     largest = max(area for area, _, _ in found)
     _, _, corners = max((f for f in found if f[0] >= OUTERMOST * largest), key=lambda f: f[1])
     return corners + np.array([x0, y0], np.float32)
+
+
+def _at_the_edge(lab: NDArray[np.float32], box: Corners, sides: list[tuple[Line, float] | None],
+                 short: float, aspect: float) -> list[tuple[float, float, Corners]]:
+    """The card at the photo's edge that a box's fitted sides show, as (area, backing,
+    corners), or nothing.
+
+    A side lies at the edge when it is the box's side that finds no card side there
+    (the card runs off the photo) or the outline's side near the edge. An outline of the
+    deck's proportions is the whole card touching the edge, unless what lies between it
+    and the edge is unlike the table (the card's margin, cut by the edge). Otherwise
+    the one side at the edge is put where the proportions say, and taken when it lies
+    at or beyond the photo's edge with most of the card inside."""
+    h, w = lab.shape[:2]
+    outline = outline_of(sides)
+    ends = outline.corners if outline is not None else box
+    unseen = [i for i in range(4)
+              if _inside_by((ends[i] + ends[(i + 1) % 4]) / 2, w, h) <= NEAR_EDGE * short]
+    missing = [i for i, side in enumerate(sides) if side is None]
+    if not unseen or missing not in ([], unseen) or (missing and len(unseen) != 1):
+        return []
+    extended = _extended(box, sides, unseen[0], aspect, w, h) if len(unseen) == 1 else []
+    if outline is None:
+        return extended
+    corners = portrait(outline.corners)
+    whole = (_proportioned(corners, aspect)
+             and _seen_share(corners, w, h) >= 1 - ASPECT)
+    if not whole or (extended and _card_beyond(lab, outline.corners, unseen[0])):
+        return extended
+    backing = outline.weakest + float(np.mean(outline.support)) / 4
+    return [(float(cv2.contourArea(corners)), backing, corners)]
+
+
+def _extended(box: Corners, sides: list[tuple[Line, float] | None], m: int, aspect: float,
+              w: int, h: int) -> list[tuple[float, float, Corners]]:
+    """The card of the deck's proportions whose side m (at the photo's edge) is put where
+    the other three fitted sides say, when it lies at or beyond the edge and most of the
+    card is inside the photo."""
+    lines = [side[0] if side is not None and i != m else (box[i], box[(i + 1) % 4] - box[i])
+             for i, side in enumerate(sides)]
+    support = [side[1] for i, side in enumerate(sides) if side is not None and i != m]
+    (po, do), (pa, da), (pb, _) = lines[(m + 2) % 4], lines[(m + 1) % 4], lines[(m + 3) % 4]
+    across = _distance(pa, da, pb)  # between the two sides beside the unseen one
+    normal = np.array([-do[1], do[0]], np.float32) / max(float(np.linalg.norm(do)), 1e-6)
+    if np.dot(normal, box.mean(axis=0) - po) < 0:
+        normal = -normal
+    out = []
+    for depth in (across / aspect, across * aspect):  # the unseen side a short one, or long
+        lines[m] = (po + normal * np.float32(depth), do)
+        met = meet(lines)
+        if met is None or not cv2.isContourConvex(met):
+            continue
+        inside = _inside_by((met[m] + met[(m + 1) % 4]) / 2, w, h)
+        if inside <= OFF_EDGE * max(across, depth) and _seen_share(met, w, h) >= MIN_SEEN:
+            out.append((float(cv2.contourArea(met)),
+                        min(support) + float(np.mean(support)) / 4, portrait(met)))
+    return out
+
+
+def _card_beyond(lab: NDArray[np.float32], corners: Corners, m: int) -> bool:
+    """Whether the strip between an outline's side m and the photo's edge looks more like
+    the card's rim (just inside its other sides) than the table just outside them: the
+    card goes on to the edge, and an inner line of its own was taken for its side.
+    False when the strip is too thin to tell."""
+    h, w = lab.shape[:2]
+    centre = corners.mean(axis=0)
+    along = np.linspace(0.2, 0.8, 16, dtype=np.float32)[:, None]
+
+    def outside(i: int, offsets: NDArray[np.float32]) -> NDArray[np.float32]:
+        a, b = corners[i], corners[(i + 1) % 4]
+        d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        normal = np.array([d[1], -d[0]], np.float32)
+        if np.dot(normal, (a + b) / 2 - centre) < 0:
+            normal = -normal
+        points = (a + along * (b - a))[None] + offsets[:, None, None] * normal
+        points = points.reshape(-1, 2)
+        inside = ((points[:, 0] >= 0) & (points[:, 0] <= w - 1)
+                  & (points[:, 1] >= 0) & (points[:, 1] <= h - 1))
+        xy = np.round(points[inside]).astype(np.intp)
+        return np.asarray(lab[xy[:, 1], xy[:, 0]], np.float32)
+
+    strip = outside(m, np.arange(2, STRIP + 2, dtype=np.float32))
+    if len(strip) < 2 * len(along):
+        return False
+    others = [i for i in range(4) if i != m]
+    table = np.concatenate([outside(i, np.arange(4, STRIP + 4, dtype=np.float32))
+                            for i in others])
+    rim = np.concatenate([outside(i, -np.arange(2, STRIP + 2, dtype=np.float32))
+                          for i in others])
+    colour = np.median(strip, axis=0)
+    return bool(np.linalg.norm(colour - np.median(rim, axis=0))
+                < np.linalg.norm(colour - np.median(table, axis=0)))
+
+
+def _proportioned(corners: Corners, aspect: float) -> bool:
+    """Whether an outline has the deck's proportions (within ASPECT)."""
+    return abs(aspect_of(corners) / aspect - 1) <= ASPECT
+
+
+def aspect_of(corners: Corners) -> float:
+    """A card's short sides over its long ones, from its corners (portrait)."""
+    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    return float((sides[0] + sides[2]) / max(float(sides[1] + sides[3]), 1e-6))
+
+
+def _near_edge(corners: Corners, short: float, shape: tuple[int, ...]) -> bool:
+    """Whether a side of the outline lies at the photo's edge (NEAR_EDGE)."""
+    h, w = shape[:2]
+    return any(_inside_by((corners[i] + corners[(i + 1) % 4]) / 2, w, h) <= NEAR_EDGE * short
+               for i in range(4))
+
+
+def _inside_by(point: NDArray[np.float32], w: int, h: int) -> float:
+    """How far a point lies inside a w x h photo from its nearest edge (< 0: outside)."""
+    return float(min(point[0], point[1], w - 1 - point[0], h - 1 - point[1]))
+
+
+def _distance(p: NDArray[np.float32], d: NDArray[np.float32], q: NDArray[np.float32]) -> float:
+    """How far point q lies from the line through p along d."""
+    d = d / max(float(np.linalg.norm(d)), 1e-6)
+    r = q - p
+    return float(abs(r[0] * d[1] - r[1] * d[0]))
+
+
+def _seen_share(corners: Corners, w: int, h: int) -> float:
+    """The share of the quadrilateral that lies inside a w x h photo."""
+    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    inside, _ = cv2.intersectConvexConvex(corners.astype(np.float32), frame)
+    return float(inside) / max(float(cv2.contourArea(corners)), 1e-6)
 
 
 def _card_shaped(corners: Corners, shape: tuple[int, ...]) -> bool:
@@ -83,10 +231,10 @@ def _card_shaped(corners: Corners, shape: tuple[int, ...]) -> bool:
                 and cv2.isContourConvex(corners.astype(np.float32)))
 
 
-def _candidates(photo: Image8) -> list[Corners]:
+def _candidates(photo: Image8, may_run_off: bool = False) -> list[Corners]:
     """Rough boxes where the card may lie: what differs from the table, gathered or piece
     by piece, and the regions the photo's edges close in."""
-    unlike = _unlike_table(photo)
+    unlike = _unlike_table(photo, may_run_off)
     boxes = []
     gathered = _gathered_box(unlike)
     if gathered is not None:
@@ -109,12 +257,25 @@ def _paired(boxes: list[Corners]) -> list[Corners]:
 
 
 def cut_card(photo: Image8, corners: Corners, size: tuple[int, int]) -> Image8:
-    """The card within `corners` as an upright (width, height) image."""
+    """The card within `corners` as an upright (width, height) image; a part that runs
+    off the photo holds the photo's edge drawn out (`seen` says where)."""
+    flags = cv2.INTER_AREA if _side(corners) > size[1] else cv2.INTER_LINEAR
+    return np.asarray(cv2.warpPerspective(photo, _upright(corners, size), size, flags=flags,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def seen(photo_shape: tuple[int, ...], corners: Corners, size: tuple[int, int]) -> Image8:
+    """Which pixels of `cut_card`'s image show the photo (255) and which lie beyond its
+    edge (0)."""
+    inside = np.full(photo_shape[:2], 255, np.uint8)
+    return np.asarray(cv2.warpPerspective(inside, _upright(corners, size), size,
+                                          flags=cv2.INTER_NEAREST), np.uint8)
+
+
+def _upright(corners: Corners, size: tuple[int, int]) -> NDArray[np.float64]:
     w, h = size
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
-    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
-    flags = cv2.INTER_AREA if _side(corners) > h else cv2.INTER_LINEAR
-    return np.asarray(cv2.warpPerspective(photo, m, size, flags=flags), np.uint8)
+    return np.asarray(cv2.getPerspectiveTransform(corners.astype(np.float32), dst))
 
 
 def portrait(points: NDArray[np.floating]) -> Corners:
@@ -133,17 +294,30 @@ def _side(corners: Corners) -> float:
     return float(np.linalg.norm(corners[2] - corners[1]))
 
 
-def _unlike_table(photo: Image8) -> Image8:
-    """Where the photo is unlike its own border (the table), as a 0/255 mask."""
+def _unlike_table(photo: Image8, may_run_off: bool = False) -> Image8:
+    """Where the photo is unlike its own border (the table), as a 0/255 mask. When the
+    card `may_run_off` the photo, a colour that meets the border along one short stretch
+    only is the card's, not the table's."""
     lab = cv2.cvtColor(cv2.GaussianBlur(photo, (5, 5), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
-    b = max(4, min(lab.shape[:2]) // 60)
+    h, w = lab.shape[:2]
+    b = max(4, min(h, w) // 60)
     border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
                              lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    # where round the border (clockwise from the top-left corner) each of its points lies
+    x, y = np.arange(w), np.arange(h)[:, None]
+    along = np.concatenate([np.broadcast_to(x, (b, w)).ravel(),
+                            np.broadcast_to(2 * w + h - 1 - x, (b, w)).ravel(),
+                            np.broadcast_to(2 * w + 2 * h - 1 - y, (h, b)).ravel(),
+                            np.broadcast_to(w + y, (h, b)).ravel()])
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(0)  # k-means' start: the same photo always gives the same outline
-    _, _, centres = cv2.kmeans(np.ascontiguousarray(border, np.float32), TABLE_COLOURS,
-                               np.zeros((len(border), 1), np.int32), criteria, 3,
-                               cv2.KMEANS_PP_CENTERS)
+    _, labels, centres = cv2.kmeans(np.ascontiguousarray(border, np.float32), TABLE_COLOURS,
+                                    np.zeros((len(border), 1), np.int32), criteria, 3,
+                                    cv2.KMEANS_PP_CENTERS)
+    if may_run_off:
+        table = [c for i, c in enumerate(centres)
+                 if not _one_stretch(along[labels.ravel() == i] / (2 * (w + h)))]
+        centres = np.array(table) if table else centres
     distance = np.full(lab.shape[:2], np.inf, np.float32)
     for centre in centres:
         distance = np.minimum(distance, np.linalg.norm(lab - centre, axis=2))
@@ -152,6 +326,18 @@ def _unlike_table(photo: Image8) -> Image8:
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)),
                       np.uint8)
+
+
+def _one_stretch(places: NDArray[np.floating]) -> bool:
+    """Whether points along the border (0..1 round it) all lie within one stretch of at
+    most STRETCH of its length, as the colours of a card running off the photo do."""
+    bins = np.bincount((places * BORDER_BINS).astype(np.intp) % BORDER_BINS,
+                       minlength=BORDER_BINS)
+    held = np.flatnonzero(bins >= max(1.0, 0.02 * len(places)))
+    if not len(held):
+        return False
+    gaps = np.diff(np.concatenate([held, [held[0] + BORDER_BINS]]))  # round the border
+    return bool(BORDER_BINS - int(gaps.max()) + 1 <= STRETCH * BORDER_BINS)
 
 
 def _gathered_box(mask: Image8) -> Corners | None:

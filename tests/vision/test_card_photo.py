@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.card_photo import cut_card, find_card
+from vision.card_photo import cut_card, find_card, seen
 
 CARD = (112, 174)  # a card's size in the photo, px (UNO's 56 x 87 mm at 2 px/mm)
 
@@ -94,3 +94,68 @@ def test_an_empty_check_cloth_has_no_card() -> None:
 def test_a_card_cut_off_by_the_photo_edge_is_not_guessed() -> None:
     truth = np.float32([[180, 330], [295, 340], [282, 512], [166, 502]])
     assert find_card(photo_of(card_face(), (120, 170, 200), truth)) is None
+
+
+ASPECT = CARD[0] / CARD[1]
+
+
+def placed(x: float, y: float, degrees: float) -> np.ndarray:
+    """A card's corners (clockwise from its top-left) at (x, y), turned by `degrees`."""
+    w, h = CARD
+    turn = np.deg2rad(degrees)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) @ rotation.T
+    return (corners + np.array([x, y])).astype(np.float32)
+
+
+def test_a_card_running_off_the_photo_is_found_from_its_three_sides_and_the_decks_shape() -> None:
+    truth = placed(180, 320, 5)  # 11 % off the photo
+    for table in ((120, 170, 200), (40, 38, 35)):
+        photo = photo_of(card_face(), table, truth)
+        corners = find_card(photo, ASPECT)
+        assert corners is not None, table
+        assert np.abs(corners - truth).max() < 5.0, (table, corners)
+
+
+def test_the_part_of_a_card_beyond_the_photos_edge_is_marked_unseen() -> None:
+    truth = placed(180, 320, 5)
+    photo = photo_of(card_face(), (120, 170, 200), truth)
+    corners = find_card(photo, ASPECT)
+    assert corners is not None
+    mask = seen(photo.shape, corners, CARD)
+    assert mask.shape == (CARD[1], CARD[0])
+    rows = (mask > 0).mean(axis=1)
+    assert rows[:140].min() == 1.0 and rows[-10:].max() == 0.0  # its foot lies off the photo
+    assert 0.8 < (mask > 0).mean() < 0.95
+
+
+def test_a_card_touching_the_photos_edge_is_cut_whole() -> None:
+    truth = np.float32([[200, 0], [312, 0], [312, 174], [200, 174]])
+    for table in ((120, 170, 200), (40, 38, 35)):
+        corners = find_card(photo_of(card_face(), table, truth), ASPECT)
+        assert corners is not None, table
+        assert np.abs(corners - truth).max() < 5.0, (table, corners)
+
+
+def test_a_card_mostly_off_the_photo_is_not_guessed() -> None:
+    truth = placed(180, 390, 5)  # 50 % off
+    assert find_card(photo_of(card_face(), (120, 170, 200), truth), ASPECT) is None
+
+
+def test_a_table_with_the_decks_shape_known_still_has_no_card() -> None:
+    rng = np.random.default_rng(1)
+    table = np.clip(rng.normal(120, 6, (480, 480, 3)), 0, 255).astype(np.uint8)
+    cloth = np.clip(check_cloth(44) + rng.normal(0, 5, (480, 480, 3)), 0, 255).astype(np.uint8)
+    for photo in (table, cloth):
+        assert find_card(photo, ASPECT) is None
+
+
+def test_of_two_cards_touching_side_by_side_the_cut_is_never_both_once_the_shape_is_known(
+        ) -> None:
+    left = np.float32([[120, 150], [232, 150], [232, 324], [120, 324]])
+    right = left + np.float32([112, 0])
+    photo = photo_of(card_face(), (40, 38, 35), left)
+    on_right = photo_of(card_face(), (40, 38, 35), right)
+    photo[:, 232:] = on_right[:, 232:]
+    corners = find_card(photo, ASPECT)
+    assert corners is None or np.linalg.norm(corners[1] - corners[0]) < 1.1 * CARD[0], corners
