@@ -6,8 +6,10 @@ measurement only (../shared/real-photos/README.md), never copied into it:
     .venv/bin/python benchmarks/real_photos.py [--photos ../shared/real-photos/uno]
 
 Each face of the deck has three or four phone photos (one card on a table). For every k,
-the deck is enrolled from photo k of each face (cut out of the photo as `--deck-photos`
-does, `vision.card_photo`), and every other photo's card is named. A card is named at the
+the deck is enrolled from photo k of each face (cut out of the photo by
+`vision.card_photo.find_cards`: a card touching or running off its photo's edge is found
+once the deck's proportions are known from the others, the part beyond the edge drawn out
+from it), and every other photo's card is named. A card is named at the
 scale the table's camera gives it: the small frame (1.1 px/mm, a 1280x720 frame over
 the A2 mat) and full resolution (up to 4 px/mm, a Pi camera 3; no more than the photo
 has). What must stay unknown: card-sized crops of the table beside each card and of the
@@ -27,7 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.card_photo import aspect_of, cut_card, find_card
+from vision.card_photo import cut_card, find_card, find_cards
 from vision.template_identifier import TemplateIdentifier
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +48,7 @@ class Photo:
     k: int
     image: Image
     corners: NDArray[np.float32] | None
+    by_shape: bool = False  # found only once the deck's proportions were known
 
 
 @dataclass
@@ -73,17 +76,17 @@ def card_size(px_per_mm: float) -> tuple[int, int]:
 def load(folder: Path) -> tuple[list[Photo], list[Image]]:
     """The card photos, each with its card's corners, and the photos with no card. A card
     that touches or runs off its photo's edge is looked for again once the deck's
-    proportions are known from the cards found whole."""
+    proportions are known from the cards found whole (`find_cards`)."""
     cards = []
     for path in sorted((folder / "cards").glob("*.jpg")):
         code, k = path.stem.split("__")
         image = np.asarray(cv2.imread(str(path), cv2.IMREAD_COLOR), np.uint8)
-        cards.append(Photo(code, int(k), image, find_card(image)))
-    aspects = [aspect_of(p.corners) for p in cards if p.corners is not None]
-    if aspects:
-        for photo in cards:
-            if photo.corners is None:
-                photo.corners = find_card(photo.image, float(np.median(aspects)))
+        cards.append(Photo(code, int(k), image, None))
+    whole = [find_card(photo.image) for photo in cards]
+    for photo, corners, first in zip(cards, find_cards([p.image for p in cards], whole),
+                                     whole, strict=True):
+        photo.corners = corners
+        photo.by_shape = corners is not None and first is None
     empty = [np.asarray(cv2.imread(str(p), cv2.IMREAD_COLOR), np.uint8)
              for p in sorted((folder / "no-card").glob("*")) if p.suffix in (".jpg", ".png")]
     return cards, [e for e in empty if e.ndim == 3]
@@ -186,8 +189,12 @@ def main() -> None:
         raise SystemExit(2)
     photos, empty = load(args.photos)
     lost = [f"{p.code}__{p.k}" for p in photos if p.corners is None]
-    print(f"{len(photos)} card photos, {len(empty)} without a card; card not found in "
-          f"{len(lost)}{': ' + ', '.join(lost) if lost else ''}")
+    by_shape = [f"{p.code}__{p.k}" for p in photos if p.by_shape]
+    print(f"{len(photos)} card photos, {len(empty)} without a card; card found in "
+          f"{len(photos) - len(lost)}, {len(by_shape)} of them only from the deck's "
+          f"proportions (touching or running off the photo's edge)"
+          f"{': ' + ', '.join(by_shape) if by_shape else ''}; not found in {len(lost)}"
+          f"{': ' + ', '.join(lost) if lost else ''}")
     for scale in SCALES if args.scale == "both" else [args.scale]:
         tally, learn_s = run(photos, empty, scale, args.seed)
         print(f"\n{scale} ({SCALES[scale]} px/mm), enrolled from photo k of each face, every k:")

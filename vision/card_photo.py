@@ -11,9 +11,12 @@ holds, the answer is None: a wrong box would become a wrong name later.
 
     >>> corners = find_card(photo)                     # doctest: +SKIP
     >>> upright = cut_card(photo, corners, (224, 348)) # doctest: +SKIP
+    >>> every = find_cards(photos_of_a_deck)           # doctest: +SKIP
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -37,7 +40,6 @@ OUTERMOST = 0.8  # share of the largest outline's area an outline has to be the 
 PIECES = 8  # the largest pieces of each mask looked at
 MIN_SEEN = 0.8  # share of a card running off the photo that must lie inside it
 NEAR_EDGE = 0.1  # share of a box's short side within which its side lies at the photo's edge
-OFF_EDGE = 0.03  # share of the card's side its unseen side may lie inside the photo's edge
 ASPECT = 0.06  # relative difference from the deck's proportions of a whole card's outline
 BORDER_BINS = 64  # stretches the photo's border is read in, for where a colour meets it
 STRETCH = 0.15  # share of the border a card running off the photo meets at most
@@ -61,6 +63,7 @@ def find_card(photo: Image8, aspect: float | None = None) -> Corners | None:
     lab = cv2.cvtColor(cv2.GaussianBlur(inner, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
     found: list[tuple[float, float, Corners]] = []  # area, how well edges back it, corners
     running_off: list[tuple[float, float, Corners]] = []
+    at_edges: list[Corners] = []  # outlines at the photo's edge, where no aspect says more
     for box in _candidates(inner, aspect is not None):
         short = float(min(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
         if short < 12:
@@ -76,15 +79,55 @@ def find_card(photo: Image8, aspect: float | None = None) -> Corners | None:
             corners = portrait(outline.corners)
             backing = outline.weakest + float(np.mean(outline.support)) / 4
             found.append((float(cv2.contourArea(corners)), backing, corners))
+        elif _runs_to_edge(box, sides, short, inner.shape[:2]):
+            at_edges.append(box if outline is None else outline.corners)
     # A card's picture may hold card-shaped things (a "+2"'s two little cards): the card
-    # is the outermost outline, the best backed of those about its size. Only when no
-    # card shows whole is one at the photo's edge taken.
-    found = found or running_off
+    # is the outermost outline, the best backed of those about its size, whether it
+    # shows whole or at the photo's edge.
+    found += running_off
     if not found:
         return None
     largest = max(area for area, _, _ in found)
-    _, _, corners = max((f for f in found if f[0] >= OUTERMOST * largest), key=lambda f: f[1])
+    area, _, corners = max((f for f in found if f[0] >= OUTERMOST * largest),
+                           key=lambda f: f[1])
+    if any(_holds(outline, corners, area) for outline in at_edges):
+        return None  # what was found may be the picture on a card that reaches the edge
     return corners + np.array([x0, y0], np.float32)
+
+
+def find_cards(photos: Sequence[Image8],
+               whole: Sequence[Corners | None] | None = None) -> list[Corners | None]:
+    """The card in each photo of one deck's cards (`find_card`, or `whole` when already
+    known); a card touching or running off its photo's edge is looked for again once
+    the deck's proportions are known from the cards found whole (their median)."""
+    found = list(whole) if whole is not None else [find_card(photo) for photo in photos]
+    aspects = [aspect_of(corners) for corners in found if corners is not None]
+    if not aspects:
+        return found
+    aspect = float(np.median(aspects))
+    return [find_card(photo, aspect) if corners is None else corners
+            for photo, corners in zip(photos, found, strict=True)]
+
+
+def _runs_to_edge(box: Corners, sides: list[tuple[Line, float] | None], short: float,
+                  shape: tuple[int, ...]) -> bool:
+    """Whether the box's fitted sides make an outline with a side at the photo's edge, or
+    find the card's side everywhere but along the edge (a card running off the photo)."""
+    outline = outline_of(sides)
+    if outline is not None:
+        return _near_edge(outline.corners, short, shape)
+    h, w = shape[:2]
+    missing = [i for i, side in enumerate(sides) if side is None]
+    return len(missing) == 1 and _inside_by(
+        (box[missing[0]] + box[(missing[0] + 1) % 4]) / 2, w, h) <= NEAR_EDGE * short
+
+
+def _holds(outline: Corners, corners: Corners, area: float) -> bool:
+    """Whether a convex outline holds the middle of `corners` and is far larger."""
+    centre = corners.mean(axis=0)
+    return bool(cv2.isContourConvex(outline)
+                and cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), False) > 0
+                and OUTERMOST * cv2.contourArea(outline) > area)
 
 
 def _at_the_edge(lab: NDArray[np.float32], box: Corners, sides: list[tuple[Line, float] | None],
@@ -101,10 +144,11 @@ def _at_the_edge(lab: NDArray[np.float32], box: Corners, sides: list[tuple[Line,
     h, w = lab.shape[:2]
     outline = outline_of(sides)
     ends = outline.corners if outline is not None else box
-    unseen = [i for i in range(4)
-              if _inside_by((ends[i] + ends[(i + 1) % 4]) / 2, w, h) <= NEAR_EDGE * short]
+    near = [i for i in range(4)
+            if _inside_by((ends[i] + ends[(i + 1) % 4]) / 2, w, h) <= NEAR_EDGE * short]
     missing = [i for i, side in enumerate(sides) if side is None]
-    if not unseen or missing not in ([], unseen) or (missing and len(unseen) != 1):
+    unseen = missing or near
+    if not unseen or not set(unseen) <= set(near):
         return []
     extended = _extended(box, sides, unseen[0], aspect, w, h) if len(unseen) == 1 else []
     if outline is None:
@@ -135,10 +179,16 @@ def _extended(box: Corners, sides: list[tuple[Line, float] | None], m: int, aspe
     for depth in (across / aspect, across * aspect):  # the unseen side a short one, or long
         lines[m] = (po + normal * np.float32(depth), do)
         met = meet(lines)
-        if met is None or not cv2.isContourConvex(met):
+        if met is None:
             continue
+        # the card reaches the edge: a side the proportions put a little inside it goes
+        # out to the edge (a card a little longer than the deck's median, or tilted)
         inside = _inside_by((met[m] + met[(m + 1) % 4]) / 2, w, h)
-        if inside <= OFF_EDGE * max(across, depth) and _seen_share(met, w, h) >= MIN_SEEN:
+        if inside > ASPECT * depth:
+            continue
+        lines[m] = (po + normal * np.float32(depth + max(inside, 0.0)), do)
+        met = meet(lines)
+        if met is not None and cv2.isContourConvex(met) and _seen_share(met, w, h) >= MIN_SEEN:
             out.append((float(cv2.contourArea(met)),
                         min(support) + float(np.mean(support)) / 4, portrait(met)))
     return out

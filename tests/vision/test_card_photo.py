@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 
-from vision.card_photo import cut_card, find_card, seen
+from vision.card_photo import cut_card, find_card, find_cards, seen
+from vision.foreign_decks import DESIGNS, paint_deck
+from vision.template_identifier import TemplateIdentifier
 
 CARD = (112, 174)  # a card's size in the photo, px (UNO's 56 x 87 mm at 2 px/mm)
+DECKS = Path(__file__).resolve().parents[2] / "referee" / "decks"
 
 
 def card_face() -> np.ndarray:
@@ -159,3 +165,30 @@ def test_of_two_cards_touching_side_by_side_the_cut_is_never_both_once_the_shape
     photo[:, 232:] = on_right[:, 232:]
     corners = find_card(photo, ASPECT)
     assert corners is None or np.linalg.norm(corners[1] - corners[0]) < 1.1 * CARD[0], corners
+
+
+def test_a_decks_photos_teach_its_shape_to_find_the_card_running_off_one() -> None:
+    whole = [photo_of(card_face(), table, placed(180, 140, 4))
+             for table in ((120, 170, 200), (40, 38, 35))]
+    running_off = photo_of(card_face(), (40, 38, 35), placed(200, 320, -3))
+    assert find_card(running_off) is None
+    found = find_cards([*whole, running_off])
+    assert all(corners is not None for corners in found)
+    assert np.abs(found[2] - placed(200, 320, -3)).max() < 5.0, found[2]
+
+
+def test_a_card_running_off_its_photo_is_named_from_what_shows() -> None:
+    design = DESIGNS["uno-classic"]
+    codes = ["red-7", "blue-7", "red-1", "green-6", "green-9", "yellow-3", "yellow-8"]
+    faces = {f["code"]: f for f in json.loads((DECKS / "uno.json").read_text("utf-8"))["faces"]}
+    painted = paint_deck(design, [faces[c] for c in codes], seed=2, px_per_mm=2.0)
+    identifier = TemplateIdentifier.from_references({c: painted[c] for c in codes})
+    aspect = design.card_mm[0] / design.card_mm[1]
+    size = (round(design.card_mm[0] * 4), round(design.card_mm[1] * 4))
+    for code in codes:
+        w, h = painted[code].shape[1], painted[code].shape[0]
+        truth = np.float32([[170, 330], [170 + w, 333], [167 + w, 333 + h], [167, 330 + h]])
+        photo = photo_of(painted[code], (120, 170, 200), truth)  # ~ a tenth off the photo
+        corners = find_card(photo, aspect)
+        assert corners is not None, code
+        assert identifier.identify(cut_card(photo, corners, size))[0] == code
