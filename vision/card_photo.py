@@ -9,6 +9,12 @@ the photo's edges close in. Each box's sides are then fitted to the card's own e
 off the photo is dropped, and of the rest the outermost outline is the card. When no box
 holds, the answer is None: a wrong box would become a wrong name later.
 
+A card touching or running off the photo's edge still shows three sides, and once the
+deck's proportions are known (`find_cards` learns them from a deck's other photos) its
+fourth side lies where they put it: the card is cut whole, the part beyond the photo
+drawn out from its edge (`seen` says which part is real). Never a box of other
+proportions (two cards side by side), nor one mostly outside the photo.
+
     >>> corners = find_card(photo)                     # doctest: +SKIP
     >>> upright = cut_card(photo, corners, (224, 348)) # doctest: +SKIP
     >>> every = find_cards(photos_of_a_deck)           # doctest: +SKIP
@@ -70,9 +76,8 @@ def find_card(photo: Image8, aspect: float | None = None) -> Corners | None:
             continue
         sides = fit_sides(lab, box, short)
         outline = outline_of(sides)
-        at_edge = aspect is not None and (outline is None or _near_edge(outline.corners, short,
-                                                                        inner.shape[:2]))
-        if aspect is not None and at_edge:
+        if aspect is not None and (outline is None
+                                   or _near_edge(outline.corners, short, inner.shape[:2])):
             running_off += _at_the_edge(lab, box, sides, short, aspect)
         elif (outline is not None and _card_shaped(portrait(outline.corners), inner.shape[:2])
               and (aspect is None or _proportioned(portrait(outline.corners), aspect))):
@@ -139,8 +144,7 @@ def _at_the_edge(lab: NDArray[np.float32], box: Corners, sides: list[tuple[Line,
     (the card runs off the photo) or the outline's side near the edge. An outline of the
     deck's proportions is the whole card touching the edge, unless what lies between it
     and the edge is unlike the table (the card's margin, cut by the edge). Otherwise
-    the one side at the edge is put where the proportions say, and taken when it lies
-    at or beyond the photo's edge with most of the card inside."""
+    the one side at the edge is put where the proportions say (`_extended`)."""
     h, w = lab.shape[:2]
     outline = outline_of(sides)
     ends = outline.corners if outline is not None else box
@@ -165,8 +169,9 @@ def _at_the_edge(lab: NDArray[np.float32], box: Corners, sides: list[tuple[Line,
 def _extended(box: Corners, sides: list[tuple[Line, float] | None], m: int, aspect: float,
               w: int, h: int) -> list[tuple[float, float, Corners]]:
     """The card of the deck's proportions whose side m (at the photo's edge) is put where
-    the other three fitted sides say, when it lies at or beyond the edge and most of the
-    card is inside the photo."""
+    the other three fitted sides say: taken when that lies beyond the photo's edge, or a
+    little inside it (the side then goes out to the edge, which the card reaches), and
+    most of the card is inside the photo."""
     lines = [side[0] if side is not None and i != m else (box[i], box[(i + 1) % 4] - box[i])
              for i, side in enumerate(sides)]
     support = [side[1] for i, side in enumerate(sides) if side is not None and i != m]
