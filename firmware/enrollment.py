@@ -24,7 +24,7 @@ from firmware.saved_identifiers import saved_or_learnt
 from referee import decks
 from referee.decks import Deck, load_deck
 from vision.deck_art import FaceArt, paint_back, paint_face
-from vision.enrolment import find_card_in_photo
+from vision.enrolment import cards_in_photos
 from vision.identify import CardIdentifier, Identifier
 from vision.mat import MatSpec
 from vision.table_reader import TableReader
@@ -48,6 +48,7 @@ def reference_images(deck: Deck, enrolled: Path | None = None) -> dict[str, np.n
         return references
     if not enrolled.is_dir():
         raise EnrollmentError(f"{enrolled}: no such folder of deck photos")
+    photos: dict[str, np.ndarray] = {}
     for code in list(references):
         for suffix in (".jpg", ".jpeg", ".png"):
             path = enrolled / f"{code}{suffix}"
@@ -56,8 +57,11 @@ def reference_images(deck: Deck, enrolled: Path | None = None) -> dict[str, np.n
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None or min(image.shape[:2]) < 32:
                 raise EnrollmentError(f"{path}: not a readable photo of a card")
-            references[code] = find_card_in_photo(np.asarray(image, dtype=np.uint8))
+            photos[code] = np.asarray(image, dtype=np.uint8)
             break
+    # all at once: the cards found whole show the deck's proportions, by which a card
+    # touching or running off its photo's edge is found too
+    references |= dict(zip(photos, cards_in_photos(list(photos.values())), strict=True))
     return references
 
 

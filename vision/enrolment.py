@@ -23,8 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Frame
+from vision.card_photo import Corners, find_card, find_cards
 from vision.card_photo import cut_card as cut_photo_card
-from vision.card_photo import find_card
 from vision.cards import CHROMA_DIFF, MAT_DIFF, CardQuad, mat_colour, view_mask, warp_patch
 
 Image8 = NDArray[np.uint8]
@@ -336,8 +336,19 @@ def find_card_in_photo(photo: Image8) -> Image8:
     (portrait) at the photo's own resolution (`vision.card_photo` finds it). The photo
     itself if it is already cropped to the card (the outline found is most of it) or if
     no card outline shows in it."""
+    return _cut_out(photo, find_card(photo))
+
+
+def cards_in_photos(photos: Sequence[Image8]) -> list[Image8]:
+    """The card in each ordinary photo of one deck's faces, cut out as
+    `find_card_in_photo` does; a card touching or running off its photo's edge is found
+    too, once the others have shown the deck's proportions."""
+    return [_cut_out(photo, corners)
+            for photo, corners in zip(photos, find_cards(photos), strict=True)]
+
+
+def _cut_out(photo: Image8, corners: Corners | None) -> Image8:
     h, w = photo.shape[:2]
-    corners = find_card(photo)
     if corners is None or cv2.contourArea(corners) >= PHOTO_CROPPED_SHARE * h * w:
         return photo if h >= w else np.ascontiguousarray(np.rot90(photo))
     across = float(np.linalg.norm(corners[1] - corners[0]))

@@ -13,6 +13,7 @@ from vision.enrolment import (
     blurred,
     cut_card,
     deck_size,
+    cards_in_photos,
     find_card_in_photo,
     find_laid_cards,
     grid_places_mm,
@@ -112,8 +113,9 @@ def test_the_grid_the_page_draws() -> None:
     assert np.mean([p[0] for p in places[:4]]) == 297.0
 
 
-def phone_photo(card: np.ndarray, seed: int) -> np.ndarray:
-    """A card lying on a patterned cloth, photographed from above at a slant."""
+def phone_photo(card: np.ndarray, seed: int, shift_x: float = 0.0) -> np.ndarray:
+    """A card lying on a patterned cloth, photographed from above at a slant (moved
+    `shift_x` pixels to the right)."""
     rng = np.random.default_rng(seed)
     ys, xs = np.mgrid[0:640, 0:640]
     checks = (((xs // 40) + (ys // 40)) % 2).astype(np.float32)
@@ -121,7 +123,7 @@ def phone_photo(card: np.ndarray, seed: int) -> np.ndarray:
     cloth += rng.normal(0, 6, cloth.shape)
     photo = np.clip(cloth, 0, 255).astype(np.uint8)
     h, w = card.shape[:2]
-    target = np.float32([[230, 150], [420, 185], [390, 480], [185, 445]])
+    target = np.float32([[230, 150], [420, 185], [390, 480], [185, 445]]) + np.float32([shift_x, 0])
     m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), target)
     cv2.warpPerspective(card, m, (640, 640), dst=photo, borderMode=cv2.BORDER_TRANSPARENT)
     return np.asarray(cv2.GaussianBlur(photo, (0, 0), 0.8), np.uint8)
@@ -139,3 +141,16 @@ def test_the_card_in_a_phone_photo_is_found_and_cut_out_upright() -> None:
     assert max(np.corrcoef(grey[0], grey[1])[0, 1], np.corrcoef(grey[0], turned)[0, 1]) > 0.8
     # a photo already cut to the card stays as it is
     assert find_card_in_photo(card) is card
+
+
+def test_a_card_running_off_its_photo_is_cut_once_the_other_photos_show_the_decks_shape(
+) -> None:
+    faces = uno_faces(12)
+    photos = [phone_photo(card, seed) for seed, (_, card) in enumerate(faces[:4])]
+    off = phone_photo(faces[11][1], 7, shift_x=250)  # its right corners beyond the photo
+    alone = find_card_in_photo(off)
+    *whole, cut = cards_in_photos([*photos, off])
+    assert alone.shape == off.shape  # alone, no card is sure: the photo as it is
+    assert [c.shape for c in whole] == [find_card_in_photo(p).shape for p in photos]
+    h, w = cut.shape[:2]
+    assert h > w and abs(h / w - CARD_MM[1] / CARD_MM[0]) < 0.12
