@@ -11,9 +11,9 @@ from vision.calibration import calibrate
 from vision.deck_art import FaceArt, paint_face
 from vision.enrolment import (
     blurred,
+    cards_in_photos,
     cut_card,
     deck_size,
-    cards_in_photos,
     find_card_in_photo,
     find_laid_cards,
     grid_places_mm,
