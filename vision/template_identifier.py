@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import MIN_CONTRAST, batch, contrasts, grey
+from vision.template_search import ShapeSearch, standardised
 
 Image8 = NDArray[np.uint8]
 Floats = NDArray[np.float32]
@@ -115,17 +116,6 @@ def shapes_of(codes: Sequence[str]) -> tuple[list[str], list[str]]:
     return shapes, colours
 
 
-def _standard(x: Floats) -> Floats:
-    """Rows of two-channel ink pictures (channels last), each channel made zero-mean and of
-    length 1/sqrt(2): their dot product is the mean of the channels' normalised
-    correlations."""
-    pairs = x.reshape(len(x), -1, 2)
-    pairs = pairs - pairs.mean(axis=1, keepdims=True)
-    pairs /= np.sqrt(2.0) * np.linalg.norm(pairs, axis=1, keepdims=True) + 1e-6
-    out: Floats = pairs.reshape(len(x), -1).astype(np.float32)
-    return out
-
-
 def _scaled_templates(inks: Floats) -> Floats:
     """Each ink picture both ways up, scaled per axis by SCALES and cut to its middle
     (MARGIN less on every side), as standardised rows: (n * 2 * len(SCALES)**2, values)."""
@@ -140,20 +130,7 @@ def _scaled_templates(inks: Floats) -> Floats:
                                     interpolation=cv2.INTER_LINEAR)
                 x0, y0 = (sw - (w - 2 * mx)) // 2, (sh - (h - 2 * my)) // 2
                 rows.append(scaled[y0 : y0 + h - 2 * my, x0 : x0 + w - 2 * mx].ravel())
-    return _standard(np.array(rows, np.float32))
-
-
-def _windows(inks: Floats) -> Floats:
-    """Every window of each ink picture the size of a template (MARGIN less on every side),
-    standardised: (n, shifts, pixels)."""
-    w, h = SIZE
-    mx, my = MARGIN
-    n = len(inks)
-    shifts = [(dx, dy) for dy in range(2 * my + 1) for dx in range(2 * mx + 1)]
-    out = np.empty((n, len(shifts), (w - 2 * mx) * (h - 2 * my) * 2), np.float32)
-    for j, (dx, dy) in enumerate(shifts):
-        out[:, j] = inks[:, dy : dy + h - 2 * my, dx : dx + w - 2 * mx].reshape(n, -1)
-    return _standard(out.reshape(n * len(shifts), -1)).reshape(n, len(shifts), -1)
+    return standardised(np.array(rows, np.float32))
 
 
 class RecentPatches:
@@ -200,14 +177,13 @@ class RecentPatches:
 class TemplateIdentifier:
     """Names card patches of an enrolled deck by shape and colour, or None when unsure.
 
-    `templates` holds each enrolled view at every size of SCALES, both ways up
-    (standardised rows); `template_shapes` says whose shape each row is. `colours` holds
-    the mean hue histogram of each colour. `faces` maps a (shape, colour) pair to its code.
+    `search` holds each enrolled view at every size of SCALES, both ways up, and whose
+    shape each is (vision.template_search). `colours` holds the mean hue histogram of each
+    colour. `faces` maps a (shape, colour) pair to its code.
     """
 
     codes: tuple[str, ...]
-    templates: Floats
-    template_shapes: NDArray[np.intp]
+    search: ShapeSearch
     shape_names: tuple[str, ...]
     colours: Floats
     colour_names: tuple[str, ...]
@@ -241,8 +217,9 @@ class TemplateIdentifier:
                             .mean(axis=0) for name in colour_names])
         faces = {(shape_names.index(s), colour_names.index(c)): code
                  for code, s, c in zip(codes, shape_of, colour_of, strict=True)}
-        return cls(codes=codes, templates=templates,
-                   template_shapes=np.concatenate([shapes, shapes]), shape_names=shape_names,
+        search = ShapeSearch.build(templates, np.concatenate([shapes, shapes]),
+                                   len(shape_names), SIZE, MARGIN)
+        return cls(codes=codes, search=search, shape_names=shape_names,
                    colours=colours.astype(np.float32), colour_names=colour_names,
                    faces=faces, threshold=threshold)
 
@@ -273,14 +250,7 @@ class TemplateIdentifier:
     def _identify(self, patches: Image8) -> list[tuple[str | None, float]]:
         """identify_batch() without the memory of recent patches."""
         pictures = balanced(patches)
-        windows = _windows(ink(pictures))
-        n, shifts, pixels = windows.shape
-        # best correlation of each patch with each template over the shifts
-        per_template = (windows.reshape(n * shifts, pixels) @ self.templates.T
-                        ).reshape(n, shifts, -1).max(axis=1)
-        n_shapes = len(self.shape_names)
-        per_shape = np.full((len(patches), n_shapes), -1.0, np.float32)
-        np.maximum.at(per_shape.T, self.template_shapes, per_template.T)
+        per_shape = self.search.scores(ink(pictures))
         hist = hues(pictures)
         colour_d = 0.5 * np.abs(hist[:, None, :] - self.colours[None, :, :]).sum(axis=2)
         spread = contrasts(grey(patches))

@@ -1,0 +1,250 @@
+"""Each patch's best correlation with the shapes of an enrolled deck: the full comparison's
+answer where the decision needs it, at a fraction of its cost.
+
+The full comparison correlates every window of a patch (one per shift within the margin)
+with every template (every enrolled view, both ways up, at every scale): one matmul of
+some 63 x 2080 by 2080 x 1000 a patch, tens of milliseconds a frame. But templates lie
+close to a space of few dimensions (their principal components), and for unit vectors
+w, t and an orthonormal basis B of such a space, by Cauchy-Schwarz,
+
+    w.t = (B'w).(B't) + (w - BB'w).(t - BB't) <= (B'w).(B't) + |w - BB'w| |t - BB't|,
+
+an upper bound on every correlation from a projection onto BASIS dimensions (one small
+matmul, the residual lengths a column more). A deck's decision needs only the two best
+shapes' scores (the best and the ratio test against the next): after the best bound's
+pairs of the likeliest shapes are compared, every (window, template) pair whose bound
+could still raise the second best score, or its own shape's, is compared in full, and
+no other. The two best scores are then the full comparison's, and every other shape's
+score (a lower bound) is no higher than the second: the same decision, provably.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+from numpy.typing import NDArray
+
+Floats = NDArray[np.float32]
+
+BASIS = 64  # principal components of the templates the bound projects onto
+SEED_SHAPES = 3  # shapes with the highest bounds whose best pair is compared first
+SLACK = 1e-4  # added to every bound: the float32 rounding of the bound's own arithmetic
+RESIDUAL_SLACK = 1e-5  # added to a squared residual length before its square root
+
+
+def standardised(x: Floats) -> Floats:
+    """Rows of two-channel ink pictures (channels last), each channel made zero-mean and of
+    length 1/sqrt(2): their dot product is the mean of the channels' normalised
+    correlations."""
+    pairs = x.reshape(len(x), -1, 2)
+    pairs = pairs - pairs.mean(axis=1, keepdims=True)
+    pairs /= np.sqrt(2.0) * np.linalg.norm(pairs, axis=1, keepdims=True) + 1e-6
+    out: Floats = pairs.reshape(len(x), -1).astype(np.float32)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class ShapeSearch:
+    """The best correlation of ink pictures with each shape, over its templates and every
+    window of the picture the size of a template.
+
+    Templates are kept sorted by shape (`starts`: where each shape's run begins);
+    `shifted_basis` holds each channel of each basis picture at every column shift, so
+    one matmul of a picture's rows projects all its windows; `coords` holds each
+    template's projection and residual length.
+    """
+
+    templates: Floats  # (templates, values): standardised (height, width, 2) rows
+    shapes: NDArray[np.intp]  # the shape of each template, ascending
+    starts: NDArray[np.intp]  # the first template of each shape
+    size: tuple[int, int]  # (width, height) of the ink pictures searched
+    margin: tuple[int, int]  # pixels a window may move each way from the middle
+    shifted_basis: Floats  # (2, template height * width, column shifts * basis)
+    coords: Floats  # (templates, basis + 2): projections, the residual length, SLACK
+    window_index: NDArray[np.intp]  # (shifts, values): each window's place in a picture
+    channel_sums: Floats  # (templates, 2): each template's channels summed (0 but rounding)
+
+    @classmethod
+    def build(cls, templates: Floats, shapes: NDArray[np.intp], n_shapes: int,
+              size: tuple[int, int], margin: tuple[int, int]) -> ShapeSearch:
+        """The search over these templates (standardised rows of (height - 2 margin,
+        width - 2 margin, 2) ink pictures) of these shapes (every one of range(n_shapes)
+        holding at least one), in pictures of `size`."""
+        if sorted(set(shapes.tolist())) != list(range(n_shapes)):
+            raise ValueError("every shape needs a template")
+        order = np.argsort(shapes, kind="stable")
+        templates, shapes = templates[order], shapes[order]
+        (w, h), (mx, my) = size, margin
+        tw, th = w - 2 * mx, h - 2 * my
+        basis = _principal_basis(templates, min(BASIS, len(templates)), (th, tw))
+        k = basis.shape[1]
+        pictures = basis.T.reshape(k, th, tw, 2)
+        shifted = np.zeros((2, 2 * mx + 1, k, th, w), np.float64)
+        for dx in range(2 * mx + 1):
+            shifted[:, dx, :, :, dx : dx + tw] = pictures.transpose(3, 0, 1, 2)
+        projections = templates.astype(np.float64) @ basis
+        lengths = (templates.astype(np.float64) ** 2).sum(axis=1)
+        residual = np.sqrt(np.maximum(lengths - (projections ** 2).sum(axis=1), 0.0)
+                           + RESIDUAL_SLACK)
+        ys, xs, cs = np.meshgrid(np.arange(th), np.arange(tw), np.arange(2), indexing="ij")
+        inside = ((ys * w + xs) * 2 + cs).ravel()
+        window_index = np.array([inside + (dy * w + dx) * 2 for dy in range(2 * my + 1)
+                                 for dx in range(2 * mx + 1)], np.intp)
+        return cls(templates=np.ascontiguousarray(templates), shapes=shapes,
+                   starts=np.searchsorted(shapes, np.arange(n_shapes)).astype(np.intp),
+                   size=size, margin=margin,
+                   shifted_basis=np.ascontiguousarray(
+                       shifted.transpose(0, 3, 4, 1, 2).reshape(2, th * w, -1)
+                   ).astype(np.float32),
+                   coords=np.column_stack([projections, residual, np.full(len(residual), SLACK)]
+                                          ).astype(np.float32),
+                   window_index=window_index,
+                   channel_sums=templates.reshape(len(templates), -1, 2).sum(axis=1))
+
+    @property
+    def n_shapes(self) -> int:
+        return len(self.starts)
+
+    @property
+    def ends(self) -> NDArray[np.intp]:
+        """The template after each shape's last."""
+        return np.append(self.starts[1:], len(self.shapes))
+
+    def windows(self, inks: Floats) -> Floats:
+        """Every window of each ink picture the size of a template, standardised:
+        (pictures, shifts, values)."""
+        flat = inks.reshape(len(inks), -1)
+        out = standardised(flat[:, self.window_index].reshape(-1, self.window_index.shape[1]))
+        return out.reshape(len(inks), len(self.window_index), -1)
+
+    def full_scores(self, inks: Floats) -> Floats:
+        """Each picture's best correlation with each shape, every pair compared:
+        (pictures, shapes)."""
+        windows = self.windows(inks)
+        n, shifts, values = windows.shape
+        per_template = (windows.reshape(n * shifts, values) @ self.templates.T
+                        ).reshape(n, shifts, -1).max(axis=1)
+        out: Floats = np.maximum.reduceat(per_template, self.starts, axis=1)
+        return out
+
+    def scores(self, inks: Floats) -> Floats:
+        """full_scores() where the decision needs it: each picture's two best shapes get
+        their full score, every other shape a score no higher than the second's (the best
+        it reached among the pairs compared, or -1)."""
+        n = len(inks)
+        bounds, scales = self._bounds(inks)
+        windows = self._window_views(inks)
+        per_template = bounds.max(axis=1)
+        # seeds: each picture's best-bounded pair of its SEED_SHAPES best-bounded shapes
+        top = np.stack([per_template[:, a:b].argmax(axis=1) + a
+                        for a, b in zip(self.starts, self.ends, strict=True)], axis=1)
+        per_shape = np.take_along_axis(per_template, top, axis=1)
+        seeds = min(SEED_SHAPES, self.n_shapes)
+        shapes = np.argpartition(-per_shape, seeds - 1, axis=1)[:, :seeds]
+        t = np.take_along_axis(top, shapes, axis=1)  # (n, seeds)
+        rows = np.repeat(np.arange(n), seeds)
+        j = bounds[rows, :, t.ravel()].argmax(axis=1)
+        chosen = windows[rows, j // windows.shape[2], j % windows.shape[2]]
+        scale = scales[rows, j]
+        values = ((chosen * scale[:, None, None, :2]).reshape(len(rows), -1)
+                  * self.templates[t.ravel()]).sum(axis=1) + (
+                      scale[:, 2:] * self.channel_sums[t.ravel()]).sum(axis=1)
+        out = np.full((n, self.n_shapes), -1.0, np.float32)
+        np.maximum.at(out, (rows, self.shapes[t.ravel()]), values.astype(np.float32))
+        second = np.partition(out, -2, axis=1)[:, -2] if self.n_shapes > 1 else np.full(n, -1.0)
+        for i in range(n):
+            self._complete(windows[i], scales[i], bounds[i], per_template[i], second[i], out[i])
+        return out
+
+    def _window_views(self, inks: Floats) -> Floats:
+        """Every window of each picture the size of a template, as a view:
+        (pictures, shift rows, shift columns, height, width, 2)."""
+        (w, h), (mx, my) = self.size, self.margin
+        n, s = len(inks), inks.strides
+        out: Floats = as_strided(inks, shape=(n, 2 * my + 1, 2 * mx + 1, h - 2 * my, w - 2 * mx, 2),
+                                 strides=(s[0], s[1], s[2], s[1], s[2], s[3]), writeable=False)
+        return out
+
+    def bounds(self, inks: Floats) -> Floats:
+        """An upper bound on the correlation of every window of each picture with every
+        template: (pictures, shifts, templates)."""
+        return self._bounds(inks)[0]
+
+    def _bounds(self, inks: Floats) -> tuple[Floats, Floats]:
+        """bounds(), and what standardises each window of each picture: each channel's
+        scale, then its scaled mean negated, (pictures, shifts, 4)."""
+        n = len(inks)
+        (w, h), (mx, my) = self.size, self.margin
+        th, tw = h - 2 * my, w - 2 * mx
+        ny, nx = 2 * my + 1, 2 * mx + 1
+        k = self.coords.shape[1] - 2
+        planar = np.ascontiguousarray(inks.transpose(3, 0, 1, 2), np.float32)  # (2, n, h, w)
+        sums, norms = _window_sums(planar.astype(np.float64), (tw, th), (nx, ny))
+        scale = 1.0 / (np.sqrt(2.0) * norms + 1e-6)  # (2, n, shifts)
+        projected = np.zeros((n, ny * nx, k), np.float64)
+        for c in range(2):
+            rows = as_strided(planar[c], shape=(n, ny, th * w),
+                              strides=(planar.strides[1], planar.strides[2], planar.strides[3]),
+                              writeable=False).reshape(n * ny, th * w)
+            # the basis pictures sum to 0 in each channel: a window's mean adds nothing
+            projected += (rows @ self.shifted_basis[c]).reshape(n, ny * nx, k) * scale[c][..., None]
+        length = (norms ** 2 * scale ** 2).sum(axis=0)
+        residual = np.sqrt(np.maximum(length - (projected ** 2).sum(axis=2), 0.0)
+                           + RESIDUAL_SLACK)
+        left = np.concatenate([projected, residual[..., None], np.ones_like(residual[..., None])],
+                              axis=2).astype(np.float32)
+        out: Floats = (left.reshape(n * ny * nx, k + 2) @ self.coords.T).reshape(n, ny * nx, -1)
+        means = sums / (tw * th)
+        return out, np.ascontiguousarray(np.concatenate([scale, -scale * means]).transpose(1, 2, 0),
+                                         np.float32)
+
+    def _complete(self, windows: Floats, scales: Floats, bound: Floats, per_template: Floats,
+                  second: float, best: Floats) -> None:
+        """Compare in full every pair of one picture whose bound could raise the second
+        best score or its own shape's (`best`, from the seeds), raising `best`."""
+        floor = np.maximum(best[self.shapes], second)
+        wanted = np.flatnonzero(per_template > floor)
+        if not len(wanted):
+            return
+        pairs = bound[:, wanted] > floor[wanted]
+        templates = wanted[pairs.any(axis=0)]
+        shifts = np.flatnonzero(pairs.any(axis=1))
+        scale = scales[shifts]
+        nx = windows.shape[1]
+        chosen = windows[shifts // nx, shifts % nx] * scale[:, None, None, :2]
+        values = (chosen.reshape(len(shifts), -1) @ self.templates[templates].T
+                  + scale[:, 2:] @ self.channel_sums[templates].T).max(axis=0)
+        np.maximum.at(best, self.shapes[templates], values)
+
+
+def _principal_basis(templates: Floats, k: int, shape: tuple[int, int]) -> NDArray[np.float64]:
+    """An orthonormal basis (values, k) of the templates' first k principal directions
+    (from their Gram matrix), each channel of each basis picture made to sum to 0."""
+    rows = templates.astype(np.float64)
+    values, vectors = np.linalg.eigh(rows @ rows.T)
+    top = vectors[:, np.argsort(-values)[:k]]
+    basis = (rows.T @ top).T.reshape(k, shape[0] * shape[1], 2)
+    basis -= basis.mean(axis=1, keepdims=True)
+    q, _ = np.linalg.qr(basis.reshape(k, -1).T)
+    out: NDArray[np.float64] = q
+    return out
+
+
+def _window_sums(planar: NDArray[np.float64], window: tuple[int, int],
+                 shifts: tuple[int, int]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The sum and the centred length of every window of each channel of each picture,
+    (channels, pictures, shifts) each, shifts in rows of columns, from integral images."""
+    (tw, th), (nx, ny) = window, shifts
+
+    def box(values: NDArray[np.float64]) -> NDArray[np.float64]:
+        c, n, h, w = values.shape
+        total = np.zeros((c, n, h + 1, w + 1))
+        total[:, :, 1:, 1:] = values.cumsum(axis=2).cumsum(axis=3)
+        out = (total[:, :, th:th + ny, tw:tw + nx] - total[:, :, :ny, tw:tw + nx]
+               - total[:, :, th:th + ny, :nx] + total[:, :, :ny, :nx])
+        return out.reshape(c, n, ny * nx)
+
+    sums = box(planar)
+    return sums, np.sqrt(np.maximum(box(planar ** 2) - sums ** 2 / (tw * th), 0.0))
