@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 Floats = NDArray[np.float32]
 
 BASIS = 64  # principal components of the templates the bound projects onto
+PROFILES = (20, 16)  # row and column profiles of the templates whose products hold them
 SEED_SHAPES = 3  # shapes with the highest bounds whose best pair is compared first
 SLACK = 1e-4  # added to every bound: the float32 rounding of the bound's own arithmetic
 RESIDUAL_SLACK = 1e-5  # added to a squared residual length before its square root
@@ -61,7 +62,9 @@ class ShapeSearch:
     starts: NDArray[np.intp]  # the first template of each shape
     size: tuple[int, int]  # (width, height) of the ink pictures searched
     margin: tuple[int, int]  # pixels a window may move each way from the middle
-    shifted_basis: Floats  # (2, template height * width, column shifts * basis)
+    column_basis: Floats  # (width, column shifts * columns): the column profiles, shifted
+    row_basis: Floats  # (row shifts * rows, height): the row profiles, shifted
+    mixing: Floats  # (2, rows * columns, basis): the basis from each channel's products
     coords: Floats  # (templates, basis + 2): projections, the residual length, SLACK
     window_index: NDArray[np.intp]  # (shifts, values): each window's place in a picture
     channel_sums: Floats  # (templates, 2): each template's channels summed (0 but rounding)
@@ -78,13 +81,17 @@ class ShapeSearch:
         templates, shapes = templates[order], shapes[order]
         (w, h), (mx, my) = size, margin
         tw, th = w - 2 * mx, h - 2 * my
-        basis = _principal_basis(templates, min(BASIS, len(templates)), (th, tw))
-        k = basis.shape[1]
-        pictures = basis.T.reshape(k, th, tw, 2)
-        shifted = np.zeros((2, 2 * mx + 1, k, th, w), np.float64)
+        pictures = templates.reshape(len(templates), th, tw, 2).astype(np.float64)
+        rows, columns, mixing = _separable_basis(pictures)
+        (p, q), k = rows.shape[1:] + columns.shape[1:], mixing.shape[1]
+        row_basis = np.zeros((2 * my + 1, p, h))
+        for dy in range(2 * my + 1):
+            row_basis[dy, :, dy : dy + th] = rows.T
+        column_basis = np.zeros((w, 2 * mx + 1, q))
         for dx in range(2 * mx + 1):
-            shifted[:, dx, :, :, dx : dx + tw] = pictures.transpose(3, 0, 1, 2)
-        projections = templates.astype(np.float64) @ basis
+            column_basis[dx : dx + tw, dx] = columns
+        projections = np.einsum("ya,tyxc,xb->tcab", rows, pictures, columns,
+                                optimize=True).reshape(len(templates), -1) @ mixing
         lengths = (templates.astype(np.float64) ** 2).sum(axis=1)
         residual = np.sqrt(np.maximum(lengths - (projections ** 2).sum(axis=1), 0.0)
                            + RESIDUAL_SLACK)
@@ -95,9 +102,9 @@ class ShapeSearch:
         return cls(templates=np.ascontiguousarray(templates), shapes=shapes,
                    starts=np.searchsorted(shapes, np.arange(n_shapes)).astype(np.intp),
                    size=size, margin=margin,
-                   shifted_basis=np.ascontiguousarray(
-                       shifted.transpose(0, 3, 4, 1, 2).reshape(2, th * w, -1)
-                   ).astype(np.float32),
+                   column_basis=column_basis.reshape(w, -1).astype(np.float32),
+                   row_basis=row_basis.reshape(-1, h).astype(np.float32),
+                   mixing=mixing.reshape(2, p * q, k).astype(np.float32),
                    coords=np.column_stack([projections, residual, np.full(len(residual), SLACK)]
                                           ).astype(np.float32),
                    window_index=window_index,
@@ -183,13 +190,18 @@ class ShapeSearch:
         planar = np.ascontiguousarray(inks.transpose(3, 0, 1, 2), np.float32)  # (2, n, h, w)
         sums, norms = _window_sums(planar.astype(np.float64), (tw, th), (nx, ny))
         scale = 1.0 / (np.sqrt(2.0) * norms + 1e-6)  # (2, n, shifts)
-        projected = np.zeros((n, ny * nx, k), np.float64)
-        for c in range(2):
-            rows = as_strided(planar[c], shape=(n, ny, th * w),
-                              strides=(planar.strides[1], planar.strides[2], planar.strides[3]),
-                              writeable=False).reshape(n * ny, th * w)
-            # the basis pictures sum to 0 in each channel: a window's mean adds nothing
-            projected += (rows @ self.shifted_basis[c]).reshape(n, ny * nx, k) * scale[c][..., None]
+        # each window's products of row and column profiles: columns first, every shift
+        # of them at once, then rows (the basis pictures sum to 0 in each channel: a
+        # window's mean adds nothing)
+        q = self.column_basis.shape[1] // nx
+        p = self.row_basis.shape[0] // ny
+        across = (planar.reshape(2 * n * h, w) @ self.column_basis).reshape(2 * n, h, -1)
+        down = self.row_basis @ np.ascontiguousarray(across.transpose(1, 0, 2)).reshape(h, -1)
+        products = np.ascontiguousarray(
+            down.reshape(ny, p, 2, n, nx, q).transpose(2, 3, 0, 4, 1, 5)
+        ).reshape(2, n * ny * nx, p * q)
+        projected = sum(((products[c] @ self.mixing[c]).reshape(n, ny * nx, k)
+                         * scale[c][..., None]).astype(np.float64) for c in range(2))
         length = (norms ** 2 * scale ** 2).sum(axis=0)
         residual = np.sqrt(np.maximum(length - (projected ** 2).sum(axis=2), 0.0)
                            + RESIDUAL_SLACK)
@@ -219,17 +231,29 @@ class ShapeSearch:
         np.maximum.at(best, self.shapes[templates], values)
 
 
-def _principal_basis(templates: Floats, k: int, shape: tuple[int, int]) -> NDArray[np.float64]:
-    """An orthonormal basis (values, k) of the templates' first k principal directions
-    (from their Gram matrix), each channel of each basis picture made to sum to 0."""
-    rows = templates.astype(np.float64)
-    values, vectors = np.linalg.eigh(rows @ rows.T)
-    top = vectors[:, np.argsort(-values)[:k]]
-    basis = (rows.T @ top).T.reshape(k, shape[0] * shape[1], 2)
-    basis -= basis.mean(axis=1, keepdims=True)
-    q, _ = np.linalg.qr(basis.reshape(k, -1).T)
-    out: NDArray[np.float64] = q
-    return out
+def _separable_basis(pictures: NDArray[np.float64]
+                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """A basis close to the templates' first BASIS principal directions, among products
+    of their first PROFILES row and column profiles (so that every window's projection
+    costs two small matmuls, not one of its every value): the row profiles (height,
+    rows), the column profiles (width, columns), and the orthonormal basis in those
+    products' coordinates ((channel, row, column), basis), orthogonal to a constant
+    picture in each channel (so a window's mean adds nothing)."""
+    _, h, w, _ = pictures.shape
+    p, q = min(PROFILES[0], h), min(PROFILES[1], w)
+    rows = np.linalg.eigh(np.einsum("tyxc,tzxc->yz", pictures, pictures))[1][:, ::-1][:, :p]
+    columns = np.linalg.eigh(np.einsum("tyxc,tyzc->xz", pictures, pictures))[1][:, ::-1][:, :q]
+    coords = np.einsum("ya,tyxc,xb->tcab", rows, pictures, columns, optimize=True
+                       ).reshape(len(pictures), -1)
+    flat = np.outer(rows.sum(axis=0), columns.sum(axis=0)).ravel()
+    constants = np.zeros((2, 2 * p * q))
+    constants[0, : p * q], constants[1, p * q :] = flat, flat
+    constants /= np.linalg.norm(constants, axis=1, keepdims=True) + 1e-12
+    coords -= (coords @ constants.T) @ constants
+    values, vectors = np.linalg.eigh(coords.T @ coords)
+    rank = int((values > 1e-9 * max(float(values.max()), 1e-12)).sum())
+    mixing = vectors[:, ::-1][:, : min(BASIS, rank)]
+    return rows, columns, mixing
 
 
 def _window_sums(planar: NDArray[np.float64], window: tuple[int, int],
