@@ -9,8 +9,11 @@ w, t and an orthonormal basis B of such a space, by Cauchy-Schwarz,
 
     w.t = (B'w).(B't) + (w - BB'w).(t - BB't) <= (B'w).(B't) + |w - BB'w| |t - BB't|,
 
-an upper bound on every correlation from a projection onto BASIS dimensions (one small
-matmul, the residual lengths a column more). A deck's decision needs only the two best
+an upper bound on every correlation from a projection onto BASIS dimensions (the
+residual lengths a column more of one matmul). The basis is taken among products of the
+templates' main row and column profiles (PROFILES), so that the projections of all of
+a patch's windows cost two small matmuls (the columns at every shift, then the rows),
+not one of all their values. A deck's decision needs only the two best
 shapes' scores (the best and the ratio test against the next): after the best bound's
 pairs of the likeliest shapes are compared, every (window, template) pair whose bound
 could still raise the second best score, or its own shape's, is compared in full, and
@@ -21,10 +24,13 @@ score (a lower bound) is no higher than the second: the same decision, provably.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
+import cv2
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 from numpy.typing import NDArray
+from threadpoolctl import ThreadpoolController
 
 Floats = NDArray[np.float32]
 
@@ -33,6 +39,14 @@ PROFILES = (20, 16)  # row and column profiles of the templates whose products h
 SEED_SHAPES = 3  # shapes with the highest bounds whose best pair is compared first
 SLACK = 1e-4  # added to every bound: the float32 rounding of the bound's own arithmetic
 RESIDUAL_SLACK = 1e-5  # added to a squared residual length before its square root
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    """The BLAS the matmuls run on, whose threads a search keeps to one: its matmuls are
+    too small for threads to pay, and on a busy machine (the Pi runs the camera and the
+    page too) their waiting for each other cost ten times the work."""
+    return ThreadpoolController()
 
 
 def standardised(x: Floats) -> Floats:
@@ -51,10 +65,10 @@ class ShapeSearch:
     """The best correlation of ink pictures with each shape, over its templates and every
     window of the picture the size of a template.
 
-    Templates are kept sorted by shape (`starts`: where each shape's run begins);
-    `shifted_basis` holds each channel of each basis picture at every column shift, so
-    one matmul of a picture's rows projects all its windows; `coords` holds each
-    template's projection and residual length.
+    Templates are kept sorted by shape (`starts`: where each shape's run begins); the
+    row and column profiles are kept at every shift, so that one matmul each takes all
+    the windows of a picture onto their products; `mixing` takes those onto the basis;
+    `coords` holds each template's projection and residual length.
     """
 
     templates: Floats  # (templates, values): standardised (height, width, 2) rows
@@ -131,8 +145,9 @@ class ShapeSearch:
         (pictures, shapes)."""
         windows = self.windows(inks)
         n, shifts, values = windows.shape
-        per_template = (windows.reshape(n * shifts, values) @ self.templates.T
-                        ).reshape(n, shifts, -1).max(axis=1)
+        with _blas().limit(limits=1, user_api="blas"):
+            products = windows.reshape(n * shifts, values) @ self.templates.T
+        per_template = products.reshape(n, shifts, -1).max(axis=1)
         out: Floats = np.maximum.reduceat(per_template, self.starts, axis=1)
         return out
 
@@ -140,6 +155,11 @@ class ShapeSearch:
         """full_scores() where the decision needs it: each picture's two best shapes get
         their full score, every other shape a score no higher than the second's (the best
         it reached among the pairs compared, or -1)."""
+        with _blas().limit(limits=1, user_api="blas"):
+            return self._scores(inks)
+
+    def _scores(self, inks: Floats) -> Floats:
+        """scores(), its matmuls in this thread."""
         n = len(inks)
         bounds, scales = self._bounds(inks)
         windows = self._window_views(inks)
@@ -177,7 +197,8 @@ class ShapeSearch:
     def bounds(self, inks: Floats) -> Floats:
         """An upper bound on the correlation of every window of each picture with every
         template: (pictures, shifts, templates)."""
-        return self._bounds(inks)[0]
+        with _blas().limit(limits=1, user_api="blas"):
+            return self._bounds(inks)[0]
 
     def _bounds(self, inks: Floats) -> tuple[Floats, Floats]:
         """bounds(), and what standardises each window of each picture: each channel's
@@ -188,7 +209,7 @@ class ShapeSearch:
         ny, nx = 2 * my + 1, 2 * mx + 1
         k = self.coords.shape[1] - 2
         planar = np.ascontiguousarray(inks.transpose(3, 0, 1, 2), np.float32)  # (2, n, h, w)
-        sums, norms = _window_sums(planar.astype(np.float64), (tw, th), (nx, ny))
+        sums, norms = _window_sums(planar, (tw, th), (nx, ny))
         scale = 1.0 / (np.sqrt(2.0) * norms + 1e-6)  # (2, n, shifts)
         # each window's products of row and column profiles: columns first, every shift
         # of them at once, then rows (the basis pictures sum to 0 in each channel: a
@@ -200,13 +221,15 @@ class ShapeSearch:
         products = np.ascontiguousarray(
             down.reshape(ny, p, 2, n, nx, q).transpose(2, 3, 0, 4, 1, 5)
         ).reshape(2, n * ny * nx, p * q)
-        projected = sum(((products[c] @ self.mixing[c]).reshape(n, ny * nx, k)
-                         * scale[c][..., None]).astype(np.float64) for c in range(2))
+        left = np.empty((n, ny * nx, k + 2), np.float32)  # projection, residual, 1
+        projected = left[..., :k]
+        np.multiply((products[0] @ self.mixing[0]).reshape(n, ny * nx, k),
+                    scale[0][..., None], out=projected, casting="unsafe")
+        projected += (products[1] @ self.mixing[1]).reshape(n, ny * nx, k) * scale[1][..., None]
         length = (norms ** 2 * scale ** 2).sum(axis=0)
-        residual = np.sqrt(np.maximum(length - (projected ** 2).sum(axis=2), 0.0)
-                           + RESIDUAL_SLACK)
-        left = np.concatenate([projected, residual[..., None], np.ones_like(residual[..., None])],
-                              axis=2).astype(np.float32)
+        left[..., k] = np.sqrt(np.maximum(
+            length - (projected.astype(np.float64) ** 2).sum(axis=2), 0.0) + RESIDUAL_SLACK)
+        left[..., k + 1] = 1.0
         out: Floats = (left.reshape(n * ny * nx, k + 2) @ self.coords.T).reshape(n, ny * nx, -1)
         means = sums / (tw * th)
         return out, np.ascontiguousarray(np.concatenate([scale, -scale * means]).transpose(1, 2, 0),
@@ -256,19 +279,22 @@ def _separable_basis(pictures: NDArray[np.float64]
     return rows, columns, mixing
 
 
-def _window_sums(planar: NDArray[np.float64], window: tuple[int, int],
-                 shifts: tuple[int, int]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _window_sums(planar: Floats, window: tuple[int, int], shifts: tuple[int, int]
+                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The sum and the centred length of every window of each channel of each picture,
-    (channels, pictures, shifts) each, shifts in rows of columns, from integral images."""
+    (channels, pictures, shifts) each, shifts in rows of columns, from one integral image
+    (in float64) of all the pictures stacked: no window crosses from one to the next."""
     (tw, th), (nx, ny) = window, shifts
+    c, n, h, w = planar.shape
+    total, squared = (np.asarray(image, np.float64) for image in cv2.integral2(
+        planar.reshape(c * n * h, w), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F))
+    top = (np.arange(c * n)[:, None] * h + np.arange(ny)[None, :])[:, :, None]  # (c n, ny, 1)
+    left = np.arange(nx)[None, None, :]
 
     def box(values: NDArray[np.float64]) -> NDArray[np.float64]:
-        c, n, h, w = values.shape
-        total = np.zeros((c, n, h + 1, w + 1))
-        total[:, :, 1:, 1:] = values.cumsum(axis=2).cumsum(axis=3)
-        out = (total[:, :, th:th + ny, tw:tw + nx] - total[:, :, :ny, tw:tw + nx]
-               - total[:, :, th:th + ny, :nx] + total[:, :, :ny, :nx])
+        out: NDArray[np.float64] = (values[top + th, left + tw] - values[top, left + tw]
+                                    - values[top + th, left] + values[top, left])
         return out.reshape(c, n, ny * nx)
 
-    sums = box(planar)
-    return sums, np.sqrt(np.maximum(box(planar ** 2) - sums ** 2 / (tw * th), 0.0))
+    sums = box(total)
+    return sums, np.sqrt(np.maximum(box(squared) - sums ** 2 / (tw * th), 0.0))
