@@ -87,16 +87,24 @@ def ink(img: Floats) -> Floats:
     its lowest colour channel, where yellow on white shows as well as black, and 1 minus
     its lightness (the mean of its lowest and highest channel), where black on yellow
     shows too."""
-    low, high = img.min(axis=3), img.max(axis=3)
-    out: Floats = np.ascontiguousarray(
-        np.stack([1.0 - low, 1.0 - (low + high) / 2.0], axis=3)).astype(np.float32)
+    low, high = _extremes(img)
+    out: Floats = np.empty(img.shape[:3] + (2,), np.float32)
+    out[..., 0] = 1.0 - low
+    out[..., 1] = 1.0 - (low + high) / 2.0
     return out
+
+
+def _extremes(img: Floats) -> tuple[Floats, Floats]:
+    """Each pixel's lowest and highest colour channel (what img.min(axis=3) and
+    img.max(axis=3) give, an order of magnitude faster on three channels)."""
+    b, g, r = img[..., 0], img[..., 1], img[..., 2]
+    return np.minimum(np.minimum(b, g), r), np.maximum(np.maximum(b, g), r)
 
 
 def hues(img: Floats) -> Floats:
     """Each `balanced` picture's colours as a histogram, (n, HUE_BINS + 1): the hue of its
     saturated pixels and, last, its share of black."""
-    top, low = img.max(axis=3), img.min(axis=3)
+    low, top = _extremes(img)
     saturation = (top - low) / (top + 1e-3)
     weight = np.clip((saturation - SATURATED[0]) / (SATURATED[1] - SATURATED[0]), 0.0, 1.0)
     n = len(img)
