@@ -180,9 +180,14 @@ class ShapeSearch:
                       scale[:, 2:] * self.channel_sums[t.ravel()]).sum(axis=1)
         out = np.full((n, self.n_shapes), -1.0, np.float32)
         np.maximum.at(out, (rows, self.shapes[t.ravel()]), values.astype(np.float32))
-        second = np.partition(out, -2, axis=1)[:, -2] if self.n_shapes > 1 else np.full(n, -1.0)
-        for i in range(n):
-            self._complete(windows[i], scales[i], bounds[i], per_template[i], second[i], out[i])
+        second = np.partition(out, -2, axis=1)[:, -2:-1] if self.n_shapes > 1 else -1.0
+        # a pair is wanted where its bound could raise the second best score or its own
+        # shape's: the floor below which no pair of that template matters
+        floor = np.maximum(out[:, self.shapes], second)
+        wanted = per_template > floor
+        for i in np.flatnonzero(wanted.any(axis=1)):
+            self._complete(windows[i], scales[i], bounds[i], np.flatnonzero(wanted[i]),
+                           floor[i], out[i])
         return out
 
     def _window_views(self, inks: Floats) -> Floats:
@@ -235,17 +240,11 @@ class ShapeSearch:
         return out, np.ascontiguousarray(np.concatenate([scale, -scale * means]).transpose(1, 2, 0),
                                          np.float32)
 
-    def _complete(self, windows: Floats, scales: Floats, bound: Floats, per_template: Floats,
-                  second: float, best: Floats) -> None:
-        """Compare in full every pair of one picture whose bound could raise the second
-        best score or its own shape's (`best`, from the seeds), raising `best`."""
-        floor = np.maximum(best[self.shapes], second)
-        wanted = np.flatnonzero(per_template > floor)
-        if not len(wanted):
-            return
-        pairs = bound[:, wanted] > floor[wanted]
-        templates = wanted[pairs.any(axis=0)]
-        shifts = np.flatnonzero(pairs.any(axis=1))
+    def _complete(self, windows: Floats, scales: Floats, bound: Floats,
+                  templates: NDArray[np.intp], floor: Floats, best: Floats) -> None:
+        """Compare these templates in full with every window of one picture where a bound
+        lies above the template's floor, raising each shape's `best` score."""
+        shifts = np.flatnonzero((bound[:, templates] > floor[templates]).any(axis=1))
         scale = scales[shifts]
         nx = windows.shape[1]
         chosen = windows[shifts // nx, shifts % nx] * scale[:, None, None, :2]
