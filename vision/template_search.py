@@ -43,9 +43,9 @@ RESIDUAL_SLACK = 1e-5  # added to a squared residual length before its square ro
 
 @cache
 def _blas() -> ThreadpoolController:
-    """The BLAS the matmuls run on, whose threads a search keeps to one: its matmuls are
-    too small for threads to pay, and on a busy machine (the Pi runs the camera and the
-    page too) their waiting for each other cost ten times the work."""
+    """The BLAS the matmuls run on, whose threads a search (and learning one) keeps to
+    one: its matmuls are too small for threads to pay, and on a busy machine (the Pi runs
+    the camera and the page too) their waiting for each other cost ten times the work."""
     return ThreadpoolController()
 
 
@@ -96,7 +96,8 @@ class ShapeSearch:
         (w, h), (mx, my) = size, margin
         tw, th = w - 2 * mx, h - 2 * my
         pictures = templates.reshape(len(templates), th, tw, 2).astype(np.float64)
-        rows, columns, mixing = _separable_basis(pictures)
+        with _blas().limit(limits=1, user_api="blas"):
+            rows, columns, mixing = _separable_basis(pictures)
         (p, q), k = rows.shape[1:] + columns.shape[1:], mixing.shape[1]
         row_basis = np.zeros((2 * my + 1, p, h))
         for dy in range(2 * my + 1):
@@ -263,8 +264,10 @@ def _separable_basis(pictures: NDArray[np.float64]
     picture in each channel (so a window's mean adds nothing)."""
     _, h, w, _ = pictures.shape
     p, q = min(PROFILES[0], h), min(PROFILES[1], w)
-    rows = np.linalg.eigh(np.einsum("tyxc,tzxc->yz", pictures, pictures))[1][:, ::-1][:, :p]
-    columns = np.linalg.eigh(np.einsum("tyxc,tyzc->xz", pictures, pictures))[1][:, ::-1][:, :q]
+    down = pictures.transpose(1, 0, 2, 3).reshape(h, -1)  # each row's values, all pictures
+    across = pictures.transpose(2, 0, 1, 3).reshape(w, -1)  # and each column's
+    rows = np.linalg.eigh(down @ down.T)[1][:, ::-1][:, :p]
+    columns = np.linalg.eigh(across @ across.T)[1][:, ::-1][:, :q]
     coords = np.einsum("ya,tyxc,xb->tcab", rows, pictures, columns, optimize=True
                        ).reshape(len(pictures), -1)
     flat = np.outer(rows.sum(axis=0), columns.sum(axis=0)).ravel()
