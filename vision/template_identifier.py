@@ -18,7 +18,8 @@ directly, by normalised correlation, and lets the deck's own structure help:
   balanced on the card's own white) against each colour's enrolled views.
 - **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
   at three sizes per axis and every shift of a few pixels: a cut may fall a millimetre
-  or two off the card, the white margin in or out.
+  or two off the card, the white margin in or out. (`vision.template_search` finds what
+  that comparison decides without making most of it.)
 
 A card is named only when its best shape is close (SHAPE_FLOOR) and clearly closer than
 the next shape (a ratio test on their distances), and among the colours that shape comes
