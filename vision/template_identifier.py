@@ -18,7 +18,8 @@ directly, by normalised correlation, and lets the deck's own structure help:
   balanced on the card's own white) against each colour's enrolled views.
 - **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
   at three sizes per axis and every shift of a few pixels: a cut may fall a millimetre
-  or two off the card, the white margin in or out.
+  or two off the card, the white margin in or out. (`vision.template_search` finds what
+  that comparison decides without making most of it.)
 
 A card is named only when its best shape is close (SHAPE_FLOOR) and clearly closer than
 the next shape (a ratio test on their distances), and among the colours that shape comes
@@ -37,6 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import MIN_CONTRAST, batch, contrasts, grey
+from vision.template_search import ShapeSearch, standardised
 
 Image8 = NDArray[np.uint8]
 Floats = NDArray[np.float32]
@@ -65,8 +67,19 @@ def balanced(patches: Image8) -> Floats:
     WHITE_PERCENTILE level, capped at 1), (n, height, width, 3): what ink and hues read."""
     small = np.stack([cv2.resize(p, SIZE, interpolation=cv2.INTER_AREA) for p in patches])
     img = small.astype(np.float32) + 4.0
-    white = np.percentile(img.reshape(len(img), -1, 3), WHITE_PERCENTILE, axis=1)
-    out: Floats = np.minimum(img / white[:, None, None, :], 1.0)
+    out: Floats = np.minimum(img / _percentile(img.reshape(len(img), -1, 3))[:, None, None, :],
+                             1.0)
+    return out
+
+
+def _percentile(values: Floats) -> Floats:
+    """np.percentile(values, WHITE_PERCENTILE, axis=1) to the bit (its linear
+    interpolation between the two values around the rank), from a partial sort."""
+    rank = WHITE_PERCENTILE / 100 * (values.shape[1] - 1)
+    below = int(rank)
+    nearest = np.partition(values, (below, below + 1), axis=1)
+    low, high = nearest[:, below], nearest[:, below + 1]
+    out: Floats = high - (high - low) * (1 - (rank - below))
     return out
 
 
@@ -75,24 +88,34 @@ def ink(img: Floats) -> Floats:
     its lowest colour channel, where yellow on white shows as well as black, and 1 minus
     its lightness (the mean of its lowest and highest channel), where black on yellow
     shows too."""
-    low, high = img.min(axis=3), img.max(axis=3)
-    out: Floats = np.ascontiguousarray(
-        np.stack([1.0 - low, 1.0 - (low + high) / 2.0], axis=3)).astype(np.float32)
+    low, high = _extremes(img)
+    out: Floats = np.empty(img.shape[:3] + (2,), np.float32)
+    out[..., 0] = 1.0 - low
+    out[..., 1] = 1.0 - (low + high) / 2.0
     return out
+
+
+def _extremes(img: Floats) -> tuple[Floats, Floats]:
+    """Each pixel's lowest and highest colour channel (what img.min(axis=3) and
+    img.max(axis=3) give, an order of magnitude faster on three channels)."""
+    b, g, r = img[..., 0], img[..., 1], img[..., 2]
+    return np.minimum(np.minimum(b, g), r), np.maximum(np.maximum(b, g), r)
 
 
 def hues(img: Floats) -> Floats:
     """Each `balanced` picture's colours as a histogram, (n, HUE_BINS + 1): the hue of its
     saturated pixels and, last, its share of black."""
-    top, low = img.max(axis=3), img.min(axis=3)
+    low, top = _extremes(img)
     saturation = (top - low) / (top + 1e-3)
     weight = np.clip((saturation - SATURATED[0]) / (SATURATED[1] - SATURATED[0]), 0.0, 1.0)
     n = len(img)
     hue = cv2.cvtColor(img.reshape(n * SIZE[1], SIZE[0], 3), cv2.COLOR_BGR2HSV)[..., 0]
     bins = np.minimum((hue.reshape(n, -1) / 360.0 * HUE_BINS).astype(np.intp), HUE_BINS - 1)
     out = np.zeros((n, HUE_BINS + 1), np.float32)
-    for i in range(n):
-        out[i, :HUE_BINS] = np.bincount(bins[i], weights=weight[i].ravel(), minlength=HUE_BINS)
+    # one count of all pictures' bins, each picture's its own (the sums of one at a time)
+    offset = bins + HUE_BINS * np.arange(n)[:, None]
+    out[:, :HUE_BINS] = np.bincount(offset.ravel(), weights=weight.ravel(),
+                                    minlength=n * HUE_BINS).reshape(n, HUE_BINS)
     out[:, HUE_BINS] = 0.5 * (top < DARK).reshape(n, -1).sum(axis=1)
     out /= out.sum(axis=1, keepdims=True) + 1e-6
     return out
@@ -115,17 +138,6 @@ def shapes_of(codes: Sequence[str]) -> tuple[list[str], list[str]]:
     return shapes, colours
 
 
-def _standard(x: Floats) -> Floats:
-    """Rows of two-channel ink pictures (channels last), each channel made zero-mean and of
-    length 1/sqrt(2): their dot product is the mean of the channels' normalised
-    correlations."""
-    pairs = x.reshape(len(x), -1, 2)
-    pairs = pairs - pairs.mean(axis=1, keepdims=True)
-    pairs /= np.sqrt(2.0) * np.linalg.norm(pairs, axis=1, keepdims=True) + 1e-6
-    out: Floats = pairs.reshape(len(x), -1).astype(np.float32)
-    return out
-
-
 def _scaled_templates(inks: Floats) -> Floats:
     """Each ink picture both ways up, scaled per axis by SCALES and cut to its middle
     (MARGIN less on every side), as standardised rows: (n * 2 * len(SCALES)**2, values)."""
@@ -140,20 +152,7 @@ def _scaled_templates(inks: Floats) -> Floats:
                                     interpolation=cv2.INTER_LINEAR)
                 x0, y0 = (sw - (w - 2 * mx)) // 2, (sh - (h - 2 * my)) // 2
                 rows.append(scaled[y0 : y0 + h - 2 * my, x0 : x0 + w - 2 * mx].ravel())
-    return _standard(np.array(rows, np.float32))
-
-
-def _windows(inks: Floats) -> Floats:
-    """Every window of each ink picture the size of a template (MARGIN less on every side),
-    standardised: (n, shifts, pixels)."""
-    w, h = SIZE
-    mx, my = MARGIN
-    n = len(inks)
-    shifts = [(dx, dy) for dy in range(2 * my + 1) for dx in range(2 * mx + 1)]
-    out = np.empty((n, len(shifts), (w - 2 * mx) * (h - 2 * my) * 2), np.float32)
-    for j, (dx, dy) in enumerate(shifts):
-        out[:, j] = inks[:, dy : dy + h - 2 * my, dx : dx + w - 2 * mx].reshape(n, -1)
-    return _standard(out.reshape(n * len(shifts), -1)).reshape(n, len(shifts), -1)
+    return standardised(np.array(rows, np.float32))
 
 
 class RecentPatches:
@@ -200,14 +199,13 @@ class RecentPatches:
 class TemplateIdentifier:
     """Names card patches of an enrolled deck by shape and colour, or None when unsure.
 
-    `templates` holds each enrolled view at every size of SCALES, both ways up
-    (standardised rows); `template_shapes` says whose shape each row is. `colours` holds
-    the mean hue histogram of each colour. `faces` maps a (shape, colour) pair to its code.
+    `search` holds each enrolled view at every size of SCALES, both ways up, and whose
+    shape each is (vision.template_search). `colours` holds the mean hue histogram of each
+    colour. `faces` maps a (shape, colour) pair to its code.
     """
 
     codes: tuple[str, ...]
-    templates: Floats
-    template_shapes: NDArray[np.intp]
+    search: ShapeSearch
     shape_names: tuple[str, ...]
     colours: Floats
     colour_names: tuple[str, ...]
@@ -241,8 +239,9 @@ class TemplateIdentifier:
                             .mean(axis=0) for name in colour_names])
         faces = {(shape_names.index(s), colour_names.index(c)): code
                  for code, s, c in zip(codes, shape_of, colour_of, strict=True)}
-        return cls(codes=codes, templates=templates,
-                   template_shapes=np.concatenate([shapes, shapes]), shape_names=shape_names,
+        search = ShapeSearch.build(templates, np.concatenate([shapes, shapes]),
+                                   len(shape_names), SIZE, MARGIN)
+        return cls(codes=codes, search=search, shape_names=shape_names,
                    colours=colours.astype(np.float32), colour_names=colour_names,
                    faces=faces, threshold=threshold)
 
@@ -273,14 +272,7 @@ class TemplateIdentifier:
     def _identify(self, patches: Image8) -> list[tuple[str | None, float]]:
         """identify_batch() without the memory of recent patches."""
         pictures = balanced(patches)
-        windows = _windows(ink(pictures))
-        n, shifts, pixels = windows.shape
-        # best correlation of each patch with each template over the shifts
-        per_template = (windows.reshape(n * shifts, pixels) @ self.templates.T
-                        ).reshape(n, shifts, -1).max(axis=1)
-        n_shapes = len(self.shape_names)
-        per_shape = np.full((len(patches), n_shapes), -1.0, np.float32)
-        np.maximum.at(per_shape.T, self.template_shapes, per_template.T)
+        per_shape = self.search.scores(ink(pictures))
         hist = hues(pictures)
         colour_d = 0.5 * np.abs(hist[:, None, :] - self.colours[None, :, :]).sum(axis=2)
         spread = contrasts(grey(patches))

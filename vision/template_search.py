@@ -1,0 +1,302 @@
+"""Each patch's best correlation with the shapes of an enrolled deck: the full comparison's
+answer where the decision needs it, at a fraction of its cost.
+
+The full comparison correlates every window of a patch (one per shift within the margin)
+with every template (every enrolled view, both ways up, at every scale): one matmul of
+some 63 x 2080 by 2080 x 1000 a patch, tens of milliseconds a frame. But templates lie
+close to a space of few dimensions (their principal components), and for unit vectors
+w, t and an orthonormal basis B of such a space, by Cauchy-Schwarz,
+
+    w.t = (B'w).(B't) + (w - BB'w).(t - BB't) <= (B'w).(B't) + |w - BB'w| |t - BB't|,
+
+an upper bound on every correlation from a projection onto BASIS dimensions (the
+residual lengths a column more of one matmul). The basis is taken among products of the
+templates' main row and column profiles (PROFILES), so that the projections of all of
+a patch's windows cost two small matmuls (the columns at every shift, then the rows),
+not one of all their values. A deck's decision needs only the two best
+shapes' scores (the best and the ratio test against the next): after the best bound's
+pairs of the likeliest shapes are compared, every (window, template) pair whose bound
+could still raise the second best score, or its own shape's, is compared in full, and
+no other. The two best scores are then the full comparison's, and every other shape's
+score (a lower bound) is no higher than the second: the same decision, provably.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+from numpy.typing import NDArray
+from threadpoolctl import ThreadpoolController
+
+Floats = NDArray[np.float32]
+
+BASIS = 64  # principal components of the templates the bound projects onto
+PROFILES = (20, 16)  # row and column profiles of the templates whose products hold them
+SEED_SHAPES = 3  # shapes with the highest bounds whose best pair is compared first
+SLACK = 1e-4  # added to every bound: the float32 rounding of the bound's own arithmetic
+RESIDUAL_SLACK = 1e-5  # added to a squared residual length before its square root
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    """The BLAS the matmuls run on, whose threads a search (and learning one) keeps to
+    one: its matmuls are too small for threads to pay, and on a busy machine (the Pi runs
+    the camera and the page too) their waiting for each other cost ten times the work."""
+    return ThreadpoolController()
+
+
+def standardised(x: Floats) -> Floats:
+    """Rows of two-channel ink pictures (channels last), each channel made zero-mean and of
+    length 1/sqrt(2): their dot product is the mean of the channels' normalised
+    correlations."""
+    pairs = x.reshape(len(x), -1, 2)
+    pairs = pairs - pairs.mean(axis=1, keepdims=True)
+    pairs /= np.sqrt(2.0) * np.linalg.norm(pairs, axis=1, keepdims=True) + 1e-6
+    out: Floats = pairs.reshape(len(x), -1).astype(np.float32)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class ShapeSearch:
+    """The best correlation of ink pictures with each shape, over its templates and every
+    window of the picture the size of a template.
+
+    Templates are kept sorted by shape (`starts`: where each shape's run begins); the
+    row and column profiles are kept at every shift, so that one matmul each takes all
+    the windows of a picture onto their products; `mixing` takes those onto the basis;
+    `coords` holds each template's projection and residual length.
+    """
+
+    templates: Floats  # (templates, values): standardised (height, width, 2) rows
+    shapes: NDArray[np.intp]  # the shape of each template, ascending
+    starts: NDArray[np.intp]  # the first template of each shape
+    size: tuple[int, int]  # (width, height) of the ink pictures searched
+    margin: tuple[int, int]  # pixels a window may move each way from the middle
+    column_basis: Floats  # (width, column shifts * columns): the column profiles, shifted
+    row_basis: Floats  # (row shifts * rows, height): the row profiles, shifted
+    mixing: Floats  # (2, rows * columns, basis): the basis from each channel's products
+    coords: Floats  # (templates, basis + 2): projections, the residual length, SLACK
+    window_index: NDArray[np.intp]  # (shifts, values): each window's place in a picture
+    channel_sums: Floats  # (templates, 2): each template's channels summed (0 but rounding)
+
+    @classmethod
+    def build(cls, templates: Floats, shapes: NDArray[np.intp], n_shapes: int,
+              size: tuple[int, int], margin: tuple[int, int]) -> ShapeSearch:
+        """The search over these templates (standardised rows of (height - 2 margin,
+        width - 2 margin, 2) ink pictures) of these shapes (every one of range(n_shapes)
+        holding at least one), in pictures of `size`."""
+        if sorted(set(shapes.tolist())) != list(range(n_shapes)):
+            raise ValueError("every shape needs a template")
+        order = np.argsort(shapes, kind="stable")
+        templates, shapes = templates[order], shapes[order]
+        (w, h), (mx, my) = size, margin
+        tw, th = w - 2 * mx, h - 2 * my
+        pictures = templates.reshape(len(templates), th, tw, 2).astype(np.float64)
+        with _blas().limit(limits=1, user_api="blas"):
+            rows, columns, mixing = _separable_basis(pictures)
+        (p, q), k = rows.shape[1:] + columns.shape[1:], mixing.shape[1]
+        row_basis = np.zeros((2 * my + 1, p, h))
+        for dy in range(2 * my + 1):
+            row_basis[dy, :, dy : dy + th] = rows.T
+        column_basis = np.zeros((w, 2 * mx + 1, q))
+        for dx in range(2 * mx + 1):
+            column_basis[dx : dx + tw, dx] = columns
+        projections = np.einsum("ya,tyxc,xb->tcab", rows, pictures, columns,
+                                optimize=True).reshape(len(templates), -1) @ mixing
+        lengths = (templates.astype(np.float64) ** 2).sum(axis=1)
+        residual = np.sqrt(np.maximum(lengths - (projections ** 2).sum(axis=1), 0.0)
+                           + RESIDUAL_SLACK)
+        ys, xs, cs = np.meshgrid(np.arange(th), np.arange(tw), np.arange(2), indexing="ij")
+        inside = ((ys * w + xs) * 2 + cs).ravel()
+        window_index = np.array([inside + (dy * w + dx) * 2 for dy in range(2 * my + 1)
+                                 for dx in range(2 * mx + 1)], np.intp)
+        return cls(templates=np.ascontiguousarray(templates), shapes=shapes,
+                   starts=np.searchsorted(shapes, np.arange(n_shapes)).astype(np.intp),
+                   size=size, margin=margin,
+                   column_basis=column_basis.reshape(w, -1).astype(np.float32),
+                   row_basis=row_basis.reshape(-1, h).astype(np.float32),
+                   mixing=mixing.reshape(2, p * q, k).astype(np.float32),
+                   coords=np.column_stack([projections, residual, np.full(len(residual), SLACK)]
+                                          ).astype(np.float32),
+                   window_index=window_index,
+                   channel_sums=templates.reshape(len(templates), -1, 2).sum(axis=1))
+
+    @property
+    def n_shapes(self) -> int:
+        return len(self.starts)
+
+    @property
+    def ends(self) -> NDArray[np.intp]:
+        """The template after each shape's last."""
+        return np.append(self.starts[1:], len(self.shapes))
+
+    def windows(self, inks: Floats) -> Floats:
+        """Every window of each ink picture the size of a template, standardised:
+        (pictures, shifts, values)."""
+        flat = inks.reshape(len(inks), -1)
+        out = standardised(flat[:, self.window_index].reshape(-1, self.window_index.shape[1]))
+        return out.reshape(len(inks), len(self.window_index), -1)
+
+    def full_scores(self, inks: Floats) -> Floats:
+        """Each picture's best correlation with each shape, every pair compared:
+        (pictures, shapes)."""
+        windows = self.windows(inks)
+        n, shifts, values = windows.shape
+        with _blas().limit(limits=1, user_api="blas"):
+            products = windows.reshape(n * shifts, values) @ self.templates.T
+        per_template = products.reshape(n, shifts, -1).max(axis=1)
+        out: Floats = np.maximum.reduceat(per_template, self.starts, axis=1)
+        return out
+
+    def scores(self, inks: Floats) -> Floats:
+        """full_scores() where the decision needs it: each picture's two best shapes get
+        their full score, every other shape a score no higher than the second's (the best
+        it reached among the pairs compared, or -1)."""
+        with _blas().limit(limits=1, user_api="blas"):
+            return self._scores(inks)
+
+    def _scores(self, inks: Floats) -> Floats:
+        """scores(), its matmuls in this thread."""
+        n = len(inks)
+        bounds, scales = self._bounds(inks)
+        windows = self._window_views(inks)
+        per_template = bounds.max(axis=1)
+        # seeds: each picture's best-bounded pair of its SEED_SHAPES best-bounded shapes
+        top = np.stack([per_template[:, a:b].argmax(axis=1) + a
+                        for a, b in zip(self.starts, self.ends, strict=True)], axis=1)
+        per_shape = np.take_along_axis(per_template, top, axis=1)
+        seeds = min(SEED_SHAPES, self.n_shapes)
+        shapes = np.argpartition(-per_shape, seeds - 1, axis=1)[:, :seeds]
+        t = np.take_along_axis(top, shapes, axis=1)  # (n, seeds)
+        rows = np.repeat(np.arange(n), seeds)
+        j = bounds[rows, :, t.ravel()].argmax(axis=1)
+        chosen = windows[rows, j // windows.shape[2], j % windows.shape[2]]
+        scale = scales[rows, j]
+        values = ((chosen * scale[:, None, None, :2]).reshape(len(rows), -1)
+                  * self.templates[t.ravel()]).sum(axis=1) + (
+                      scale[:, 2:] * self.channel_sums[t.ravel()]).sum(axis=1)
+        out = np.full((n, self.n_shapes), -1.0, np.float32)
+        np.maximum.at(out, (rows, self.shapes[t.ravel()]), values.astype(np.float32))
+        second = np.partition(out, -2, axis=1)[:, -2:-1] if self.n_shapes > 1 else -1.0
+        # a pair is wanted where its bound could raise the second best score or its own
+        # shape's: the floor below which no pair of that template matters
+        floor = np.maximum(out[:, self.shapes], second)
+        wanted = per_template > floor
+        for i in np.flatnonzero(wanted.any(axis=1)):
+            self._complete(windows[i], scales[i], bounds[i], np.flatnonzero(wanted[i]),
+                           floor[i], out[i])
+        return out
+
+    def _window_views(self, inks: Floats) -> Floats:
+        """Every window of each picture the size of a template, as a view:
+        (pictures, shift rows, shift columns, height, width, 2)."""
+        (w, h), (mx, my) = self.size, self.margin
+        n, s = len(inks), inks.strides
+        out: Floats = as_strided(inks, shape=(n, 2 * my + 1, 2 * mx + 1, h - 2 * my, w - 2 * mx, 2),
+                                 strides=(s[0], s[1], s[2], s[1], s[2], s[3]), writeable=False)
+        return out
+
+    def bounds(self, inks: Floats) -> Floats:
+        """An upper bound on the correlation of every window of each picture with every
+        template: (pictures, shifts, templates)."""
+        with _blas().limit(limits=1, user_api="blas"):
+            return self._bounds(inks)[0]
+
+    def _bounds(self, inks: Floats) -> tuple[Floats, Floats]:
+        """bounds(), and what standardises each window of each picture: each channel's
+        scale, then its scaled mean negated, (pictures, shifts, 4)."""
+        n = len(inks)
+        (w, h), (mx, my) = self.size, self.margin
+        th, tw = h - 2 * my, w - 2 * mx
+        ny, nx = 2 * my + 1, 2 * mx + 1
+        k = self.coords.shape[1] - 2
+        planar = np.ascontiguousarray(inks.transpose(3, 0, 1, 2), np.float32)  # (2, n, h, w)
+        sums, norms = _window_sums(planar, (tw, th), (nx, ny))
+        scale = 1.0 / (np.sqrt(2.0) * norms + 1e-6)  # (2, n, shifts)
+        # each window's products of row and column profiles: columns first, every shift
+        # of them at once, then rows (the basis pictures sum to 0 in each channel: a
+        # window's mean adds nothing)
+        q = self.column_basis.shape[1] // nx
+        p = self.row_basis.shape[0] // ny
+        across = (planar.reshape(2 * n * h, w) @ self.column_basis).reshape(2 * n, h, -1)
+        down = self.row_basis @ np.ascontiguousarray(across.transpose(1, 0, 2)).reshape(h, -1)
+        products = np.ascontiguousarray(
+            down.reshape(ny, p, 2, n, nx, q).transpose(2, 3, 0, 4, 1, 5)
+        ).reshape(2, n * ny * nx, p * q)
+        left = np.empty((n, ny * nx, k + 2), np.float32)  # projection, residual, 1
+        projected = left[..., :k]
+        np.multiply((products[0] @ self.mixing[0]).reshape(n, ny * nx, k),
+                    scale[0][..., None], out=projected, casting="unsafe")
+        projected += (products[1] @ self.mixing[1]).reshape(n, ny * nx, k) * scale[1][..., None]
+        length = (norms ** 2 * scale ** 2).sum(axis=0)
+        left[..., k] = np.sqrt(np.maximum(
+            length - (projected.astype(np.float64) ** 2).sum(axis=2), 0.0) + RESIDUAL_SLACK)
+        left[..., k + 1] = 1.0
+        out: Floats = (left.reshape(n * ny * nx, k + 2) @ self.coords.T).reshape(n, ny * nx, -1)
+        means = sums / (tw * th)
+        return out, np.ascontiguousarray(np.concatenate([scale, -scale * means]).transpose(1, 2, 0),
+                                         np.float32)
+
+    def _complete(self, windows: Floats, scales: Floats, bound: Floats,
+                  templates: NDArray[np.intp], floor: Floats, best: Floats) -> None:
+        """Compare these templates in full with every window of one picture where a bound
+        lies above the template's floor, raising each shape's `best` score."""
+        shifts = np.flatnonzero((bound[:, templates] > floor[templates]).any(axis=1))
+        scale = scales[shifts]
+        nx = windows.shape[1]
+        chosen = windows[shifts // nx, shifts % nx] * scale[:, None, None, :2]
+        values = (chosen.reshape(len(shifts), -1) @ self.templates[templates].T
+                  + scale[:, 2:] @ self.channel_sums[templates].T).max(axis=0)
+        np.maximum.at(best, self.shapes[templates], values)
+
+
+def _separable_basis(pictures: NDArray[np.float64]
+                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """A basis close to the templates' first BASIS principal directions, among products
+    of their first PROFILES row and column profiles (so that every window's projection
+    costs two small matmuls, not one of its every value): the row profiles (height,
+    rows), the column profiles (width, columns), and the orthonormal basis in those
+    products' coordinates ((channel, row, column), basis), orthogonal to a constant
+    picture in each channel (so a window's mean adds nothing)."""
+    _, h, w, _ = pictures.shape
+    p, q = min(PROFILES[0], h), min(PROFILES[1], w)
+    down = pictures.transpose(1, 0, 2, 3).reshape(h, -1)  # each row's values, all pictures
+    across = pictures.transpose(2, 0, 1, 3).reshape(w, -1)  # and each column's
+    rows = np.linalg.eigh(down @ down.T)[1][:, ::-1][:, :p]
+    columns = np.linalg.eigh(across @ across.T)[1][:, ::-1][:, :q]
+    coords = np.einsum("ya,tyxc,xb->tcab", rows, pictures, columns, optimize=True
+                       ).reshape(len(pictures), -1)
+    flat = np.outer(rows.sum(axis=0), columns.sum(axis=0)).ravel()
+    constants = np.zeros((2, 2 * p * q))
+    constants[0, : p * q], constants[1, p * q :] = flat, flat
+    constants /= np.linalg.norm(constants, axis=1, keepdims=True) + 1e-12
+    coords -= (coords @ constants.T) @ constants
+    values, vectors = np.linalg.eigh(coords.T @ coords)
+    rank = int((values > 1e-9 * max(float(values.max()), 1e-12)).sum())
+    mixing = vectors[:, ::-1][:, : min(BASIS, rank)]
+    return rows, columns, mixing
+
+
+def _window_sums(planar: Floats, window: tuple[int, int], shifts: tuple[int, int]
+                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The sum and the centred length of every window of each channel of each picture,
+    (channels, pictures, shifts) each, shifts in rows of columns, from one integral image
+    (in float64) of all the pictures stacked: no window crosses from one to the next."""
+    (tw, th), (nx, ny) = window, shifts
+    c, n, h, w = planar.shape
+    total, squared = (np.asarray(image, np.float64) for image in cv2.integral2(
+        planar.reshape(c * n * h, w), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F))
+    top = (np.arange(c * n)[:, None] * h + np.arange(ny)[None, :])[:, :, None]  # (c n, ny, 1)
+    left = np.arange(nx)[None, None, :]
+
+    def box(values: NDArray[np.float64]) -> NDArray[np.float64]:
+        out: NDArray[np.float64] = (values[top + th, left + tw] - values[top, left + tw]
+                                    - values[top + th, left] + values[top, left])
+        return out.reshape(c, n, ny * nx)
+
+    sums = box(total)
+    return sums, np.sqrt(np.maximum(box(squared) - sums ** 2 / (tw * th), 0.0))
