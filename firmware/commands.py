@@ -51,8 +51,9 @@ from webui.control import ControlError
 from webui.joining import wifi_qr_text
 from webui.server import RunningServer
 
-#: How long a stop waits for the page's open requests: the phones' event streams never
-#: end by themselves, and their worker threads do not keep the process alive.
+#: How long a stop waits at most for the page's requests under way (the phones' event
+#: streams end at once: TableService.end_streams); its worker threads do not keep the
+#: process alive.
 PAGE_STOP_SECONDS = 0.3
 DEMO_SESSION = Path(__file__).resolve().parents[1] / "tests/fixtures/deserto/two-players-daylight"
 #: The demo's default pace (x real time): about two seconds a move, for a newcomer to follow.
@@ -275,7 +276,7 @@ def run_table(
                     if not once:
                         wait_until(stop)
             finally:
-                server.stop(PAGE_STOP_SECONDS)
+                server.stop(PAGE_STOP_SECONDS, wake=service.end_streams)
         finally:
             camera.close()
     return 0
@@ -359,7 +360,8 @@ def demo(
                 # A flag is what a newcomer came to see: hold it before the table's
                 # take-back (recorded a moment later) clears it.
                 held.add(flagged["index"])
-                time.sleep(DEMO_FLAG_HOLD_S)
+                if stop.wait(DEMO_FLAG_HOLD_S):
+                    raise Stopped
                 start = clock["wall"] = start + DEMO_FLAG_HOLD_S
             delay = start + t / speed - time.monotonic()
             if (delay > 0 and stop.wait(delay)) or stop.is_set():
@@ -375,5 +377,5 @@ def demo(
         except Stopped:
             pass
         finally:
-            server.stop(PAGE_STOP_SECONDS)
+            server.stop(PAGE_STOP_SECONDS, wake=service.end_streams)
     return 0

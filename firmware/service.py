@@ -98,6 +98,11 @@ class TableService:
         an update took to arrive."""
         return self._feed.publish({**snapshot, "published_at": time.time()})
 
+    def end_streams(self) -> None:
+        """On a stop, once the page's connections are closed: every page's event stream
+        ends now rather than at its next keep-alive (`RunningServer.stop`'s `wake`)."""
+        self._feed.close()
+
     # -- the live loop ------------------------------------------------------------
 
     def on_frame(self, frame: np.ndarray | None, label: str = "", t: float | None = None,

@@ -48,6 +48,7 @@ class InMemoryFeed:
         self._changed = threading.Condition()
         self._version = 0
         self._snapshot_json = json.dumps({**initial, "version": 0})
+        self._closed = False
 
     def publish(self, snapshot: Mapping[str, Any]) -> int:
         """Replace the snapshot, wake every waiting page and return the new version.
@@ -69,5 +70,13 @@ class InMemoryFeed:
 
     def wait_for_change(self, version: int, timeout: float) -> int:
         with self._changed:
-            self._changed.wait_for(lambda: self._version != version, timeout)
+            self._changed.wait_for(lambda: self._closed or self._version != version, timeout)
             return self._version
+
+    def close(self) -> None:
+        """Wake every waiting page now and make later waits return at once: on a stop, an
+        event stream writes to its closed connection and ends, instead of holding its
+        server thread until the next keep-alive."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()

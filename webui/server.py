@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
@@ -35,14 +36,19 @@ class RunningServer:
     def start(self) -> None:
         self._thread.start()
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Close every connection, stop the server thread and its workers."""
+    def stop(self, timeout: float = 5.0, wake: Callable[[], object] | None = None) -> None:
+        """Close every connection, stop the server thread and its workers (waiting at most
+        `timeout` s for each). `wake`, called once the connections are closed, ends the
+        responses that wait (the pages' event streams: `InMemoryFeed.close`), so the
+        workers need not be waited for."""
         # Sockets belong to the server thread: close them there, which ends its loop.
         # waitress queues the close, then writes to its wake-up pipe: a server thread that
         # woke up for something else may already have run the close, pipe and all.
         with contextlib.suppress(OSError):
             self._server.trigger.pull_trigger(lambda: close_all(self._socket_map))
         self._thread.join(timeout)
+        if wake is not None:
+            wake()
         self._server.task_dispatcher.shutdown(timeout=timeout)
 
 

@@ -66,14 +66,21 @@ def test_sigterm_stops_the_demo_cleanly_with_every_logged_move_kept(tmp_path: Pa
     database = tmp_path / "tableref.sqlite"
     command = [sys.executable, "-m", "firmware.cli", "demo", "--port", "0", "--speed", "200",
                "--data", str(tmp_path)]
-    with started(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as demo:
-        deadline = time.monotonic() + 180
-        while len(logged(database)[0]) < 6:
-            assert demo.poll() is None, "the demo ended before the stop"
-            assert time.monotonic() < deadline, "the demo logged too few moves in time"
-            time.sleep(0.05)
-        os.kill(demo.pid, signal.SIGTERM)
-        assert demo.wait(timeout=30) == 0
+    with started(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as demo:
+        assert demo.stdout is not None
+        page = read_line_with(demo.stdout, "tableref page: ", demo).split()[-1]
+        # A phone with the page open: its event stream waits for the next move when the
+        # stop comes, and must end with it (else waitress says on stderr that a thread is
+        # still running, after waiting for it).
+        with urllib.request.urlopen(page + "events", timeout=30) as stream:
+            assert stream.readline().startswith(b"retry: ")
+            deadline = time.monotonic() + 180
+            while len(logged(database)[0]) < 6:
+                assert demo.poll() is None, "the demo ended before the stop"
+                assert time.monotonic() < deadline, "the demo logged too few moves in time"
+                time.sleep(0.05)
+            os.kill(demo.pid, signal.SIGTERM)
+            assert demo.wait(timeout=30) == 0
         assert demo.stderr is not None and demo.stderr.read() == ""
     assert intact(database)
     moves, _ = logged(database)

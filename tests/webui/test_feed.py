@@ -45,5 +45,17 @@ def test_wait_for_change_times_out_or_wakes_on_publish() -> None:
     publisher.join()
 
 
+def test_close_wakes_a_waiting_page_and_later_waits_return_at_once() -> None:
+    feed = InMemoryFeed()
+    woken: list[int] = []
+    waiter = threading.Thread(target=lambda: woken.append(feed.wait_for_change(0, 3600.0)))
+    waiter.start()
+    feed.close()
+    waiter.join(timeout=60)  # a guard: without the close it would wait an hour
+    assert not waiter.is_alive() and woken == [0]
+    assert feed.wait_for_change(0, 3600.0) == 0
+    assert feed.publish({"status": "playing"}) == 1  # a late publish is harmless
+
+
 def test_the_docstring_example_runs() -> None:
     assert doctest.testmod(webui.feed).failed == 0
