@@ -207,12 +207,12 @@ class CardIdentifier:
     Each face is learnt as two classes, upright and turned a half turn (`class_codes`
     maps a class to its code). `projection` takes a description into the discriminant
     space, where every class has a mean (`centres`) and its views spread about 1 along
-    each axis; `templates` are the unit mean descriptions of the classes.
+    each axis; `templates` are the unit mean descriptions of the classes. The views
+    learnt from are not kept: naming needs only these (and a deck of 60 faces has about
+    50 MB of views).
     """
 
     codes: tuple[str, ...]
-    vectors: Vectors  # the descriptions learnt from, one row per augmented view, both ways up
-    labels: NDArray[np.intp]  # index into codes, per row of `vectors`, ascending
     threshold: float
     projection: Vectors  # description -> discriminant space
     centres: Vectors  # class mean per row, in the discriminant space
@@ -263,9 +263,8 @@ class CardIdentifier:
         classes = 2 * label_arr + np.array(turned, np.intp)
         projection, centres, templates = _discriminant(vectors, classes, 2 * len(codes))
         class_codes = np.repeat(np.arange(len(codes), dtype=np.intp), 2)
-        return cls(codes=codes, vectors=vectors, labels=label_arr, threshold=threshold,
-                   projection=projection, centres=centres, templates=templates,
-                   class_codes=class_codes, layout=layout)
+        return cls(codes=codes, threshold=threshold, projection=projection, centres=centres,
+                   templates=templates, class_codes=class_codes, layout=layout)
 
     def identify(self, patch: Image8) -> tuple[str | None, float]:
         """(code, confidence) for an upright card patch; (None, confidence) when unsure."""
