@@ -3,11 +3,14 @@ keep the page open, and how long a SIGTERM takes to stop it.
 
 Run by hand (not a test):
 
-    .venv/bin/python benchmarks/memory.py [--phones 30] [--speed 2] [--breakdown]
+    .venv/bin/python benchmarks/memory.py [--game deserto] [--phones 30] [--speed 2]
+                                          [--breakdown]
 
-It starts `tableref demo` in a subprocess (the bundled Deserto game through the whole
-pipeline: frames, vision, tracker, referee, SQLite log, page) on a fresh data folder and
-opens `--phones` pages as benchmarks/page_load.py does. The data folder first gets the
+It starts `tableref demo` in a subprocess (the bundled Deserto game, or with `--game` a
+recorded session of another game, through the whole pipeline: frames, vision, tracker,
+referee, SQLite log, page) on a fresh data folder and opens `--phones` pages as
+benchmarks/page_load.py does. Tempus (65 faces), UNO (55) and Kanaloa (62) are the large
+decks. The data folder first gets the
 deck's learnt identifier, as the Pi's install saves it (python -m firmware.warmup);
 `--learn-at-start` leaves it out, so the demo learns it. Once the game is over it reads
 the process's peak resident size (VmHWM in /proc/PID/status: the most it ever held in
@@ -34,6 +37,14 @@ from page_load import Phone, open_page, start_demo, until_finished  # noqa: E402
 TARGET_MB = 250
 #: firmware.commands.DEMO_FOLDER (not imported: --breakdown measures the imports later)
 DEMO_FOLDER = "demo"
+FIXTURES = Path(__file__).resolve().parents[1] / "tests/fixtures"
+#: The session each game is played from: two players in daylight, as the bundled demo.
+SESSIONS = {
+    "deserto": FIXTURES / "deserto/two-players-daylight",
+    "kanaloa": FIXTURES / "kanaloa/three-players-daylight",
+    "tempus": FIXTURES / "tempus/two-players-daylight",
+    "uno": FIXTURES / "uno/two-players-daylight",
+}
 
 
 def status_mb(pid: int | str, field: str) -> float:
@@ -55,8 +66,8 @@ def sample(pid: int, peaks: dict[str, float], done: threading.Event) -> None:
             return
 
 
-def measure_demo(phones: int, speed: float, data: str) -> int:
-    launched = start_demo(speed, data)
+def measure_demo(phones: int, speed: float, data: str, session: Path) -> int:
+    launched = start_demo(speed, data, session)
     if launched is None:
         return 1
     demo, host, port = launched
@@ -92,9 +103,10 @@ def measure_demo(phones: int, speed: float, data: str) -> int:
     return 0 if peak <= TARGET_MB and code == 0 else 1
 
 
-def breakdown(identifiers: Path) -> None:
+def breakdown(identifiers: Path, session: Path) -> None:
     """What each part adds to this process's resident size, in loading order (the deck's
-    identifier loaded from `identifiers` if it was saved there, as `run` does)."""
+    identifier loaded from `identifiers` if it was saved there, as `run` does), reading
+    the frames of `session`."""
     steps: list[tuple[str, float]] = [("python", status_mb("self", "VmRSS"))]
 
     def step(name: str) -> None:
@@ -110,21 +122,22 @@ def breakdown(identifiers: Path) -> None:
 
     import firmware.commands  # noqa: F401
     step("flask, waitress and tableref's modules")
-    from firmware.commands import DEMO_SESSION
     from firmware.enrollment import build_reader
-    from firmware.session import session_mat
+    from firmware.session import session_header, session_mat
     from hardware.camera import ReplayCamera, read_session_metadata
     from referee.games import get_game
 
-    mat = session_mat(read_session_metadata(DEMO_SESSION), DEMO_SESSION)
-    reader = build_reader(get_game("deserto").deck, mat, data=identifiers)
-    step("Deserto's identifier")
-    with ReplayCamera(DEMO_SESSION) as camera:
+    metadata = read_session_metadata(session)
+    game = session_header(metadata, session).game
+    reader = build_reader(get_game(game).deck, session_mat(metadata, session),
+                          data=identifiers)
+    step(f"{game}'s identifier")
+    with ReplayCamera(session) as camera:
         frame = camera.read()
         assert frame is not None
         reader.read(frame.image)
     step("the first frame read (compiled kernels loaded)")
-    with ReplayCamera(DEMO_SESSION) as camera:
+    with ReplayCamera(session) as camera:
         for _ in range(40):
             frame = camera.read()
             if frame is None:
@@ -140,20 +153,23 @@ def breakdown(identifiers: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=sorted(SESSIONS), default="deserto",
+                        help="the game played (default deserto, the bundled demo)")
     parser.add_argument("--phones", type=int, default=30)
     parser.add_argument("--speed", type=float, default=2.0, help="replay speed of the game")
     parser.add_argument("--breakdown", action="store_true", help="where the memory goes")
     parser.add_argument("--learn-at-start", action="store_true",
                         help="no saved identifier: the demo learns the deck's at start")
     args = parser.parse_args()
+    session = SESSIONS[args.game]
     with tempfile.TemporaryDirectory() as data:
         identifiers = Path(data) / DEMO_FOLDER
         if not args.learn_at_start:
             subprocess.run([sys.executable, "-m", "firmware.warmup", "--data", str(identifiers),
-                            "deserto"], check=True, stdout=subprocess.DEVNULL)
-        code = measure_demo(args.phones, args.speed, data)
+                            args.game], check=True, stdout=subprocess.DEVNULL)
+        code = measure_demo(args.phones, args.speed, data, session)
         if args.breakdown:
-            breakdown(identifiers)
+            breakdown(identifiers, session)
     return code
 
 

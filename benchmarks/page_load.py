@@ -27,6 +27,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
 
@@ -100,11 +101,15 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def start_demo(speed: float, data: str) -> tuple[subprocess.Popen[str], str, int] | None:
-    """The demo started in a subprocess with its log in `data`, and the host and port of
-    its page once it prints them; None (said on stderr) if it never does."""
+def start_demo(speed: float, data: str, session: Path | None = None,
+               ) -> tuple[subprocess.Popen[str], str, int] | None:
+    """The demo (of `session`, else the bundled one) started in a subprocess with its log
+    in `data`, and the host and port of its page once it prints them; None (said on
+    stderr) if it never does."""
     command = [sys.executable, "-m", "firmware.cli", "demo", "--port", "0",
                "--speed", str(speed), "--data", data]
+    if session is not None:
+        command += ["--session", str(session)]
     demo = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert demo.stdout is not None
     line = next((line for line in iter(demo.stdout.readline, "")

@@ -108,6 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"replay speed, x real time (default {DEMO_SPEED:g}: "
                            "a pace a newcomer can follow)")
     demo.add_argument("--once", action="store_true", help="stop when the replay ends")
+    demo.add_argument("--session", type=Path, default=commands.DEMO_SESSION,
+                      help="replay this recorded session folder instead (docs/sessions.md)")
 
     check_table = sub.add_parser(
         "doctor", help="check camera, mat, LEDs, buttons, buzzer, data folder and page"
@@ -227,7 +229,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "demo":
         # The demo listens on this machine only unless --host says otherwise.
         config = page_config(args).but(host=args.host or "127.0.0.1")
-        return commands.demo(config, args.speed, args.once)
+        return commands.demo(config, args.speed, args.once, session=args.session)
     if args.command == "doctor":
         config = load_config(args.config).but(
             camera=args.camera, pins=args.pins, data=args.data, port=args.port

@@ -326,15 +326,16 @@ def start_or_resume(service: TableService, header: dict[str, Any] | None) -> Non
 
 
 def demo(
-    config: TableConfig, speed: float, once: bool, stop: threading.Event | None = None
+    config: TableConfig, speed: float, once: bool, stop: threading.Event | None = None,
+    session: Path = DEMO_SESSION,
 ) -> int:
-    """Replay the bundled session at `speed` x real time while serving the page; after
-    a crash, the demo match resumes after its last logged move. SIGTERM or Ctrl-C stop
-    it between two frames."""
-    if not DEMO_SESSION.is_dir():
-        raise SessionError(f"the demo session is missing: {DEMO_SESSION}")
-    metadata = read_session_metadata(DEMO_SESSION)
-    header = session_header(metadata, DEMO_SESSION).to_json()
+    """Replay the bundled session (or another recorded one) at `speed` x real time while
+    serving the page; after a crash, the demo match resumes after its last logged move.
+    SIGTERM or Ctrl-C stop it between two frames."""
+    if not session.is_dir():
+        raise SessionError(f"no session folder at {session}")
+    metadata = read_session_metadata(session)
+    header = session_header(metadata, session).to_json()
     panel = SimulatedPanel(len(header["seats"]))
     with (
         stop_on_signals(stop) as stop,
@@ -342,7 +343,7 @@ def demo(
     ):
         # The demo's learnt identifier is saved in a folder of its own, where no deck
         # profile of the table's own cards is: it reads our art.
-        service = TableService(store, panel, session_mat(metadata, DEMO_SESSION), panel.seats,
+        service = TableService(store, panel, session_mat(metadata, session), panel.seats,
                                data=config.data / DEMO_FOLDER)
         if config.admin_pin is not None:
             service.set_pin(config.admin_pin)
@@ -368,7 +369,7 @@ def demo(
                 raise Stopped
 
         try:
-            play_session(service, DEMO_SESSION, panel, pace, start_after)
+            play_session(service, session, panel, pace, start_after)
             result = service.pipeline.result() if service.pipeline else {}
             print(f"replay finished: scores {result.get('scores')}, "
                   f"winners {result.get('winners')}", flush=True)
