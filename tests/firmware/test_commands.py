@@ -9,9 +9,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from firmware.cli import main
+from firmware.session import replay_session
 
 
 def test_deck_export_writes_every_face_a_manifest_and_a_printable_sheet(tmp_path: Path) -> None:
@@ -60,3 +62,25 @@ def test_the_demo_serves_the_page_while_it_replays(tmp_path: Path) -> None:
         finally:
             demo.terminate()
             demo.wait(timeout=10)
+
+
+def test_the_demo_replays_another_recorded_session_with_its_players(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = Path(__file__).resolve().parents[1] / "fixtures/deserto/three-players-warm-lamp"
+    assert main(["demo", "--session", str(session), "--once", "--speed", "1000", "--port", "0",
+                 "--data", str(tmp_path)]) == 0
+    finished = [line for line in capsys.readouterr().out.splitlines()
+                if line.startswith("replay finished")]
+    assert finished and "'2':" in finished[0]  # three seats scored
+    stored = replay_session(session).result()
+    assert finished == [f"replay finished: scores {stored['scores']}, "
+                        f"winners {stored['winners']}"]
+
+
+def test_a_demo_of_a_folder_that_is_not_there_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--session", str(tmp_path / "nowhere"), "--data", str(tmp_path)]) == 2
+    [message] = capsys.readouterr().err.splitlines()
+    assert message == f"tableref: error: no session folder at {tmp_path / 'nowhere'}"
