@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 
 from webui import serve
+from webui.server import OUTPUT_BUFFER_BYTES
 
 
 def test_the_server_serves_healthz_and_stops(app: Flask) -> None:
@@ -50,6 +51,19 @@ def test_the_live_fragment_is_served_in_the_phones_language(app: Flask) -> None:
                                          headers={"Accept-Language": "ro-RO,ro;q=0.9"})
         with urllib.request.urlopen(request, timeout=5) as response:
             assert "Jucători" in response.read().decode()
+    finally:
+        server.stop()
+
+
+def test_a_response_many_output_buffers_long_arrives_whole() -> None:
+    chunk = bytes(range(256)) * 64  # 16 KB
+    count = 8 * OUTPUT_BUFFER_BYTES // len(chunk)
+    app = Flask(__name__)
+    app.add_url_rule("/long", "long", lambda: (chunk for _ in range(count)))
+    server = serve(app, host="127.0.0.1", port=0, threads=40)
+    try:
+        with urllib.request.urlopen(f"{server.url}/long", timeout=30) as response:
+            assert response.read() == chunk * count
     finally:
         server.stop()
 
