@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
+from waitress import wasyncore
 from waitress.server import create_server
-from waitress.wasyncore import close_all
 
 #: How much output a connection's buffer takes before waitress starts a new one (the
 #: old one freed once sent) and makes the task wait for the phone to read. With waitress's
@@ -48,15 +48,31 @@ class RunningServer:
         `timeout` s for each). `wake`, called once the connections are closed, ends the
         responses that wait (the pages' event streams: `InMemoryFeed.close`), so the
         workers need not be waited for."""
-        # Sockets belong to the server thread: close them there, which ends its loop.
-        # waitress queues the close, then writes to its wake-up pipe: a server thread that
-        # woke up for something else may already have run the close, pipe and all.
+        # Sockets belong to the server thread: close them there, which ends its loop. Not
+        # the wake-up pipe (closing waitress's listener closes it too): a worker still
+        # writing a response pulls it, and on a closed pipe that is an OSError waitress
+        # prints with a traceback. Taken out of the loop, it is closed once the workers are
+        # done (left open if one outlives `timeout`: the process is ending). A second stop
+        # finds it closed.
+        server, trigger = self._server, self._server.trigger
+
+        def close_connections() -> None:
+            trigger.del_channel()
+            for dispatcher in list(self._socket_map.values()):
+                with contextlib.suppress(OSError):
+                    if dispatcher is server:
+                        wasyncore.dispatcher.close(server)  # the listener alone
+                    else:
+                        dispatcher.close()
+
         with contextlib.suppress(OSError):
-            self._server.trigger.pull_trigger(lambda: close_all(self._socket_map))
+            trigger.pull_trigger(close_connections)
         self._thread.join(timeout)
         if wake is not None:
             wake()
-        self._server.task_dispatcher.shutdown(timeout=timeout)
+        server.task_dispatcher.shutdown(timeout=timeout)
+        if not server.task_dispatcher.threads:
+            server.close()  # the wake-up pipe
 
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 72) -> RunningServer:
