@@ -88,6 +88,8 @@ MAT_PX_PER_MM = 4.0
 BACK = "back"
 EXPECTED_VISIBLE = 0.97  # a card this visible must be read (or it counts as an abstention)
 MISPLACED_MM = 15.0  # a detection this far from the card's true centre is in the wrong place
+#: an outline with a corner this far from the card's own (mat mm) is the wrong outline
+WRONG_OUTLINE_MM = 3.0
 TARGETS = {"accuracy": 99.5, "abstention": 2.0, "false_accepts": 0.5, "ms_per_frame": 10.0}
 UNSEEN_TARGETS = {"named": 97.0}  # share of the fully visible cards of an unseen deck named
 UNSEEN_SCENES = 40  # held-out scenes per unseen design by default
@@ -193,7 +195,10 @@ class Tally:
     calibrate_ms: list[float] = field(default_factory=list)
     calibration_failures: int = 0
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
-    unnamed: Counter[tuple[str, str]] = field(default_factory=Counter)  # (code, how) abstained
+    #: (code, how) of the expected cards not named: "not found" (no outline there), "wrong
+    #: outline" (none within WRONG_OUTLINE_MM of the card's corners), "unknown" (the right
+    #: outline, left unknown by the identifier) or "misnamed"
+    unnamed: Counter[tuple[str, str]] = field(default_factory=Counter)
     # condition (e.g. "light=dim") -> counts of expected, abstained, accepted, wrong
     by_condition: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     notes: list[str] = field(default_factory=list)
@@ -340,17 +345,31 @@ def count(tally: Tally, keys: dict[str, str], context: str, what: str) -> None:
         tally.by_condition[f"{name}={value}"][what] += 1
 
 
+def corner_error_mm(corners_px: Iterable[Iterable[float]], truth_px: NDArray[np.float64],
+                    image_to_mat: NDArray[np.float64]) -> float:
+    """How far an outline is from the card's own (mat mm, both seen through the camera):
+    the largest distance of one of its corners from the nearest of the card's."""
+    mm = cv2.perspectiveTransform(np.asarray(list(corners_px), np.float64).reshape(-1, 1, 2),
+                                  image_to_mat).reshape(-1, 2)
+    truth = cv2.perspectiveTransform(truth_px.reshape(-1, 1, 2), image_to_mat).reshape(-1, 2)
+    return float(np.linalg.norm(mm[:, None] - truth[None], axis=2).min(axis=1).max())
+
+
 def score(reading: TableReading, scene: Scene, visible: list[float],
           image_to_mat: NDArray[np.float64], conditions: Conditions, tally: Tally,
-          seed: int) -> bool:
+          seed: int, truth_px: list[NDArray[np.float64]]) -> bool:
     """Add one frame's reading to the tally; True if it had any error worth looking at."""
     cards = scene.cards
     keys = condition_keys(conditions)
     bad = False
     read_as: dict[int, list[str | None]] = defaultdict(list)
+    outline_mm: dict[int, float] = {}  # a card's best outline: its corner error
     for seen in reading.cards:
         centre = centre_mm(seen.corners_px, image_to_mat)
         top = match_card(centre, cards, visible)
+        if top is not None:
+            error = corner_error_mm(seen.corners_px, truth_px[top], image_to_mat)
+            outline_mm[top] = min(error, outline_mm.get(top, math.inf))
         if top is None:
             if seen.code is not None:
                 tally.false_accepts += 1
@@ -395,14 +414,18 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
             tally.expected += 1
             tally.expected_named += card.label in codes
             count(tally, keys, context, "expected")
+            if card.label not in codes:
+                how = ("not found" if not codes else "misnamed" if any(codes)
+                       else "wrong outline" if outline_mm[i] > WRONG_OUTLINE_MM else "unknown")
+                tally.unnamed[(card.label, how)] += 1
             if all(c is None for c in codes):
                 tally.abstained += 1
                 bad = True
                 count(tally, keys, context, "abstained")
-                how = "not found" if not codes else "unknown"
-                tally.unnamed[(card.label, how)] += 1
-                tally.notes.append(f"seed {seed}: card {i} {card.label!r} {how} ({context}, "
-                                   f"{keys['light']}, {keys['glare']}, {keys['blur']})")
+                off = f", {outline_mm[i]:.1f} mm off" if codes else ""
+                tally.notes.append(f"seed {seed}: card {i} {card.label!r} {how}{off} "
+                                   f"({context}, {keys['light']}, {keys['glare']}, "
+                                   f"{keys['blur']})")
         elif visible[i] >= 0.3:
             tally.partial_seen += 1
             tally.partial_read += any(c == card.label for c in codes)
@@ -495,7 +518,7 @@ def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
         tally.learn_extra_ms.append(learning_cost(reader, frame, full))
         image_to_mat = np.linalg.inv(result.homography_mat_to_image) @ frame_to_full(args)
         bad = score(reading, scene, result.visible_fraction, image_to_mat, conditions, tally,
-                    seed)
+                    seed, result.card_corners_px)
         if conditions.hand:
             tally.hand_frames += 1
             tally.hand_flagged += reading.obstructed
@@ -720,13 +743,19 @@ def report_unseen(results: list[tuple[ForeignDesign, Enrolment, Tally]],
             pairs = ", ".join(f"{t}->{r} x{n}" for (t, r), n in tally.confusions.most_common(5))
             print(f"  {design.name} most confused (truth->read): {pairs}")
         if tally.unnamed:
-            hows = Counter[str]()
-            for (_, how), n in tally.unnamed.items():
-                hows[how] += n
-            faces = ", ".join(f"{code} {how} x{n}"
-                              for (code, how), n in tally.unnamed.most_common(6))
-            print(f"  {design.name} not named: {hows['unknown']} unknown, {hows['not found']} "
-                  f"not found; most often {faces}")
+            print(f"  {design.name} not named: {unnamed_summary(tally)}")
+
+
+def unnamed_summary(tally: Tally) -> str:
+    """Why the fully visible cards not named were not: how many of each, the faces most
+    often."""
+    hows = Counter[str]()
+    for (_, how), n in tally.unnamed.items():
+        hows[how] += n
+    faces = ", ".join(f"{code} {how} x{n}" for (code, how), n in tally.unnamed.most_common(6))
+    return (f"{hows['not found']} not found, {hows['wrong outline']} wrong outline, "
+            f"{hows['unknown']} found and unknown, {hows['misnamed']} misnamed; most often "
+            f"{faces}")
 
 
 def annotate(image: Image, reading: TableReading, scene: Scene,
@@ -775,6 +804,8 @@ def report(tally: Tally, args: argparse.Namespace) -> None:
     if tally.confusions:
         pairs = ", ".join(f"{t}->{s} x{n}" for (t, s), n in tally.confusions.most_common(6))
         print(f"  most confused (truth->read): {pairs}")
+    if tally.unnamed:
+        print(f"  not named: {unnamed_summary(tally)}")
     rows = [
         ("accuracy on accepted cards", f"{accuracy:.2f} %",
          f"{tally.correct}/{tally.accepted}", f">= {TARGETS['accuracy']} %",
