@@ -434,14 +434,15 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
 
 def warm_up(deck: Deck, mat: MatSpec, mat_image: NDArray[np.uint8],
             identifier: Identifier, args: argparse.Namespace,
-            resolution: tuple[int, int], card_mm: tuple[float, float]) -> None:
+            resolution: tuple[int, int], card_mm: tuple[float, float],
+            dark_rims: bool = False) -> None:
     """Read one scene before timing: the first read of a process loads (or, after an
     install, compiles) the numba kernels, a one-off like the calibration, not a frame's cost.
     Its seed lies below the measured ones."""
     scene, camera, lighting, optics, _ = build_scene(
         args.seed_base - 1, deck, mat, mat_image, args.cards, resolution, args.piles)
     rng = np.random.default_rng([args.seed_base - 1, 1])
-    reader = TableReader(mat, identifier, card_mm)
+    reader = TableReader(mat, identifier, card_mm, dark_rims=dark_rims)
     for image in (optics.render(dataclasses.replace(scene, cards=[], hand=None), camera,
                                 lighting, rng).image,
                   optics.render(scene, camera, lighting, rng).image):
@@ -487,13 +488,14 @@ def run(args: argparse.Namespace) -> Tally:
 
 
 def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
-                card_mm: tuple[float, float]) -> Tally:
-    """Read args.scenes held-out scenes of the deck with a reader told the card is card_mm."""
+                card_mm: tuple[float, float], dark_rims: bool = False) -> Tally:
+    """Read args.scenes held-out scenes of the deck with a reader told the card is card_mm
+    (and whether its rim is darker than the mat)."""
     mat = default_mat()
     mat_image = render_mat(mat, MAT_PX_PER_MM)
     tally = Tally()
     resolution = (args.width * args.full_scale, args.height * args.full_scale)
-    warm_up(deck, mat, mat_image, identifier, args, resolution, card_mm)
+    warm_up(deck, mat, mat_image, identifier, args, resolution, card_mm, dark_rims)
     for n in range(args.scenes):
         seed = args.seed_base + n
         scene, camera, lighting, optics, conditions = build_scene(
@@ -503,7 +505,7 @@ def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
         empty_frame, empty_full = shot(optics.render(empty, camera, lighting, rng).image, args)
         result = optics.render(scene, camera, lighting, rng)
         frame, full = shot(result.image, args)
-        reader = TableReader(mat, identifier, card_mm)
+        reader = TableReader(mat, identifier, card_mm, dark_rims=dark_rims)
         start = time.perf_counter()
         try:
             reader.read(empty_frame, full=empty_full)
@@ -517,8 +519,9 @@ def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
         tally.read_ms.append(1000 * (time.perf_counter() - start))
         tally.learn_extra_ms.append(learning_cost(reader, frame, full))
         image_to_mat = np.linalg.inv(result.homography_mat_to_image) @ frame_to_full(args)
+        corners = [((np.asarray(c) + 0.5) / args.full_scale - 0.5) for c in result.card_corners_px]
         bad = score(reading, scene, result.visible_fraction, image_to_mat, conditions, tally,
-                    seed, result.card_corners_px)
+                    seed, corners)
         if conditions.hand:
             tally.hand_frames += 1
             tally.hand_flagged += reading.obstructed
@@ -533,8 +536,6 @@ def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
         tally.clutter_items += conditions.clutter
         if bad and args.save_failures is not None:
             args.save_failures.mkdir(parents=True, exist_ok=True)
-            corners = [((np.asarray(c) + 0.5) / args.full_scale - 0.5).tolist()
-                       for c in result.card_corners_px]
             cv2.imwrite(str(args.save_failures / f"{seed}.png"),
                         annotate(frame, reading, scene, corners))
         if args.progress and (n + 1) % 50 == 0:
@@ -555,6 +556,7 @@ class Enrolment:
     frames: int
     crops: dict[str, Image]
     missing: list[str]
+    dark_rims: bool = False  # the cards' rim is darker than the mat (find_cards)
 
 
 def unseen_deck(design: ForeignDesign) -> Deck:
@@ -586,17 +588,20 @@ def enrolment_batches(deck: Deck, codes: list[str], mat: MatSpec, rng: np.random
     return batches
 
 
-def measure_card_mm(cal: Calibration, bare: Image, frames: list[Image]) -> tuple[float, float]:
+def measure_card_mm(cal: Calibration, bare: Image, frames: list[Image]
+                    ) -> tuple[tuple[float, float], bool]:
     """The card's size (short, long side in mm), seen from above: around each thing that
     changed from the bare mat in the enrolment frames (shadows left out), the smallest
     rectangle, its sides then moved onto the strongest edges near them (blur widens the
     rectangle); the median. Where the card's own edge does not show against the mat (a
-    dark border on the dark mat in dim light), the edge of what shows is measured."""
+    dark border on the dark mat in dim light), the edge of what shows is measured. And
+    whether the cards' rim is darker than the mat (most of them: find_cards' dark_rims)."""
     s = MEASURE_PX_PER_MM
     valid = view_mask(cal, s)
     empty = cal.warp_mat(bare, s)
     mat_level = float(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY)[valid > 0].mean())
     sides = []
+    dark_rims = 0
     for frame in frames:
         top = cal.warp_mat(frame, s)
         grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
@@ -619,6 +624,7 @@ def measure_card_mm(cal: Calibration, bare: Image, frames: list[Image]) -> tuple
             rim = cv2.fillConvexPoly(np.zeros_like(grey), box.round().astype(np.int32), 255)
             cv2.fillConvexPoly(rim, inner.round().astype(np.int32), 0)
             bright_rim = float(grey[rim > 0].mean()) > mat_level
+            dark_rims += not bright_rim
             edges = refine_square(grey, box, dark_inside=not bright_rim, reach_px=2.5 * s,
                                   tolerance_px=0.5 * s)
             quad = box if edges is None else edges
@@ -627,18 +633,18 @@ def measure_card_mm(cal: Calibration, bare: Image, frames: list[Image]) -> tuple
     if not sides:
         raise RuntimeError("no card found in the enrolment frames")
     short, long = np.median(np.array(sides), axis=0)
-    return (round(float(short), 1), round(float(long), 1))
+    return (round(float(short), 1), round(float(long), 1)), dark_rims > len(sides) / 2
 
 
 def cut_faces(cal: Calibration, bare: Image, frame: Image, batch: list[CardPlacement],
-              card_mm: tuple[float, float]) -> dict[str, Image]:
+              card_mm: tuple[float, float], dark_rims: bool) -> dict[str, Image]:
     """Each face of one enrolment frame, cut upright from the frame: the card outline the
     reader would find (vision.cards.find_cards, against the bare mat) where the page asked
     for that face. A place with no outline, or two, gives no crop."""
     s = DETECT_PX_PER_MM
     valid = view_mask(cal, s)
     scan = find_cards(cal.warp_mat(frame, s), s, card_mm, valid,
-                      MatModel(cal.warp_mat(bare, s), s, valid))
+                      MatModel(cal.warp_mat(bare, s), s, valid), dark_rims)
     crops: dict[str, Image] = {}
     for card in batch:
         near = [q for q in scan.cards
@@ -663,6 +669,7 @@ def enrol(deck: Deck, mat: MatSpec, mat_image: Image, seed: int,
     bare_scene = Scene(mat_image, mat, MAT_PX_PER_MM)
     crops: dict[str, Image] = {}
     card_mm: tuple[float, float] | None = None
+    dark_rims = False
     frames = 0
     for _ in range(ENROL_PASSES):
         todo = [code for code in deck.images if code not in crops]
@@ -676,13 +683,13 @@ def enrol(deck: Deck, mat: MatSpec, mat_image: Image, seed: int,
                                rng).image for batch in batches]
         frames += len(shots)
         if card_mm is None:
-            card_mm = measure_card_mm(cal, bare, shots)
+            card_mm, dark_rims = measure_card_mm(cal, bare, shots)
         for batch, shot in zip(batches, shots, strict=True):
-            crops.update(cut_faces(cal, bare, shot, batch, card_mm))
+            crops.update(cut_faces(cal, bare, shot, batch, card_mm, dark_rims))
     assert card_mm is not None
     identifier = TemplateIdentifier.from_references(crops)
     return Enrolment(identifier, card_mm, frames, crops,
-                     [code for code in deck.images if code not in crops])
+                     [code for code in deck.images if code not in crops], dark_rims)
 
 
 def run_unseen(args: argparse.Namespace) -> list[tuple[ForeignDesign, Enrolment, Tally]]:
@@ -703,7 +710,8 @@ def run_unseen(args: argparse.Namespace) -> list[tuple[ForeignDesign, Enrolment,
             crops.mkdir(parents=True, exist_ok=True)
             for code, crop in enrolment.crops.items():
                 cv2.imwrite(str(crops / f"{code}.png"), crop)
-        tally = read_scenes(own, deck, enrolment.identifier, enrolment.card_mm)
+        tally = read_scenes(own, deck, enrolment.identifier, enrolment.card_mm,
+                            enrolment.dark_rims)
         results.append((design, enrolment, tally))
         if args.progress:
             print(f"... {name} done", flush=True)
@@ -719,19 +727,20 @@ def report_unseen(results: list[tuple[ForeignDesign, Enrolment, Tally]],
     print(f"\nUnseen decks: each enrolled from a rendered session ({ENROL_GRID[0]}x"
           f"{ENROL_GRID[1]} faces a frame), then {args.scenes} held-out scenes from seed "
           f"{args.seed_base}, {args.cards} cards, {args.width}x{args.height}, 1 thread")
-    print(f"\n{'design':<15}{'card mm (measured)':<22}{'cut in frames':>14}{'named':>18}"
+    print(f"\n{'design':<15}{'card mm (measured, rim)':<29}{'cut in frames':>14}{'named':>18}"
           f"{'accuracy':>18}{'false acc.':>12}{'read ms':>9}")
     for design, enrolment, tally in results:
         read = np.array(tally.read_ms or [0.0])
         size = (f"{design.card_mm[0]:g}x{design.card_mm[1]:g} "
-                f"({enrolment.card_mm[0]:g}x{enrolment.card_mm[1]:g})")
+                f"({enrolment.card_mm[0]:g}x{enrolment.card_mm[1]:g}, "
+                f"{'dark' if enrolment.dark_rims else 'light'})")
         cut = (f"{len(enrolment.crops)}/{len(enrolment.crops) + len(enrolment.missing)} "
                f"in {enrolment.frames}")
         named = (f"{pct(tally.expected_named, tally.expected):.1f} % "
                  f"({tally.expected_named}/{tally.expected})")
         accuracy = f"{pct(tally.correct, tally.accepted):.2f} % ({tally.accepted})"
         false = pct(tally.false_accepts, tally.accepted + tally.false_accepts)
-        print(f"{design.name:<15}{size:<22}{cut:>14}{named:>18}{accuracy:>18}"
+        print(f"{design.name:<15}{size:<29}{cut:>14}{named:>18}{accuracy:>18}"
               f"{false:>10.2f} %{float(np.median(read)):>9.1f}")
     print(f"targets: named >= {UNSEEN_TARGETS['named']} %, accuracy >= "
           f"{TARGETS['accuracy']} %, false accepts <= {TARGETS['false_accepts']} %, "

@@ -163,10 +163,12 @@ class TableReader:
     """
 
     def __init__(self, mat: MatSpec, identifier: Identifier,
-                 card_mm: tuple[float, float], px_per_mm: float = DETECT_PX_PER_MM) -> None:
+                 card_mm: tuple[float, float], px_per_mm: float = DETECT_PX_PER_MM,
+                 dark_rims: bool = False) -> None:
         self.mat = mat
         self.identifier = identifier
         self.card_mm = card_mm
+        self.dark_rims = dark_rims  # the cards' rim is darker than the mat (find_cards)
         self.px_per_mm = px_per_mm
         self._calibration: Calibration | None = None
         self._valid: Mask | None = None
@@ -214,10 +216,12 @@ class TableReader:
                 cal, valid = self._current()
                 top = self._warp(image, cal)
         if self._model is None:
-            first = find_cards(top, self.px_per_mm, self.card_mm, valid)
+            first = find_cards(top, self.px_per_mm, self.card_mm, valid,
+                               dark_rims=self.dark_rims)
             self._model = MatModel(top, self.px_per_mm, valid, self._not_mat(top, first, valid))
             self._frames = 0
-        scan = find_cards(top, self.px_per_mm, self.card_mm, valid, self._model)
+        scan = find_cards(top, self.px_per_mm, self.card_mm, valid, self._model,
+                          self.dark_rims)
         self._frames += 1
         if self._frames % LEARN_EVERY == 0:
             self._learn(top, scan, valid)

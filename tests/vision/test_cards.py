@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -18,8 +20,10 @@ from vision.cards import (
     view_mask,
     warp_patch,
 )
+from vision.foreign_decks import DESIGNS, paint_deck
 
 CARD = (63.0, 88.0)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def scan(scene: Any, px_per_mm: float = 1.0) -> Any:
@@ -234,3 +238,30 @@ def test_a_row_of_saturated_cards_by_the_mat_s_edge_leaves_the_mat_beside_them_b
     mask = foreground_mask(top, 1.0)
     assert np.count_nonzero(mask[0:14, 100:500]) == 0  # the strip above the row
     assert mask[40:60, 130:140].all()  # the cards still are things
+
+
+def test_cards_with_a_black_frame_in_dim_light_are_found_when_their_rims_are_dark(
+        scene: Any) -> None:
+    # A Tempus-like deck we never drew: a 5 mm black frame round a pale field. In dim light
+    # the frame differs from the dark mat in no channel by enough, so only the field (53 x
+    # 78 mm) is foreground, which is no card; with dark_rims the frame is found as darker
+    # than any shadow, and two such cards touching are told apart though no seam shows.
+    data = json.loads((ROOT / "referee" / "decks" / "tempus.json").read_text("utf-8"))
+    faces = paint_deck(DESIGNS["tempus-framed"], data["faces"], seed=1)
+    bare = (scene.frame() * 0.4).astype(np.uint8)
+    places = [(150.0, 150.0), (400.0, 200.0), (463.5, 200.0)]
+    for code, place in zip(("red-3", "violet-7", "joker-1"), places, strict=True):
+        scene.add_card(faces[code], place, 0.0)
+    frame = (scene.frame() * 0.4).astype(np.uint8)
+    cal = calibrate(scene.frame(), scene.mat)
+    valid = view_mask(cal, 1.0)
+
+    def found(dark_rims: bool) -> list[tuple[float, float]]:
+        model = MatModel(cal.warp_mat(bare, 1.0), 1.0, valid)
+        cards = find_cards(cal.warp_mat(frame, 1.0), 1.0, CARD, valid, model, dark_rims).cards
+        return [p for p in places
+                if any(np.hypot(q.center_mm[0] - p[0], q.center_mm[1] - p[1]) < 2.0
+                       for q in cards)]
+
+    assert found(dark_rims=True) == places
+    assert found(dark_rims=False) == []
