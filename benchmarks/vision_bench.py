@@ -38,9 +38,12 @@ each design is enrolled from a rendered enrolment session (one random camera and
 the bare mat, then its faces and back laid out 4x2 a frame, a few degrees askew), the card
 size measured from those frames, each face cut upright from its frame where the reader's
 card finder outlines it, and a CardIdentifier learnt from those crops; then its held-out
-scenes are read by a reader given the measured size. Per design: the share of fully
-visible cards named right, accuracy on accepted cards, false accepts, the read time and
-the most confused pairs. The cutter here stands in for vision.enrolment's until it lands.
+scenes are read by a reader given the measured size (and whether the cards' rim is darker
+than the mat, find_cards' dark_rims). Per design: the share of fully visible cards named
+right, accuracy on accepted cards, false accepts, the read time, the most confused pairs,
+and why the fully visible cards not named were not: no outline found there, an outline
+with a corner more than WRONG_OUTLINE_MM off, the right outline left unknown, or misnamed
+(for our own decks too). The cutter here stands in for vision.enrolment's until it lands.
 """
 
 from __future__ import annotations
