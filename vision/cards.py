@@ -44,14 +44,9 @@ BACKGROUND_MM = 140  # wider than the 2x2 square's short side, narrower than a l
 BACKGROUND_FLOOR = 0.8
 #: OpenCV's BGR to grey weights.
 GREY_WEIGHTS = np.array([0.114, 0.587, 0.299])
-#: foreground no card explains, in card areas, that is reported as clutter
-CLUTTER_AREAS = 0.25
 #: a pixel this share of the mat's grey level or darker is something on it (_dark_limit)
 DARK_RATIO = 0.48
 DARK_MIN = 10  # grey levels darker at least, for such a pixel
-#: the outline share a card needs in a blob its first fit leaves a card or more unexplained
-#: (touching cards with dark borders show no seam between them: a side in four is unseen)
-SEAM_OUTLINE = 0.7
 SIZE_TOL = 0.09  # relative tolerance on card sides
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
@@ -307,98 +302,38 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
     `dark_rims`: the cards' rim is darker than the mat (a black border or frame, as on
     many a commercial deck; the enrolment measures it), so that in dim or warm light only
     their lighter middle differs from the mat by a channel: pixels much darker than the
-    mat are then something too (foreground_mask), and the cards of a blob that a fit
-    leaves a card or more unexplained are fitted again, as touching cards may show no
-    seam between their two black borders.
+    mat are then something too (foreground_mask).
     """
-    view = _View(top_down, px_per_mm, card_mm)
-    mask = foreground_mask(top_down, px_per_mm, valid, background,
-                           view.grey() if dark_rims else None)
+    grey: Frame | None = (np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
+                          if dark_rims else None)
+    mask = foreground_mask(top_down, px_per_mm, valid, background, grey)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     h, w = mask.shape
     card_area = card_mm[0] * card_mm[1]
-    blobs = [blob for blob in (view.explain(np.asarray(c, np.int32)) for c in contours)
-             if blob is not None]
-    if dark_rims:
-        blobs = _with_unseen_seams(view, blobs)
     cards: list[CardQuad] = []
     clutter: list[Clutter] = []
     extras: list[CardQuad] = []
-    for blob in blobs:
-        extras.extend(dataclasses.replace(q, beneath=tuple(len(cards) + i for i in q.beneath))
-                      for q in blob.extras)
-        cards.extend(blob.cards)
-        if blob.rest_mm2 > CLUTTER_AREAS * card_area:
-            x, y, bw, bh = cv2.boundingRect(blob.contour)
-            at_edge = min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
-            clutter.append(Clutter(area_mm2=blob.rest_mm2, at_edge=at_edge,
-                                   center_mm=((x + bw / 2) / px_per_mm, (y + bh / 2) / px_per_mm)))
-    return CardScan(cards=cards, clutter=clutter, mask=mask, extras=extras)
-
-
-@dataclass(frozen=True)
-class _Blob:
-    """One blob of the foreground (its outer contour, view pixels), the cards it is and
-    the other card outlines in it (CardScan.extras, `beneath` counted within the blob)."""
-
-    contour: NDArray[np.int32]
-    area_mm2: float
-    cards: list[CardQuad]
-    extras: list[CardQuad]
-    card_area_mm2: float
-
-    @property
-    def rest_mm2(self) -> float:
-        """What of its area no card explains."""
-        return self.area_mm2 - len(self.cards) * self.card_area_mm2
-
-
-@dataclass
-class _View:
-    """The top-down view cards are found in, and its grey image once it is needed."""
-
-    top_down: Frame
-    px_per_mm: float
-    card_mm: tuple[float, float]
-    _grey: Frame | None = None
-
-    def grey(self) -> Frame:
-        """The view in grey (OpenCV's weights), made on first use."""
-        if self._grey is None:
-            self._grey = np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY), np.uint8)
-        return self._grey
-
-    def explain(self, contour: NDArray[np.int32], min_outline: float = MIN_OUTLINE
-                ) -> _Blob | None:
-        """The cards one blob is: one card, a grid of them, or the cards with `min_outline`
-        of their outline showing in it; None for a blob too small to matter."""
-        px_per_mm, card_mm = self.px_per_mm, self.card_mm
-        card_area = card_mm[0] * card_mm[1]
+    for contour in contours:
         area = cv2.contourArea(contour) / px_per_mm**2
         if area < 0.05 * card_area:
-            return None
+            continue
         pts = contour.reshape(-1, 2).astype(np.float64) / px_per_mm
         found = _as_card_or_grid(pts, area, card_mm)
-        more: list[CardQuad] = []
         if found is None and area > 0.6 * card_area:
-            found, more = _fit_cards(np.asarray(contour, np.int32), self.grey(), px_per_mm,
-                                     card_mm, min_outline)
-        return _Blob(contour, area, found or [], more, card_area)
-
-
-def _with_unseen_seams(view: _View, blobs: list[_Blob]) -> list[_Blob]:
-    """The blobs again, where the cards of one that its fit leaves a card or more (in area)
-    unexplained are fitted again with SEAM_OUTLINE of their outline showing; taken so only
-    if that explains more cards."""
-    card_area = view.card_mm[0] * view.card_mm[1]
-    out = []
-    for blob in blobs:
-        if blob.rest_mm2 > card_area:
-            again = view.explain(blob.contour, SEAM_OUTLINE)
-            if again is not None and len(again.cards) > len(blob.cards):
-                blob = again
-        out.append(blob)
-    return out
+            if grey is None:
+                grey = np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
+            found, more = _fit_cards(np.asarray(contour, np.int32), grey, px_per_mm, card_mm)
+            extras.extend(dataclasses.replace(q, beneath=tuple(len(cards) + i for i in q.beneath))
+                          for q in more)
+        found = found or []
+        cards.extend(found)
+        rest = area - len(found) * card_area
+        if rest > 0.25 * card_area:
+            x, y, bw, bh = cv2.boundingRect(contour)
+            at_edge = min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
+            clutter.append(Clutter(area_mm2=rest, at_edge=at_edge,
+                                   center_mm=((x + bw / 2) / px_per_mm, (y + bh / 2) / px_per_mm)))
+    return CardScan(cards=cards, clutter=clutter, mask=mask, extras=extras)
 
 
 def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> list[CardQuad] | None:
@@ -435,8 +370,7 @@ def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> lis
 
 
 def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
-               card_mm: tuple[float, float], min_outline: float = MIN_OUTLINE
-               ) -> tuple[list[CardQuad], list[CardQuad]]:
+               card_mm: tuple[float, float]) -> tuple[list[CardQuad], list[CardQuad]]:
     """Card rectangles with a (nearly) whole visible outline inside an irregular blob.
 
     The sides of every card lie along the blob's dominant edge directions (mod 90 degrees).
@@ -472,7 +406,7 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     ref = max(1.0, 0.5 * _percentile_f32(on_edges, 90)) if len(on_edges) else 1.0
     edge_normal = np.arctan2(edge_gy, edge_gx)
     fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,
-               edge_normal.astype(np.float64), min_outline)
+               edge_normal.astype(np.float64))
     votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
     return fit.solve(np.concatenate([votes, anchored]), REFINED)
 
@@ -491,7 +425,6 @@ class _Fit:
     edge_x: NDArray[np.intp]  # the edge pixels
     edge_y: NDArray[np.intp]
     edge_normal: Vec  # the gradient's angle on them
-    min_outline: float = MIN_OUTLINE  # the outline share a card needs
 
     def solve(self, quads: Vec, refined: int) -> tuple[list[CardQuad], list[CardQuad]]:
         """The cards chosen among the candidates (ROI pixels), and other card outlines in
@@ -526,14 +459,13 @@ class _Fit:
             strength = np.concatenate([strength, more[1]])
         quads_mm = (quads + offset) / px_per_mm
         centres = quads_mm.mean(axis=1)
-        ranked = np.argsort(-np.where(outline >= self.min_outline, strength, -1.0),
-                            kind="stable")
+        ranked = np.argsort(-np.where(outline >= MIN_OUTLINE, strength, -1.0), kind="stable")
         # the cards; where each lies, the next best outlines (if the reader cannot name a
         # card, one of these may be the true one: a phantom spanning two cards of a pile
         # reads as none); and the best outlines elsewhere in the blob (cards the greedy
         # choice pushed out: a phantom taken first overlaps them), for the reader to name
         accepted, rivals, extras = outline_kernels.choose(
-            quads_mm, centres, outline, ranked, card_mm, self.min_outline, MAX_OVERLAP,
+            quads_mm, centres, outline, ranked, card_mm, MIN_OUTLINE, MAX_OVERLAP,
             ALTERNATIVE_OUTLINE, EXTRA_OUTLINE, RIVALS_CHECKED, EXTRAS)
         cards = [_to_card(quads_mm[k], card_mm,
                           tuple(_to_card(quads_mm[r], card_mm) for r in group if r >= 0))

@@ -245,7 +245,7 @@ def test_cards_with_a_black_frame_in_dim_light_are_found_when_their_rims_are_dar
     # A Tempus-like deck we never drew: a 5 mm black frame round a pale field. In dim light
     # the frame differs from the dark mat in no channel by enough, so only the field (53 x
     # 78 mm) is foreground, which is no card; with dark_rims the frame is found as darker
-    # than any shadow, and two such cards touching are told apart though no seam shows.
+    # than any shadow (two of them touching too, though no seam shows between them).
     data = json.loads((ROOT / "referee" / "decks" / "tempus.json").read_text("utf-8"))
     faces = paint_deck(DESIGNS["tempus-framed"], data["faces"], seed=1)
     bare = (scene.frame() * 0.4).astype(np.uint8)
