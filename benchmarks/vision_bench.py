@@ -40,10 +40,11 @@ size measured from those frames, each face cut upright from its frame where the 
 card finder outlines it, and a TemplateIdentifier learnt from those crops (as every
 enrolled deck is named); then its held-out scenes are read by a reader given the
 measured size (and whether the cards' rim is darker than the mat, find_cards' dark_rims).
-Per design: the share of fully visible cards named right, accuracy on accepted cards, false accepts, the read time, the most confused pairs,
-and why the fully visible cards not named were not: no outline found there, an outline
-with a corner more than WRONG_OUTLINE_MM off, the right outline left unknown, or misnamed
-(for our own decks too). The faces are cut by the reader's own card finder here, not by
+Per design: the share of fully visible cards named right, accuracy on accepted cards,
+false accepts, the read time, the most confused pairs, and why the fully visible cards
+not named were not: no outline found there, an outline with a corner more than
+WRONG_OUTLINE_MM off, the right outline left unknown, or misnamed (for our own decks
+too). The faces are cut by the reader's own card finder here, not by
 vision.enrolment's (which `tableref enrol` uses), so the figures are the reader's alone.
 """
 
