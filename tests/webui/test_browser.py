@@ -183,6 +183,12 @@ def open_live(page: Page) -> None:
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
 
 
+def switch_to(page: Page, language: str) -> None:
+    """Pick a language from the page's list; the page has switched once its html says so."""
+    page.click(f"#languages a[data-lang={language}]")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+
+
 def score_on(page: Page, seat: int) -> Locator:
     return page.locator(f'#seats li.seat[data-seat="{seat}"] .score')
 
@@ -398,8 +404,7 @@ def test_the_page_and_the_flagged_explanation_switch_to_romanian(
     page = phone()
     open_live(page)
     expect(page.locator("#flag-message")).to_have_text(FLAG_MESSAGE)
-    page.click("#languages a[data-lang=ro]")
-    expect(page.locator("html")).to_have_attribute("lang", "ro")
+    switch_to(page, "ro")
     ro = WORDS["ro"]
     expect(page.locator("#languages a[data-lang=ro]")).to_have_attribute("aria-current", "true")
     expect(page.locator("#players h2")).to_have_text(ro.say("seats.title"))
@@ -511,8 +516,7 @@ def test_a_seat_without_a_button_presses_it_on_the_phone(
     expect(held.locator(".message")).to_have_text("(Ana)")
     assert " ".join(held.locator(".who, .move, .message").all_inner_texts()) == (
         "Bogdan cannot play and gives a card to the previous player (Ana)")
-    page.click("#languages a[data-lang=ro]")
-    expect(page.locator("html")).to_have_attribute("lang", "ro")
+    switch_to(page, "ro")
     expect(verdict_on(page, 1).locator(".move")).to_have_text(
         "nu poate pune nicio carte și îi dă o carte jucătorului dinainte")
     expect(verdict_on(page, 1).locator(".message")).to_have_text("(Ana)")
@@ -533,8 +537,7 @@ def test_a_flagged_play_holds_the_turn_in_both_languages(
     page = phone()
     open_live(page)
     if language != "en":
-        page.click(f"#languages a[data-lang={language}]")
-        expect(page.locator("html")).to_have_attribute("lang", language)
+        switch_to(page, language)
     flagged = table.feed_until(lambda s: s["flagged"] is not None)["flagged"]
     words = WORDS[language]
     holder = page.locator(f'#seats li.seat[data-seat="{flagged["seat"]}"]')
@@ -561,8 +564,7 @@ def test_each_move_is_said_once_as_a_player_says_it(
     page = phone()
     open_live(page)
     if language != "en":
-        page.click(f"#languages a[data-lang={language}]")
-        expect(page.locator("html")).to_have_attribute("lang", language)
+        switch_to(page, language)
     table.feed_to_move(CAPTURE)
     capture = verdict_on(page, CAPTURE)
     expect(capture).to_be_visible(timeout=LIVE_MS)
