@@ -5,7 +5,6 @@ buzzer sounds on an illegal play."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
@@ -19,8 +18,8 @@ from referee.core import Header, Match, Move
 from referee.games import get_game
 from referee.games.uno import UnoTable
 from referee.text import in_every_language
+from tests.firmware.readings import CENTRE, Card, Reading
 
-CENTRE = (297.0, 210.0)
 #: Cell centres of the square, in mm on the mat (63x88 cards, 6 mm gap).
 CELL_MM = {"nw": (262.5, 163.0), "ne": (331.5, 163.0), "sw": (262.5, 257.0),
            "se": (331.5, 257.0), "beside": (392.0, 210.0)}
@@ -30,27 +29,6 @@ STATUS_LED, BUZZER = 16, 18
 
 class UnreadableFrame(Exception):
     pass
-
-
-@dataclass
-class Card:
-    code: str | None
-    table_mm: tuple[float, float] | None
-
-
-@dataclass
-class Clutter:
-    area_mm2: float
-    at_edge: bool
-    center_mm: tuple[float, float]
-
-
-@dataclass
-class Reading:
-    cards: list[Card]
-    obstructed: bool = False
-    thumbnail: np.ndarray = field(default_factory=lambda: np.zeros((8, 8), np.uint8))
-    clutter: list[Clutter] = field(default_factory=list)
 
 
 class ScriptedReader:

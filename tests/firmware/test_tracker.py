@@ -2,34 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from firmware.tracker import Tracker, TrackerSettings
-
-CENTRE = (297.0, 210.0)
-
-
-@dataclass
-class Card:
-    code: str | None
-    table_mm: tuple[float, float] | None
-
-
-@dataclass
-class Clutter:
-    area_mm2: float
-    at_edge: bool
-    center_mm: tuple[float, float]
-
-
-@dataclass
-class Reading:
-    cards: list[Card]
-    obstructed: bool = False
-    thumbnail: np.ndarray = field(default_factory=lambda: np.full((30, 40), 100, np.uint8))
-    clutter: list[Clutter] = field(default_factory=list)
+from tests.firmware.readings import CENTRE, Card, Clutter, Reading
 
 
 def vizier_at(x: float = 297.0, y: float = 210.0) -> Reading:

@@ -14,7 +14,8 @@ from firmware.tracker import Tracker, TrackerSettings
 from hardware.panel import SimulatedPanel
 from referee.core import Header, Match, Move
 from referee.games import get_game
-from tests.firmware.test_pipeline import CENTRE, Card, Reading, UnreadableFrame
+from tests.firmware.readings import CENTRE, Card, Reading
+from tests.firmware.test_pipeline import UnreadableFrame
 
 #: A card: its code (None: the camera cannot name it) and mm from the mat's centre.
 Seen = tuple[str | None, tuple[float, float]]
