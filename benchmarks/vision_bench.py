@@ -36,7 +36,8 @@ reads decks the project never drew instead (vision.foreign_decks: UNO-like and T
 designs, pale and dark, at real-deck sizes), as a table that enrols its own deck would:
 each design is enrolled from a rendered enrolment session (one random camera and light,
 the bare mat, then its faces and back laid out 4x2 a frame, a few degrees askew), the card
-size measured from those frames, each face cut upright from its frame where the reader's
+size and rims measured from those frames as `tableref enrol` measures them
+(vision.deck_measure), each face cut upright from its frame where the reader's
 card finder outlines it, and a TemplateIdentifier learnt from those crops (as every
 enrolled deck is named); then its held-out scenes are read by a reader given the
 measured size (and whether the cards' rim is darker than the mat, find_cards' dark_rims).
@@ -67,6 +68,7 @@ from numpy.typing import NDArray
 from vision.calibration import Calibration, calibrate
 from vision.cards import MatModel, find_cards, view_mask, warp_patch
 from vision.deck_art import FaceArt, paint_back, paint_face
+from vision.deck_measure import measure_deck
 from vision.foreign_decks import DESIGNS, ForeignDesign, paint_deck
 from vision.identify import CardIdentifier, Identifier
 from vision.mat import MatSpec, default_mat, render_mat
@@ -84,7 +86,6 @@ from vision.render import (
     tile_rows,
 )
 from vision.table_reader import DETECT_PX_PER_MM, LEARN_EVERY, TableReader, TableReading
-from vision.tag_edges import refine_square
 from vision.template_identifier import TemplateIdentifier
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,9 +105,6 @@ ENROL_GRID = (4, 2)  # columns x rows of faces laid out in one enrolment frame
 ENROL_PASSES = 3  # enrolment passes at most: the faces not cut are laid out again
 ENROL_GAP_MM = 14.0  # between the faces of the grid
 ENROL_CROP = (128, 176)  # (width, height) a face is cut at; the identifier learns at 64x88
-MEASURE_DIFF = 14  # grey levels a pixel must change from the bare mat to be a card's
-SHADOW_RATIO = 0.45  # a shadow keeps this share of the mat's light at least
-MEASURE_PX_PER_MM = 4.0  # top-down resolution the card size is measured at
 #: Decks of tiles: this share of a scene's tiles lies in rows, touching edge to edge
 ROWS = {"remi": 0.6}
 
@@ -593,54 +591,6 @@ def enrolment_batches(deck: Deck, codes: list[str], mat: MatSpec, rng: np.random
     return batches
 
 
-def measure_card_mm(cal: Calibration, bare: Image, frames: list[Image]
-                    ) -> tuple[tuple[float, float], bool]:
-    """The card's size (short, long side in mm), seen from above: around each thing that
-    changed from the bare mat in the enrolment frames (shadows left out), the smallest
-    rectangle, its sides then moved onto the strongest edges near them (blur widens the
-    rectangle); the median. Where the card's own edge does not show against the mat (a
-    dark border on the dark mat in dim light), the edge of what shows is measured. And
-    whether the cards' rim is darker than the mat (most of them: find_cards' dark_rims)."""
-    s = MEASURE_PX_PER_MM
-    valid = view_mask(cal, s)
-    empty = cal.warp_mat(bare, s)
-    mat_level = float(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY)[valid > 0].mean())
-    sides = []
-    dark_rims = 0
-    for frame in frames:
-        top = cal.warp_mat(frame, s)
-        grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
-        # against the bare mat in the same light a faint change is a thing (a black border
-        # on the dark mat in dim light too), unless it only darkens the mat evenly: a shadow
-        change = cv2.absdiff(top, empty).max(axis=2) > MEASURE_DIFF
-        ratio = (top.astype(np.float32) + 1) / (empty.astype(np.float32) + 1)
-        low, high = ratio.min(axis=2), ratio.max(axis=2)
-        shadow = (high <= 1.05) & (low >= SHADOW_RATIO) & (high - low <= 0.15)
-        mask = cv2.bitwise_and((change & ~shadow).astype(np.uint8) * 255, valid)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            rect = cv2.minAreaRect(contour)
-            if min(rect[1]) < 30 * s:
-                continue
-            box = np.asarray(cv2.boxPoints(rect), np.float64)
-            inner = np.asarray(cv2.boxPoints((rect[0], (rect[1][0] - 4 * s, rect[1][1] - 4 * s),
-                                              rect[2])), np.float64)
-            rim = cv2.fillConvexPoly(np.zeros_like(grey), box.round().astype(np.int32), 255)
-            cv2.fillConvexPoly(rim, inner.round().astype(np.int32), 0)
-            bright_rim = float(grey[rim > 0].mean()) > mat_level
-            dark_rims += not bright_rim
-            edges = refine_square(grey, box, dark_inside=not bright_rim, reach_px=2.5 * s,
-                                  tolerance_px=0.5 * s)
-            quad = box if edges is None else edges
-            lengths = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1) / s
-            sides.append(sorted(((lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2)))
-    if not sides:
-        raise RuntimeError("no card found in the enrolment frames")
-    short, long = np.median(np.array(sides), axis=0)
-    return (round(float(short), 1), round(float(long), 1)), dark_rims > len(sides) / 2
-
-
 def cut_faces(cal: Calibration, bare: Image, frame: Image, batch: list[CardPlacement],
               card_mm: tuple[float, float], dark_rims: bool) -> dict[str, Image]:
     """Each face of one enrolment frame, cut upright from the frame: the card outline the
@@ -687,8 +637,9 @@ def enrol(deck: Deck, mat: MatSpec, mat_image: Image, seed: int,
         shots = [optics.render(dataclasses.replace(bare_scene, cards=batch), camera, lighting,
                                rng).image for batch in batches]
         frames += len(shots)
-        if card_mm is None:
-            card_mm, dark_rims = measure_card_mm(cal, bare, shots)
+        if card_mm is None:  # as `tableref enrol` measures it
+            measured = measure_deck(cal, shots)
+            card_mm, dark_rims = measured.card_mm, measured.dark_rims
         for batch, shot in zip(batches, shots, strict=True):
             crops.update(cut_faces(cal, bare, shot, batch, card_mm, dark_rims))
     assert card_mm is not None

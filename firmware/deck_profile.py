@@ -1,6 +1,7 @@
 """The deck profile: a table's own deck as its camera enrolled it, kept in the data folder.
 
-    <data>/decks/<deck>/profile.json    deck, card size, when, each pass's light, the faces
+    <data>/decks/<deck>/profile.json    deck, card size and rims, when, each pass's light,
+                                        the faces
     <data>/decks/<deck>/<code>.<n>.jpg  the views of each face (n: the pass), the back too
 
 `run`, `replay` and `vision identify` learn the deck's faces from it once it exists.
@@ -51,6 +52,7 @@ class DeckProfile:
     card_mm: tuple[float, float]
     faces: dict[str, list[str]]  # code -> view file names, first pass first
     data: dict[str, Any]  # the whole profile.json
+    dark_rims: bool = False  # the cards' rim is darker than the mat (find_cards looks so)
 
     def key(self) -> str:
         """What the learnt identifier is cached under: the profile's content."""
@@ -101,6 +103,9 @@ def load_profile(folder: Path) -> DeckProfile:
         deck = str(data["deck"])
         width, height = (float(v) for v in data["card_mm"])
         faces = {str(code): [str(n) for n in names] for code, names in data["faces"].items()}
+        dark_rims = data.get("dark_rims", False)  # a profile written before: light rims
+        if not isinstance(dark_rims, bool):
+            raise ValueError(dark_rims)
     except (KeyError, TypeError, ValueError, AttributeError):
         raise ProfileError(f"{path}: not a valid deck profile (fields missing)") from None
     try:
@@ -114,7 +119,8 @@ def load_profile(folder: Path) -> DeckProfile:
         for name in names:
             if not _plain_name(name) or not (folder / name).is_file():
                 raise ProfileError(f"{path}: view {name!r} is missing")
-    return DeckProfile(folder=folder, deck=deck, card_mm=(width, height), faces=faces, data=data)
+    return DeckProfile(folder=folder, deck=deck, card_mm=(width, height), faces=faces, data=data,
+                       dark_rims=dark_rims)
 
 
 def write_profile(data: Path, enrolled: EnrolledDeck, camera: str,
@@ -135,6 +141,7 @@ def write_profile(data: Path, enrolled: EnrolledDeck, camera: str,
     profile = {
         "format": FORMAT, "deck": enrolled.deck,
         "card_mm": [round(enrolled.card_mm[0], 1), round(enrolled.card_mm[1], 1)],
+        "dark_rims": enrolled.dark_rims,
         "enrolled": when, "camera": camera,
         "passes": [p.to_json() for p in enrolled.passes],
         "confusable": [[a, b, share] for a, b, share in enrolled.confusable],

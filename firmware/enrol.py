@@ -24,13 +24,13 @@ import numpy as np
 from referee.decks import Deck
 from vision.calibration import Calibration, TableNotFound, calibrate, check_frame
 from vision.cards import mat_colour, view_mask
+from vision.deck_measure import measure_deck
 from vision.enrolment import (
     Image8,
     LaidOut,
     blurred,
     contact_sheet,
     cut_card,
-    deck_size,
     find_laid_cards,
     in_grid_order,
     moved,
@@ -99,13 +99,15 @@ class PassInfo:
 @dataclass(frozen=True)
 class EnrolledDeck:
     """What an enrolment found: the card size, the views of each face (first pass
-    first), each pass's light, and the pairs of faces the camera will confuse."""
+    first), each pass's light, the pairs of faces the camera will confuse, and whether
+    the cards' rim is darker than the mat (the reader looks for them so)."""
 
     deck: str
     card_mm: tuple[float, float]
     views: dict[str, list[Image8]]
     passes: list[PassInfo]
     confusable: list[tuple[str, str, float]]
+    dark_rims: bool = False
 
 
 class EnrolSession:
@@ -127,6 +129,7 @@ class EnrolSession:
         self.layout: Layout | None = None
         self.message = ""
         self.card_mm: tuple[float, float] | None = None
+        self.dark_rims = False  # measured with the card size (vision.deck_measure)
         self.views: list[dict[str, Image8]] = [{}]
         self._infos: list[PassInfo] = []
         self._frames = 0
@@ -182,7 +185,17 @@ class EnrolSession:
         cal = self._calibration
         assert cal is not None
         cards = in_grid_order(found.cards)
-        size = self.card_mm or deck_size(cards)
+        soft = [card for card in cards if blurred(card, seen_px_per_mm(cal, card))]
+        if len(soft) > len(cards) // 2:
+            return self._say("the picture is blurred: hold still, and check the camera's focus")
+        if self.card_mm is None:  # the first layout measures the deck
+            try:
+                measured = measure_deck(cal, [frame])
+            except ValueError:
+                return self._say("the cards' edges do not show against the mat: more light?")
+            size, dark_rims = measured.card_mm, measured.dark_rims
+        else:
+            size, dark_rims = self.card_mm, self.dark_rims
         odd = [i for i, card in enumerate(cards) if off_size(card, size)]
         if odd:
             i = odd[0]
@@ -192,16 +205,13 @@ class EnrolSession:
                              "Put the right card there")
         source, scale = (frame, 1.0) if full is None else (full, full.shape[1] / frame.shape[1])
         crops = [cut_card(source, cal, card, size, scale) for card in cards]
-        soft = [card for card in cards if blurred(card, seen_px_per_mm(cal, card))]
-        if len(soft) > len(cards) // 2:
-            return self._say("the picture is blurred: hold still, and check the camera's focus")
         asked = self.asked()
         faces = [i for i, code in enumerate(asked) if code != BACK]
         foreign = [faces[i] + 1 for i in odd_borders([crops[i] for i in faces])]
         if foreign:
             return self._say(f"card {foreign[0]} is framed unlike the others: a card of another "
                              "deck? Put the right card there")
-        self.card_mm = size
+        self.card_mm, self.dark_rims = size, dark_rims
         self._mat_bgr.append(self._mat_light(frame, cal))
         self._ppm.append(min(crop.shape[1] / size[0] for crop in crops))
         self._taken = found
@@ -339,7 +349,8 @@ class EnrolSession:
             raise EnrolError(self.stop_message())
         views = {code: [p[code] for p in self.views if code in p] for code in self.codes}
         return EnrolledDeck(deck=self.deck.name, card_mm=self.card_mm, views=views,
-                            passes=list(self._infos), confusable=list(self._confusable))
+                            passes=list(self._infos), confusable=list(self._confusable),
+                            dark_rims=self.dark_rims)
 
 
 def learn(passes: Sequence[Mapping[str, Image8]]) -> TemplateIdentifier:

@@ -100,10 +100,18 @@ def enrol_command(args: argparse.Namespace, out: TextIO, answers_in: TextIO,
             file=out)
     else:
         print("no two faces look alike to the camera", file=out)
+    print(rims_summary(enrolled.dark_rims), file=out)
     folder = write_profile(config.data, enrolled, name)
     print(f"deck profile written: {folder} (cards {enrolled.card_mm[0]:.1f} x "
           f"{enrolled.card_mm[1]:.1f} mm)", file=out)
     return 0
+
+
+def rims_summary(dark_rims: bool) -> str:
+    """What the enrolment found of the cards' rim, and how play will look for them."""
+    if dark_rims:
+        return "the cards have a dark rim: looked for against the dark mat"
+    return "the cards' rim is lighter than the mat: looked for by their outline against it"
 
 
 def run_terminal(session: EnrolSession, camera: Camera, answers: TextIO, out: TextIO,

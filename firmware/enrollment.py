@@ -78,7 +78,7 @@ def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None,
     profile = find_profile(data, deck.name) if enrolled is None else None
     if profile is not None:
         return TableReader(mat, deck_identifier(deck.name, None, profile.key(), data, save),
-                           profile.card_mm)
+                           profile.card_mm, dark_rims=profile.dark_rims)
     return TableReader(mat, deck_identifier(deck.name, enrolled, None, data, save),
                        deck.card_mm)
 

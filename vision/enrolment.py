@@ -2,11 +2,11 @@
 
 A commercial deck is not our print-and-play size, so nothing here assumes a card size:
 cards are found by their outline alone (a bright or coloured rectangle of 40-100 mm
-sides on the mat), measured in mm through the mat's calibration, and only then is the
-deck's size fixed, from the median of what was seen. Each card is cut from the frame at
-as many pixels per mm as the camera gives it (at most ENROL_PX_PER_MM), and the cuts are
-given to the faces the table was asked to lay out by their place in the grid: row by
-row, from the mat's top edge, left to right.
+sides on the mat), measured in mm through the mat's calibration; the deck's own size
+(and rims) is measured by vision.deck_measure, as the benchmark measures it. Each card
+is cut from the frame at as many pixels per mm as the camera gives it (at most
+ENROL_PX_PER_MM), and the cuts are given to the faces the table was asked to lay out by
+their place in the grid: row by row, from the mat's top edge, left to right.
 
     >>> found = find_laid_cards(frame, calibration)                 # doctest: +SKIP
     >>> crops = [cut_card(frame, calibration, card, size) for card in found.cards]
@@ -200,14 +200,6 @@ def _edge(profile: NDArray[np.float32]) -> tuple[float, float] | None:
         b += 1
     height = float(smooth[a] - smooth[b + 1])
     return k + 0.5, height / max(float(fall[k]), 1e-6)
-
-
-def deck_size(cards: Sequence[LaidCard]) -> tuple[float, float]:
-    """The deck's card size (short, long mm): the median of the cards measured."""
-    if not cards:
-        raise ValueError("no cards measured")
-    sizes = np.array([c.size_mm for c in cards])
-    return (round(float(np.median(sizes[:, 0])), 1), round(float(np.median(sizes[:, 1])), 1))
 
 
 def off_size(card: LaidCard, card_mm: tuple[float, float]) -> bool:

@@ -28,13 +28,13 @@ from vision.mat import default_mat
 CARD_MM = (60.0, 91.0)  # not Deserto's print-and-play size
 
 
-def enrolled_deserto(passes: int = 1) -> EnrolledDeck:
+def enrolled_deserto(passes: int = 1, dark_rims: bool = False) -> EnrolledDeck:
     art = reference_images(get_game("deserto").deck)
     return EnrolledDeck(
         deck="deserto", card_mm=CARD_MM,
         views={code: [image] * passes for code, image in art.items()},
         passes=[PassInfo((60.0, 70.0, 58.0), 1.1, 14)] * passes,
-        confusable=[("oasis", "treasure", 0.4)],
+        confusable=[("oasis", "treasure", 0.4)], dark_rims=dark_rims,
     )
 
 
@@ -46,6 +46,7 @@ def test_a_profile_is_written_whole_and_read_back(tmp_path: Path) -> None:
     assert set(profile.faces) == {"vizier", "brigand", "treasure", "oasis", "back"}
     assert all(len(profile.images()[code]) == 2 for code in profile.faces)
     assert profile.data["confusable"] == [["oasis", "treasure", 0.4]]
+    assert profile.data["dark_rims"] is False and not profile.dark_rims
     assert find_profile(tmp_path, "deserto") == profile
     assert find_profile(tmp_path, "tempus") is None and find_profile(None, "deserto") is None
 
@@ -133,3 +134,22 @@ def test_the_reader_learns_from_the_profile_and_relearns_when_it_changes(
     photos = tmp_path / "photos"
     photos.mkdir()
     assert build_reader(deck, default_mat(), photos, tmp_path).card_mm == deck.card_mm
+
+
+def test_the_profile_keeps_dark_rims_for_the_reader_and_an_older_one_reads_light(
+    tmp_path: Path,
+) -> None:
+    deck = get_game("deserto").deck
+    folder = write_profile(tmp_path, enrolled_deserto(dark_rims=True), "picamera")
+    assert load_profile(folder).dark_rims
+    assert build_reader(deck, default_mat(), data=tmp_path).dark_rims
+    # a profile written before rims were recorded: light rims, no error
+    data = json.loads((folder / "profile.json").read_text(encoding="utf-8"))
+    del data["dark_rims"]
+    (folder / "profile.json").write_text(json.dumps(data), encoding="utf-8")
+    assert not load_profile(folder).dark_rims
+    assert not build_reader(deck, default_mat(), data=tmp_path).dark_rims
+    data["dark_rims"] = "yes"
+    (folder / "profile.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ProfileError, match="fields missing"):
+        load_profile(folder)

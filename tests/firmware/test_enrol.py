@@ -63,8 +63,9 @@ def test_a_recorded_enrolment_writes_a_profile_of_every_face(
     assert enrol(SESSION, data, answers, "--second-pass") == 0
     out = capsys.readouterr().out
     assert "deck profile written" in out and "crops: 1=red-1 2=red-0" in out
+    assert "the cards' rim is lighter than the mat" in out  # its faces' white margin
     profile = load_profile(earlier.parent)
-    assert profile.deck == "uno"
+    assert profile.deck == "uno" and profile.data["dark_rims"] is False
     assert set(profile.faces) == {c for layout in METADATA["enrolment"]["layouts"]
                                   for c in layout}
     assert all(len(views) == 2 for views in profile.faces.values())  # both passes

@@ -9,11 +9,11 @@ import numpy as np
 from referee.decks import load_deck
 from vision.calibration import calibrate
 from vision.deck_art import FaceArt, paint_face
+from vision.deck_measure import measure_deck
 from vision.enrolment import (
     blurred,
     cards_in_photos,
     cut_card,
-    deck_size,
     find_card_in_photo,
     find_laid_cards,
     grid_places_mm,
@@ -61,7 +61,7 @@ def test_cards_of_an_unknown_size_are_found_measured_and_cut_in_grid_order() -> 
     calibration = calibrate(frame, MAT)
     found = find_laid_cards(frame, calibration)
     assert len(found.cards) == 8 and found.other_mm2 == 0
-    size = deck_size(found.cards)
+    size = measure_deck(calibration, [frame]).card_mm
     assert abs(size[0] - CARD_MM[0]) < 1.2 and abs(size[1] - CARD_MM[1]) < 1.2
     assert not any(off_size(card, size) for card in found.cards)
     cards = in_grid_order(found.cards)
@@ -95,7 +95,7 @@ def test_a_card_of_another_deck_shows_by_its_size_or_its_border() -> None:
     frame = laid_frame(faces, sizes={faces[5][0]: (63.0, 88.0)})
     calibration = calibrate(frame, MAT)
     cards = in_grid_order(find_laid_cards(frame, calibration).cards)
-    size = deck_size(cards)
+    size = measure_deck(calibration, [frame]).card_mm
     assert [i for i, c in enumerate(cards) if off_size(c, size)] == [5]
 
     crops = [cut_card(frame, calibration, c, size) for i, c in enumerate(cards) if i != 5]

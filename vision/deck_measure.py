@@ -1,0 +1,131 @@
+"""The deck's card size and rims, measured from the frames of its enrolment.
+
+`tableref enrol` and the benchmark both measure a deck here, so the benchmark's figures
+are the product's. Seen from above, every thing that changed from the bare mat as lit (a
+shadow, which only darkens the mat evenly, left out) is a card: the smallest rectangle
+around it, its sides moved onto the strongest edges near them (blur widens the
+rectangle), and the median over the cards. A faint change counts, so a black border on
+the dark mat in dim light is measured too.
+
+Whether the rims are dark (the band just inside the outline darker than the mat) tells
+the reader how to find these cards (`vision.cards.find_cards(dark_rims=...)`).
+
+A rim of the mat's own grey (a pale deck's dark-grey border) shows no edge: only the
+printed inside is measured, as the reader finds it too. Its hue still differs from the
+felt's, but a frame of the whole mat gives such a rim 2 to 3 pixels and its colour is
+smeared over twice that (JPEG keeps colour at half the resolution), so its outer edge
+is not measured (the benchmark's pale deck: its colour fades out 2.0 mm beyond the
+edge seen, against 0.75 to 1.0 mm for the other decks, for a 1.5 mm rim).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibration import Calibration, Frame
+from vision.cards import view_mask
+from vision.tag_edges import refine_square
+
+PX_PER_MM = 4.0  # the top-down view the cards are measured in
+CHANGE = 14  # grey levels a pixel must change from the bare mat to be a card's
+SHADOW_RATIO = 0.45  # a shadow keeps this share of the mat's light at least
+MIN_SIDE_MM = 30.0  # a thing narrower than this is no card
+MAX_SIDE_MM = 150.0  # nor one longer (the mat's print, blurred, joined into one)
+MIN_FILL = 0.8  # a card fills its smallest rectangle (rounded corners, a blurred edge)
+RING_MM = 2.0  # the band inside the outline whose grey says whether the rim is dark
+EDGE_REACH_MM = 2.5  # how far from the rectangle's sides their edges are looked for
+LIGHT_MM = 40.0  # the scale over which the mat's light may change
+MAT_LIKE = 45  # grey levels within which a pixel looks like the mat
+
+
+@dataclass(frozen=True)
+class DeckMeasure:
+    """What the enrolment frames show of the deck: the card's size (short, long mm) as
+    the reader finds it, and whether its rim is darker than the mat."""
+
+    card_mm: tuple[float, float]
+    dark_rims: bool
+
+
+@dataclass(frozen=True)
+class _Card:
+    sides_mm: tuple[float, float]
+    dark: bool
+
+
+def measure_deck(calibration: Calibration, frames: Sequence[Frame]) -> DeckMeasure:
+    """The deck measured from its enrolment frames (each with cards apart on the mat),
+    each against the bare mat as lit estimated from that frame where it looks like the
+    mat (an enrolment sees no frame of the empty mat). ValueError if no card shows in
+    any frame."""
+    valid = view_mask(calibration, PX_PER_MM)
+    cards: list[_Card] = []
+    for frame in frames:
+        top = calibration.warp_mat(frame, PX_PER_MM)
+        cards += _measure_frame(top, mat_as_lit(top, valid), valid)
+    if not cards:
+        raise ValueError("no card found in the enrolment frames")
+    sides = np.array([c.sides_mm for c in cards])
+    short, long = np.median(sides, axis=0)
+    dark = 2 * sum(c.dark for c in cards) > len(cards)  # most cards'
+    return DeckMeasure((round(float(short), 1), round(float(long), 1)), dark)
+
+
+def mat_as_lit(top: Frame, valid: NDArray[np.uint8]) -> Frame:
+    """The bare mat as lit, estimated from a view with cards on it: the smooth mean of
+    the pixels that look like the mat (within MAT_LIKE of its median colour), found on
+    an eighth of the view (the light is smooth) and brought back up."""
+    view = top.astype(np.float32)
+    seen = valid > 0
+    colour = np.median(view[seen], axis=0) if seen.any() else np.zeros(3, np.float32)
+    bare = ((np.abs(view - colour).max(axis=2) < MAT_LIKE) & seen).astype(np.float32)
+    h, w = bare.shape
+    small = (max(1, w // 8), max(1, h // 8))
+    sigma = LIGHT_MM * PX_PER_MM / 8
+    weight = cv2.GaussianBlur(cv2.resize(bare, small, interpolation=cv2.INTER_AREA), (0, 0),
+                              sigma)
+    lit = cv2.GaussianBlur(cv2.resize(view * bare[..., None], small,
+                                      interpolation=cv2.INTER_AREA), (0, 0), sigma)
+    light = lit / np.maximum(weight, 1e-3)[..., None]
+    light[weight < 1e-3] = colour
+    return np.asarray(np.clip(cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR),
+                              0, 255), np.uint8)
+
+
+def _measure_frame(top: Frame, empty: Frame, valid: NDArray[np.uint8]) -> list[_Card]:
+    s = PX_PER_MM
+    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
+    mat_level = float(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY)[valid > 0].mean())
+    change = cv2.absdiff(top, empty).max(axis=2) > CHANGE
+    ratio = (top.astype(np.float32) + 1) / (empty.astype(np.float32) + 1)
+    low, high = ratio.min(axis=2), ratio.max(axis=2)
+    shadow = (high <= 1.05) & (low >= SHADOW_RATIO) & (high - low <= 0.15)
+    mask = cv2.bitwise_and((change & ~shadow).astype(np.uint8) * 255, valid)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cards = []
+    for contour in contours:
+        rect = cv2.minAreaRect(contour)
+        short, long = sorted(rect[1])
+        if (short < MIN_SIDE_MM * s or long > MAX_SIDE_MM * s
+                or cv2.contourArea(contour) < MIN_FILL * short * long):
+            continue
+        box = np.asarray(cv2.boxPoints(rect), np.float64)
+        ring = 2 * RING_MM * s
+        inner = np.asarray(cv2.boxPoints((rect[0], (rect[1][0] - ring, rect[1][1] - ring),
+                                          rect[2])), np.float64)
+        band = cv2.fillConvexPoly(np.zeros_like(grey), box.round().astype(np.int32), 255)
+        cv2.fillConvexPoly(band, inner.round().astype(np.int32), 0)
+        dark = float(grey[band > 0].mean()) <= mat_level
+        edges = refine_square(grey, box, dark_inside=dark, reach_px=EDGE_REACH_MM * s,
+                              tolerance_px=0.5 * s)
+        quad = box if edges is None else edges
+        lengths = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1) / s
+        sides = sorted(((lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2))
+        cards.append(_Card((float(sides[0]), float(sides[1])), dark))
+    return cards
