@@ -1,0 +1,58 @@
+"""The deck measured from an enrolment frame: its size, and whether its rim is darker than
+the mat (a black frame on the dark mat in dim light too), as `tableref enrol` and the
+benchmark both measure it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.calibration import calibrate
+from vision.deck_measure import measure_deck
+from vision.enrolment import grid_places_mm
+from vision.foreign_decks import DESIGNS, paint_deck
+from vision.mat import default_mat, render_mat
+from vision.render import CameraPose, CardPlacement, Lighting, Scene, render
+
+MAT = default_mat()
+DECKS = Path(__file__).resolve().parents[2] / "referee/decks"
+
+
+def laid_frame(design: str, lighting: Lighting, seed: int = 5) -> np.ndarray:
+    d = DESIGNS[design]
+    faces = json.loads((DECKS / f"{d.deck}.json").read_text(encoding="utf-8"))["faces"]
+    images = list(paint_deck(d, faces, seed=1).values())[:8]
+    rng = np.random.default_rng(seed)
+    places = grid_places_mm(MAT.center_mm, len(images))
+    cards = [CardPlacement(image, (x + rng.uniform(-4, 4), y + rng.uniform(-4, 4)),
+                           float(rng.uniform(-5, 5)), size_mm=d.card_mm,
+                           corner_radius_mm=d.corner_radius_mm)
+             for image, (x, y) in zip(images, places, strict=True)]
+    scene = Scene(render_mat(MAT, 2.0), MAT, 2.0, cards)
+    camera = CameraPose(resolution=(1280, 720), tilt_deg=12.0, yaw_deg=20.0, roll_deg=-10.0,
+                        fill=0.88)
+    return render(scene, camera, lighting, rng, blur_sigma=0.7).image
+
+
+@pytest.mark.parametrize(("design", "lighting", "dark"), [
+    ("tempus-framed", Lighting.dim(), True),  # a black frame, hardly apart from the mat
+    ("uno-dark", Lighting.warm_lamp(), True),
+    ("uno-classic", Lighting.daylight(), False),  # a white margin
+])
+def test_the_size_and_the_rims_of_a_deck_are_measured(design: str, lighting: Lighting,
+                                                       dark: bool) -> None:
+    frame = laid_frame(design, lighting)
+    measured = measure_deck(calibrate(frame, MAT), [frame])
+    width, height = DESIGNS[design].card_mm
+    assert abs(measured.card_mm[0] - width) < 1.2 and abs(measured.card_mm[1] - height) < 1.2
+    assert measured.dark_rims is dark
+
+
+def test_a_frame_without_cards_measures_nothing() -> None:
+    frame = render(Scene(render_mat(MAT, 2.0), MAT, 2.0), CameraPose(resolution=(1280, 720)),
+                   Lighting(), np.random.default_rng(1)).image
+    with pytest.raises(ValueError, match="no card"):
+        measure_deck(calibrate(frame, MAT), [frame])
