@@ -41,6 +41,7 @@ RING_MM = 2.0  # the band inside the outline whose grey says whether the rim is 
 EDGE_REACH_MM = 2.5  # how far from the rectangle's sides their edges are looked for
 LIGHT_MM = 40.0  # the scale over which the mat's light may change
 MAT_LIKE = 45  # grey levels within which a pixel looks like the mat
+MAT_HUE = 10.0  # and chromaticity (x 255) within which: a dark card of another hue is no mat
 
 
 @dataclass(frozen=True)
@@ -78,12 +79,15 @@ def measure_deck(calibration: Calibration, frames: Sequence[Frame]) -> DeckMeasu
 
 def mat_as_lit(top: Frame, valid: NDArray[np.uint8]) -> Frame:
     """The bare mat as lit, estimated from a view with cards on it: the smooth mean of
-    the pixels that look like the mat (within MAT_LIKE of its median colour), found on
-    an eighth of the view (the light is smooth) and brought back up."""
+    the pixels that look like the mat (within MAT_LIKE of its median colour, and of its
+    hue: a light's fall-off keeps the hue, a card of another hue does not), found on an
+    eighth of the view (the light is smooth) and brought back up."""
     view = top.astype(np.float32)
     seen = valid > 0
     colour = np.median(view[seen], axis=0) if seen.any() else np.zeros(3, np.float32)
-    bare = ((np.abs(view - colour).max(axis=2) < MAT_LIKE) & seen).astype(np.float32)
+    hue = np.linalg.norm(_chromaticity(view) - _chromaticity(colour), axis=-1)
+    bare = ((np.abs(view - colour).max(axis=2) < MAT_LIKE) & (hue < MAT_HUE)
+            & seen).astype(np.float32)
     h, w = bare.shape
     small = (max(1, w // 8), max(1, h // 8))
     sigma = LIGHT_MM * PX_PER_MM / 8
@@ -129,3 +133,9 @@ def _measure_frame(top: Frame, empty: Frame, valid: NDArray[np.uint8]) -> list[_
         sides = sorted(((lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2))
         cards.append(_Card((float(sides[0]), float(sides[1])), dark))
     return cards
+
+
+def _chromaticity(bgr: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The colour with its brightness divided out (x 255): what a shadow or a light's
+    fall-off does not change (damped near black, where noise is all there is)."""
+    return np.asarray(255 * bgr / (bgr.sum(axis=-1, keepdims=True) + 30.0), np.float32)

@@ -39,8 +39,9 @@ def laid_frame(design: str, lighting: Lighting, seed: int = 5) -> np.ndarray:
 
 @pytest.mark.parametrize(("design", "lighting", "dark"), [
     ("tempus-framed", Lighting.dim(), True),  # a black frame, hardly apart from the mat
-    ("uno-dark", Lighting.warm_lamp(), True),
+    ("uno-dark", Lighting.dim(), True),
     ("uno-classic", Lighting.daylight(), False),  # a white margin
+    ("tempus-tall", Lighting(), False),  # dark paper inside a light rim: no mat
 ])
 def test_the_size_and_the_rims_of_a_deck_are_measured(design: str, lighting: Lighting,
                                                        dark: bool) -> None:
