@@ -101,16 +101,23 @@ def mat_as_lit(top: Frame, valid: NDArray[np.uint8]) -> Frame:
                               0, 255), np.uint8)
 
 
-def _measure_frame(top: Frame, empty: Frame, valid: NDArray[np.uint8]) -> list[_Card]:
-    s = PX_PER_MM
-    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
-    mat_level = float(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY)[valid > 0].mean())
+def _changed(top: Frame, empty: Frame, valid: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """What changed from the bare mat (`empty`, the same view of it): by more than CHANGE
+    grey levels in a channel, unless it only darkens the mat evenly (a shadow)."""
     change = cv2.absdiff(top, empty).max(axis=2) > CHANGE
     ratio = (top.astype(np.float32) + 1) / (empty.astype(np.float32) + 1)
     low, high = ratio.min(axis=2), ratio.max(axis=2)
     shadow = (high <= 1.05) & (low >= SHADOW_RATIO) & (high - low <= 0.15)
-    mask = cv2.bitwise_and((change & ~shadow).astype(np.uint8) * 255, valid)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    return np.asarray(cv2.bitwise_and((change & ~shadow).astype(np.uint8) * 255, valid),
+                      np.uint8)
+
+
+def _measure_frame(top: Frame, empty: Frame, valid: NDArray[np.uint8]) -> list[_Card]:
+    s = PX_PER_MM
+    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
+    mat_level = float(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY)[valid > 0].mean())
+    mask = cv2.morphologyEx(_changed(top, empty, valid), cv2.MORPH_OPEN,
+                            np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cards = []
     for contour in contours:
