@@ -106,6 +106,7 @@ class PageEnrolment:
             "problems": [] if layout is None else list(layout.problems),
             "codes": list(session.codes),
             "card_mm": None if session.card_mm is None else list(session.card_mm),
+            "dark_rims": session.dark_rims,
             "confusable": [] if result is None else [list(p) for p in result.confusable],
             "folder": None if self.folder is None else str(self.folder),
         }

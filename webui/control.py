@@ -111,8 +111,8 @@ class TableControl(LiveFeed, Protocol):
         """The enrolment under way, or None: {game, title, state ("laying", "confirm",
         "written", "failed"), pass, passes, message, asked: [code] (to lay out now, row by
         row), rows: [cards per row], progress: [seen, total], crops: [{n, name}],
-        problems: [text], codes: [code], card_mm, confusable: [[code, code, share]],
-        folder}."""
+        problems: [text], codes: [code], card_mm, dark_rims (the cards' rim is darker
+        than the mat), confusable: [[code, code, share]], folder}."""
         ...
 
     def start_enrolment(self, game: str, second_pass: bool) -> None:

@@ -106,6 +106,8 @@ def test_a_deck_is_enrolled_on_the_page_from_the_camera(
                                                          timeout=LEARNING_MS)
 
         expect(page.locator("#enrol-done")).to_contain_text(WORDS.say("enrol.written"))
+        # the recorded deck's faces have a white margin: found by their outline in play
+        expect(page.locator("#enrol-rims")).to_have_text(WORDS.say("enrol.rims_light"))
         shot(page, "enrol-done.png")
         profile = load_profile(data / "decks/uno")
         assert set(profile.faces) == {code for layout in LAYOUTS for code in layout}
