@@ -31,6 +31,7 @@ from vision.enrolment import (
     blurred,
     contact_sheet,
     cut_card,
+    deck_size,
     find_laid_cards,
     in_grid_order,
     moved,
@@ -130,6 +131,7 @@ class EnrolSession:
         self.message = ""
         self.card_mm: tuple[float, float] | None = None
         self.dark_rims = False  # measured with the card size (vision.deck_measure)
+        self._laid_mm = (0.0, 0.0)  # the cards' size as find_laid_cards outlines them
         self.views: list[dict[str, Image8]] = [{}]
         self._infos: list[PassInfo] = []
         self._frames = 0
@@ -193,15 +195,16 @@ class EnrolSession:
                 measured = measure_deck(cal, [frame])
             except ValueError:
                 return self._say("the cards' edges do not show against the mat: more light?")
-            size, dark_rims = measured.card_mm, measured.dark_rims
+            size, dark_rims, laid = measured.card_mm, measured.dark_rims, deck_size(cards)
         else:
-            size, dark_rims = self.card_mm, self.dark_rims
-        odd = [i for i, card in enumerate(cards) if off_size(card, size)]
+            size, dark_rims, laid = self.card_mm, self.dark_rims, self._laid_mm
+        # compared as found: a black frame on the dark mat may be outlined inside it here
+        odd = [i for i, card in enumerate(cards) if off_size(card, laid)]
         if odd:
             i = odd[0]
             w, h = cards[i].size_mm
             return self._say(f"card {i + 1} is {w:.0f} x {h:.0f} mm, the deck's are "
-                             f"{size[0]:.0f} x {size[1]:.0f} mm: a card of another deck? "
+                             f"{laid[0]:.0f} x {laid[1]:.0f} mm: a card of another deck? "
                              "Put the right card there")
         source, scale = (frame, 1.0) if full is None else (full, full.shape[1] / frame.shape[1])
         crops = [cut_card(source, cal, card, size, scale) for card in cards]
@@ -211,7 +214,7 @@ class EnrolSession:
         if foreign:
             return self._say(f"card {foreign[0]} is framed unlike the others: a card of another "
                              "deck? Put the right card there")
-        self.card_mm, self.dark_rims = size, dark_rims
+        self.card_mm, self.dark_rims, self._laid_mm = size, dark_rims, laid
         self._mat_bgr.append(self._mat_light(frame, cal))
         self._ppm.append(min(crop.shape[1] / size[0] for crop in crops))
         self._taken = found

@@ -202,6 +202,15 @@ def _edge(profile: NDArray[np.float32]) -> tuple[float, float] | None:
     return k + 0.5, height / max(float(fall[k]), 1e-6)
 
 
+def deck_size(cards: Sequence[LaidCard]) -> tuple[float, float]:
+    """The median size of the cards found (short, long mm): what another card of the
+    deck is compared with (`off_size`), outlined the same way."""
+    if not cards:
+        raise ValueError("no cards measured")
+    sizes = np.array([c.size_mm for c in cards])
+    return (round(float(np.median(sizes[:, 0])), 1), round(float(np.median(sizes[:, 1])), 1))
+
+
 def off_size(card: LaidCard, card_mm: tuple[float, float]) -> bool:
     """Whether a card is not of the deck's size (more than SIZE_TOL off on a side)."""
     return any(abs(seen - want) > SIZE_TOL * want

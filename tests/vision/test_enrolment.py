@@ -14,6 +14,7 @@ from vision.enrolment import (
     blurred,
     cards_in_photos,
     cut_card,
+    deck_size,
     find_card_in_photo,
     find_laid_cards,
     grid_places_mm,
@@ -95,7 +96,7 @@ def test_a_card_of_another_deck_shows_by_its_size_or_its_border() -> None:
     frame = laid_frame(faces, sizes={faces[5][0]: (63.0, 88.0)})
     calibration = calibrate(frame, MAT)
     cards = in_grid_order(find_laid_cards(frame, calibration).cards)
-    size = measure_deck(calibration, [frame]).card_mm
+    size = deck_size(cards)
     assert [i for i, c in enumerate(cards) if off_size(c, size)] == [5]
 
     crops = [cut_card(frame, calibration, c, size) for i, c in enumerate(cards) if i != 5]
