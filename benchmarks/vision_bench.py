@@ -637,8 +637,8 @@ def enrol(deck: Deck, mat: MatSpec, mat_image: Image, seed: int,
         shots = [optics.render(dataclasses.replace(bare_scene, cards=batch), camera, lighting,
                                rng).image for batch in batches]
         frames += len(shots)
-        if card_mm is None:  # as `tableref enrol` measures it
-            measured = measure_deck(cal, shots)
+        if card_mm is None:  # as `tableref enrol` measures it, against the bare mat seen
+            measured = measure_deck(cal, shots, bare)
             card_mm, dark_rims = measured.card_mm, measured.dark_rims
         for batch, shot in zip(batches, shots, strict=True):
             crops.update(cut_faces(cal, bare, shot, batch, card_mm, dark_rims))

@@ -2,7 +2,9 @@
 
 `tableref enrol` and the benchmark both measure a deck here, so the benchmark's figures
 are the product's. Seen from above, every thing that changed from the bare mat as lit (a
-shadow, which only darkens the mat evenly, left out) is a card: the smallest rectangle
+shadow, which only darkens the mat evenly, left out) is a card (the bare mat: a frame of
+the empty mat where there is one, as the benchmark renders; else, as `tableref enrol`
+sees none, estimated from the frame itself where it looks like the mat): the smallest rectangle
 around it, its sides moved onto the strongest edges near them (blur widens the
 rectangle), and the median over the cards. A faint change counts, so a black border on
 the dark mat in dim light is measured too.
@@ -59,16 +61,19 @@ class _Card:
     dark: bool
 
 
-def measure_deck(calibration: Calibration, frames: Sequence[Frame]) -> DeckMeasure:
+def measure_deck(calibration: Calibration, frames: Sequence[Frame],
+                 bare: Frame | None = None) -> DeckMeasure:
     """The deck measured from its enrolment frames (each with cards apart on the mat),
-    each against the bare mat as lit estimated from that frame where it looks like the
-    mat (an enrolment sees no frame of the empty mat). ValueError if no card shows in
-    any frame."""
+    against `bare` (a frame of the empty mat in the same light and pose), else against
+    the mat as lit estimated from each frame where it looks like the mat (`tableref
+    enrol` sees no empty mat). ValueError if no card shows in any frame."""
     valid = view_mask(calibration, PX_PER_MM)
+    empty = None if bare is None else calibration.warp_mat(bare, PX_PER_MM)
     cards: list[_Card] = []
     for frame in frames:
         top = calibration.warp_mat(frame, PX_PER_MM)
-        cards += _measure_frame(top, mat_as_lit(top, valid), valid)
+        cards += _measure_frame(top, mat_as_lit(top, valid) if empty is None else empty,
+                                valid)
     if not cards:
         raise ValueError("no card found in the enrolment frames")
     sides = np.array([c.sides_mm for c in cards])
@@ -118,9 +123,12 @@ def _measure_frame(top: Frame, empty: Frame, valid: NDArray[np.uint8]) -> list[_
     mat_level = float(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY)[valid > 0].mean())
     mask = cv2.morphologyEx(_changed(top, empty, valid), cv2.MORPH_OPEN,
                             np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # every blob's outline, one inside another's hole too (a line around the whole view)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    outlines = [c for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [],
+                                  strict=True) if h[3] < 0]
     cards = []
-    for contour in contours:
+    for contour in outlines:
         rect = cv2.minAreaRect(contour)
         short, long = sorted(rect[1])
         if (short < MIN_SIDE_MM * s or long > MAX_SIDE_MM * s

@@ -21,7 +21,8 @@ MAT = default_mat()
 DECKS = Path(__file__).resolve().parents[2] / "referee/decks"
 
 
-def laid_frame(design: str, lighting: Lighting, seed: int = 5) -> np.ndarray:
+def laid_frame(design: str, lighting: Lighting, seed: int = 5, cards_on: bool = True
+               ) -> np.ndarray:
     d = DESIGNS[design]
     faces = json.loads((DECKS / f"{d.deck}.json").read_text(encoding="utf-8"))["faces"]
     images = list(paint_deck(d, faces, seed=1).values())[:8]
@@ -31,7 +32,7 @@ def laid_frame(design: str, lighting: Lighting, seed: int = 5) -> np.ndarray:
                            float(rng.uniform(-5, 5)), size_mm=d.card_mm,
                            corner_radius_mm=d.corner_radius_mm)
              for image, (x, y) in zip(images, places, strict=True)]
-    scene = Scene(render_mat(MAT, 2.0), MAT, 2.0, cards)
+    scene = Scene(render_mat(MAT, 2.0), MAT, 2.0, cards if cards_on else [])
     camera = CameraPose(resolution=(1280, 720), tilt_deg=12.0, yaw_deg=20.0, roll_deg=-10.0,
                         fill=0.88)
     return render(scene, camera, lighting, rng, blur_sigma=0.7).image
@@ -50,6 +51,10 @@ def test_the_size_and_the_rims_of_a_deck_are_measured(design: str, lighting: Lig
     width, height = DESIGNS[design].card_mm
     assert abs(measured.card_mm[0] - width) < 1.2 and abs(measured.card_mm[1] - height) < 1.2
     assert measured.dark_rims is dark
+    bare = laid_frame(design, lighting, cards_on=False)  # the same light, no card
+    against = measure_deck(calibrate(bare, MAT), [frame], bare)
+    assert against.dark_rims is dark
+    assert np.abs(np.subtract(against.card_mm, measured.card_mm)).max() <= 0.3
 
 
 def test_a_frame_without_cards_measures_nothing() -> None:
