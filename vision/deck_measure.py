@@ -16,8 +16,9 @@ A rim of the mat's own grey (a pale deck's dark-grey border) shows no edge: only
 printed inside is measured, as the reader finds it too. Its hue still differs from the
 felt's, but a frame of the whole mat gives such a rim 2 to 3 pixels and its colour is
 smeared over twice that (JPEG keeps colour at half the resolution), so its outer edge
-is not measured (the benchmark's pale deck: its colour fades out 2.0 mm beyond the
-edge seen, against 0.75 to 1.0 mm for the other decks, for a 1.5 mm rim).
+is not measured, nor even told apart (the benchmark's pale deck, a 1.5 mm rim: its
+colour fades out 1.1 to 1.5 mm beyond the edge seen in four lights; a white rim's, 0.75
+to 1.25 mm).
 """
 
 from __future__ import annotations
