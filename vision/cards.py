@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import foreground_kernels, outline_kernels
+from vision import foreground_kernels, outline_kernels, tile_rows
 from vision.calibration import Calibration, Frame
 from vision.compiled import dot2
 from vision.mat import tag_quiet_zone_mm
@@ -326,6 +326,10 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
             extras.extend(dataclasses.replace(q, beneath=tuple(len(cards) + i for i in q.beneath))
                           for q in more)
         found = found or []
+        if len(found) > 1:  # cards touching (tiles in a row): each on its own edges
+            if grey is None:
+                grey = np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
+            found = tile_rows.on_seams(grey, px_per_mm, found)
         cards.extend(found)
         rest = area - len(found) * card_area
         if rest > 0.25 * card_area:
