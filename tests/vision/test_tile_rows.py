@@ -1,0 +1,108 @@
+"""Remi tiles touching in rows: each tile's outline found on its own edges, within ~1 mm."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vision.calibration import calibrate
+from vision.cards import CardQuad, find_cards, view_mask
+from vision.deck_art import FaceArt, paint_face
+from vision.tile_rows import on_seams
+
+TILE = (20.0, 30.0)
+DECK = Path(__file__).resolve().parents[2] / "referee" / "decks" / "remi.json"
+
+
+@pytest.fixture(scope="module")
+def tiles() -> list[Any]:
+    faces = json.loads(DECK.read_text(encoding="utf-8"))["faces"]
+    return [paint_face(FaceArt.from_json(f["code"], f["art"]), TILE, 8.0) for f in faces[:12]]
+
+
+def lay_row(scene: Any, tiles: list[Any], start: tuple[float, float], angle: float,
+            gaps: list[float]) -> list[CardQuad]:
+    """Tiles side by side from `start` along `angle` (degrees, clockwise), `gaps` mm apart;
+    their true outlines."""
+    along = np.array([math.cos(math.radians(angle)), math.sin(math.radians(angle))])
+    truth, offset = [], 0.0
+    for tile, gap in zip(tiles, [0.0, *gaps], strict=True):
+        offset += gap
+        centre = np.array(start) + along * offset
+        scene.add_image(tile, (float(centre[0]), float(centre[1])), angle, TILE)
+        truth.append(CardQuad.from_axes(centre, (-along[1], along[0]), TILE))
+        offset += TILE[0]
+    return truth
+
+
+def found_tiles(scene: Any) -> list[CardQuad]:
+    frame = scene.frame()
+    cal = calibrate(frame, scene.mat)
+    cards: list[CardQuad] = find_cards(cal.warp_mat(frame, 1.0), 1.0, TILE,
+                                       view_mask(cal, 1.0)).cards
+    return cards
+
+
+def corner_errors(found: list[CardQuad], truth: list[CardQuad]) -> list[float]:
+    """Per true tile, how far the outline found nearest it is off: its corner farthest
+    from the nearest true corner (mm)."""
+    errors = []
+    for tile in truth:
+        quad = min(found, key=lambda q: math.dist(q.center_mm, tile.center_mm))
+        ours, true = np.array(quad.corners_mm), np.array(tile.corners_mm)
+        errors.append(float(np.linalg.norm(ours[:, None] - true[None], axis=2).min(axis=1).max()))
+    return errors
+
+
+#: how far a tile's outline may be off (mm): the even split and the blob's edge votes miss
+#: the edges of these rows by 0.7 to 1.3 mm
+OFF_MM = 0.6
+
+
+def test_a_row_of_touching_tiles_is_cut_at_each_tile_s_own_edges(scene: Any,
+                                                                   tiles: list[Any]) -> None:
+    # eight tiles, the gaps between them (2.6 mm in all) uneven along the row
+    gaps = [0.5, 0.1, 0.5, 0.4, 0.0, 0.5, 0.6]
+    truth = lay_row(scene, tiles[:8], (200.0, 150.0), 0.0, gaps)
+    found = found_tiles(scene)
+    assert len(found) == 8
+    assert max(corner_errors(found, truth)) < OFF_MM
+
+
+def test_a_row_with_a_gap_in_it(scene: Any, tiles: list[Any]) -> None:
+    truth = lay_row(scene, tiles[:6], (220.0, 250.0), 0.0, [0.0, 0.0, 2.0, 0.0, 0.0])
+    found = found_tiles(scene)
+    assert len(found) == 6
+    assert max(corner_errors(found, truth)) < OFF_MM
+
+
+@pytest.mark.parametrize("angle", [90.0, 27.0, -61.0])
+def test_a_row_at_an_angle(scene: Any, tiles: list[Any], angle: float) -> None:
+    truth = lay_row(scene, tiles[3:9], (250.0, 150.0), angle, [0.3, 0.5, 0.2, 0.4, 0.5])
+    found = found_tiles(scene)
+    assert len(found) == 6
+    assert max(corner_errors(found, truth)) < OFF_MM
+
+
+def test_a_row_with_a_tile_across_its_end(scene: Any, tiles: list[Any]) -> None:
+    # the row and the tile turned across its end make one blob that is no rectangle: its
+    # tiles come from the blob's edge votes, then each is moved onto its own edges
+    truth = lay_row(scene, tiles[:5], (200.0, 150.0), 0.0, [0.3, 0.0, 0.4, 0.2])
+    truth += lay_row(scene, tiles[9:10], (4 * 20.9 + 225.2, 145.0), 90.0, [])
+    found = found_tiles(scene)
+    assert len(found) == 6
+    assert max(corner_errors(found, truth)) < OFF_MM
+
+
+def test_a_lone_card_and_a_square_of_cards_keep_their_outlines() -> None:
+    # nothing beside it: nothing to move; a blank view shows no edge: the cards stay
+    lone = CardQuad.from_axes((100.0, 100.0), (0.0, 1.0), TILE)
+    assert on_seams(np.zeros((300, 300), np.uint8), 1.0, [lone]) == [lone]
+    square = [CardQuad.from_axes((100.0 + 20 * i, 100.0 + 30 * j), (0.0, 1.0), TILE)
+              for j in range(2) for i in range(2)]
+    assert on_seams(np.full((300, 300), 200, np.uint8), 1.0, square) == square
