@@ -329,7 +329,7 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
         if len(found) > 1:  # cards touching (tiles in a row): each on its own edges
             if grey is None:
                 grey = np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
-            found = tile_rows.on_seams(grey, px_per_mm, found)
+            found = tile_rows.on_seams(grey, px_per_mm, found, mask)
         cards.extend(found)
         rest = area - len(found) * card_area
         if rest > 0.25 * card_area:

@@ -42,11 +42,15 @@ ASKEW = 0.3  # and at most this share of the other side off the axis
 TURNED_DEG = 8.0  # and at most this much turned from the card
 
 
-def on_seams(grey: NDArray[np.uint8], px_per_mm: float,
-             quads: list[CardQuad]) -> list[CardQuad]:
+def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
+             mask: NDArray[np.uint8] | None = None) -> list[CardQuad]:
     """The cards of one blob (mat mm), each that has a neighbour beside it moved onto the
     seams and free sides the view (grey, px_per_mm) shows near its outline; a card
-    stays where no edge shows clearly along an axis."""
+    stays where no edge shows clearly along an axis. Given the foreground `mask`, a
+    card missing from a row (a gap one card wide between two cards in line, wholly
+    foreground and as bright as they are) is added after them."""
+    if mask is not None:
+        quads = quads + _gaps_filled(grey, mask, px_per_mm, quads)
     centres = np.array([q.center_mm for q in quads], np.float64)
     out = []
     for i, quad in enumerate(quads):
@@ -68,13 +72,78 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float,
     return out
 
 
+def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,
+                 quads: list[CardQuad]) -> list[CardQuad]:
+    """Cards for the gaps one card wide between two cards in line along their short sides
+    (the edge votes of a blob of many tiles miss a tile now and then), where the mask
+    covers the gap wholly and the view there is as bright as the two cards."""
+    added: list[CardQuad] = []
+    centres = [np.array(q.center_mm, np.float64) for q in quads]
+    for i, a in enumerate(quads):
+        corners = np.array(a.corners_mm, np.float64)
+        short = corners[1] - corners[0]
+        side = float(np.linalg.norm(short))
+        long_side = float(np.linalg.norm(corners[3] - corners[0]))
+        unit, other = short / side, (corners[3] - corners[0]) / long_side
+        for j in range(i + 1, len(quads)):
+            apart = centres[j] - centres[i]
+            along, off = float(apart @ unit) / side, abs(float(apart @ other)) / long_side
+            if not (2 * NEIGHBOUR[0] <= abs(along) <= 2 * NEIGHBOUR[1] and off <= ASKEW
+                    and _turn(a, quads[j]) <= TURNED_DEG):
+                continue
+            middle = (centres[i] + centres[j]) / 2
+            taken = [np.array(q.center_mm) for q in (*quads, *added)]
+            if any(float(np.linalg.norm(c - middle)) < NEIGHBOUR[0] * side for c in taken):
+                continue
+            gap = dataclasses.replace(_moved(a, (float(middle[0]), float(middle[1]))),
+                                      alternatives=(), beneath=())
+            if _covered(gap, mask, px_per_mm) and _as_bright(gap, (a, quads[j]), grey,
+                                                             px_per_mm):
+                added.append(gap)
+    return added
+
+
+def _turn(a: CardQuad, b: CardQuad) -> float:
+    """How far two cards are turned from each other (degrees, a half turn is none)."""
+    return abs((a.angle_deg - b.angle_deg + 90) % 180 - 90)
+
+
+def _inner_points(quad: CardQuad, px_per_mm: float) -> NDArray[np.intp]:
+    """View pixels (x, y) on a 7 x 7 grid over the card, a tenth of it in from its sides."""
+    corners = np.array(quad.corners_mm, np.float64)
+    s, t = (g.ravel()[:, None] for g in np.meshgrid(np.linspace(0.1, 0.9, 7),
+                                                     np.linspace(0.1, 0.9, 7)))
+    points = corners[0] + s * (corners[1] - corners[0]) + t * (corners[3] - corners[0])
+    return np.asarray(np.round(points * px_per_mm), np.intp)
+
+
+def _sample(image: NDArray[np.uint8], points: NDArray[np.intp]) -> NDArray[np.uint8]:
+    h, w = image.shape[:2]
+    xs, ys = np.clip(points[:, 0], 0, w - 1), np.clip(points[:, 1], 0, h - 1)
+    return image[ys, xs]
+
+
+def _covered(quad: CardQuad, mask: NDArray[np.uint8], px_per_mm: float) -> bool:
+    """Whether the foreground covers the card's inside wholly."""
+    return bool((_sample(mask, _inner_points(quad, px_per_mm)) > 0).all())
+
+
+def _as_bright(quad: CardQuad, beside: tuple[CardQuad, CardQuad], grey: NDArray[np.uint8],
+               px_per_mm: float) -> bool:
+    """Whether the view inside the card is about as bright as inside the cards beside it
+    (a tile, not a hand or the gap between two rows)."""
+    levels = [float(np.median(_sample(grey, _inner_points(q, px_per_mm))))
+              for q in (quad, *beside)]
+    return levels[0] >= RIM * min(levels[1:])
+
+
 def _neighbours(i: int, quads: list[CardQuad], centres: Floats, unit: Floats, other: Floats,
                 side: float, other_side: float) -> tuple[bool, bool]:
     """Whether a card lies beside card i before it and after it along `unit` (its side
     `side` long), touching it edge to edge."""
     before = after = False
     for j, quad in enumerate(quads):
-        if j == i or abs((quad.angle_deg - quads[i].angle_deg + 90) % 180 - 90) > TURNED_DEG:
+        if j == i or _turn(quad, quads[i]) > TURNED_DEG:
             continue
         apart = centres[j] - centres[i]
         along, off = float(apart @ unit) / side, abs(float(apart @ other)) / other_side

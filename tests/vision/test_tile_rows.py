@@ -106,3 +106,19 @@ def test_a_lone_card_and_a_square_of_cards_keep_their_outlines() -> None:
     square = [CardQuad.from_axes((100.0 + 20 * i, 100.0 + 30 * j), (0.0, 1.0), TILE)
               for j in range(2) for i in range(2)]
     assert on_seams(np.full((300, 300), 200, np.uint8), 1.0, square) == square
+
+
+def test_a_tile_missing_between_two_in_a_row_is_added_where_the_view_shows_one() -> None:
+    # three tiles side by side on a dark mat (pixel centres at whole mm), the middle one
+    # left out by the outlines
+    grey = np.full((200, 300), 60, np.uint8)
+    for i in range(3):
+        grey[50:80, 100 + 21 * i:120 + 21 * i] = 210
+    mask = np.where(grey > 100, 255, 0).astype(np.uint8)
+    ends = [CardQuad.from_axes((109.5 + 21 * i, 64.5), (0.0, 1.0), TILE) for i in (0, 2)]
+    found = on_seams(grey, 1.0, ends, mask)
+    assert len(found) == 3
+    assert math.dist(found[2].center_mm, (130.5, 64.5)) < 0.3
+    # where the view between them is mat, nothing is added
+    grey[50:80, 121:141] = 60
+    assert len(on_seams(grey, 1.0, ends, np.where(grey > 100, 255, 0).astype(np.uint8))) == 2
