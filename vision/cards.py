@@ -326,7 +326,7 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
             extras.extend(dataclasses.replace(q, beneath=tuple(len(cards) + i for i in q.beneath))
                           for q in more)
         found = found or []
-        if len(found) > 1:  # cards touching (tiles in a row): each on its own edges
+        if len(found) > 1 and tile_rows.are_tiles(card_mm):  # each on its own edges
             if grey is None:
                 grey = np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
             found = tile_rows.on_seams(grey, px_per_mm, found, mask)

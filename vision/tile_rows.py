@@ -1,14 +1,15 @@
-"""Cards touching side by side (Remi tiles in a row), each placed on its own outline.
+"""Tiles touching side by side (Remi's in a row), each placed on its own outline.
 
 Remi tiles lie edge to edge in melds and in the discard row, and such a row is one blob
 on the mat. Split by the tile's size, or fitted to the edge votes of the whole blob, a
 tile's outline drifts off its real edges by the small gaps between tiles, and a patch
-straddling two tiles names neither. So each card that has a neighbour is moved, along
+straddling two tiles names neither. So each tile that has a neighbour is moved, along
 each of its axes, onto the edges the view shows near its own: the seam towards a
-neighbour is a line darker than the cards on both sides of it (their rims, the gap,
-their rounded corners) all along the side, where a numeral darkens only the card's
+neighbour is a line darker than the tiles on both sides of it (their rims, the gap,
+their rounded corners) all along the side, where a numeral darkens only the tile's
 middle, so the median brightness along the side dips there; a side with the mat beyond
-it is where the brightness is halfway between the card's and the mat's.
+it is where the brightness is halfway between the tile's and the mat's. A tile the
+outlines left out between two others in a row is added where the view shows one.
 
     >>> tiles = on_seams(grey_view, 1.0, found_in_one_blob)   # doctest: +SKIP
 """
@@ -28,6 +29,7 @@ if TYPE_CHECKING:  # cards.py calls this module: the quads come from it
 
 Floats = NDArray[np.float64]
 
+TILE_MAX_MM = 30.0  # a tile's short side at most (Remi's: 20 mm; playing cards: 56 and more)
 STEP_MM = 0.25  # between the points of a profile across a card
 ALONG = 0.8  # share of a side along which a profile takes its median
 BEYOND_MM = 4.0  # how far a profile reaches past the search (to read the mat there)
@@ -40,6 +42,13 @@ MIN_RISE = 10.0  # grey levels a card is brighter than the mat beyond a free sid
 NEIGHBOUR = (0.8, 1.25)  # a neighbour's centre lies this many sides away along an axis
 ASKEW = 0.3  # and at most this share of the other side off the axis
 TURNED_DEG = 8.0  # and at most this much turned from the card
+
+
+def are_tiles(card_mm: tuple[float, float]) -> bool:
+    """Whether cards this size are tiles, which lie in rows (the card decks keep the
+    outlines their blobs give: their art near the edges, in dim light, can look like a
+    seam a few mm in, and their touching cards lie in a 2x2 square, not in rows)."""
+    return min(card_mm) <= TILE_MAX_MM
 
 
 def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
