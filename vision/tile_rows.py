@@ -30,7 +30,8 @@ if TYPE_CHECKING:  # cards.py calls this module: the quads come from it
 Floats = NDArray[np.float64]
 
 TILE_MAX_MM = 30.0  # a tile's short side at most (Remi's: 20 mm; playing cards: 56 and more)
-STEP_MM = 0.25  # between the points of a profile across a card
+STEP_MM = 0.5  # between the points of a profile across a card
+ROW_MM = 2.0  # between the lines along a side whose median a profile takes
 ALONG = 0.8  # share of a side along which a profile takes its median
 BEYOND_MM = 4.0  # how far a profile reaches past the search (to read the mat there)
 SEARCH_MM = 3.0  # how far an edge may lie off where the outline put it (gaps add up)
@@ -39,6 +40,7 @@ MIN_DIP = 0.08  # depth of a seam's dip at least, as a share of the card's brigh
 RIM = 0.85  # share of the card's brightness it keeps right up to an edge (no dark frame)
 RIM_MM = (1.0, 3.0)  # where, inside an edge, that brightness is read
 MIN_RISE = 10.0  # grey levels a card is brighter than the mat beyond a free side at least
+_RIM_STEPS = -np.arange(RIM_MM[0], RIM_MM[1] + STEP_MM / 2, STEP_MM) / STEP_MM  # inwards
 NEIGHBOUR = (0.8, 1.25)  # a neighbour's centre lies this many sides away along an axis
 ASKEW = 0.3  # and at most this share of the other side off the axis
 TURNED_DEG = 8.0  # and at most this much turned from the card
@@ -60,25 +62,24 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     foreground and as bright as they are) is added after them."""
     if mask is not None:
         quads = quads + _gaps_filled(grey, mask, px_per_mm, quads)
-    centres = np.array([q.center_mm for q in quads], np.float64)
-    out = []
-    for i, quad in enumerate(quads):
-        corners = np.array(quad.corners_mm, np.float64)
-        axes = (corners[1] - corners[0], corners[3] - corners[0])  # short side, long side
-        sides = [float(np.linalg.norm(a)) for a in axes]
-        units = [a / s for a, s in zip(axes, sides, strict=True)]
-        near = [_neighbours(i, quads, centres, units[k], units[1 - k], sides[k], sides[1 - k])
-                for k in range(2)]
-        if not any(near[0]) and not any(near[1]):
-            out.append(quad)
-            continue
-        centre = centres[i].copy()
-        for k in range(2):
-            profile = _profile(grey, px_per_mm, centres[i], units[k], units[1 - k], sides[k],
-                               sides[1 - k])
-            centre += units[k] * _shift(profile, sides[k], near[k])
-        out.append(_moved(quad, (float(centre[0]), float(centre[1]))))
-    return out
+    if len(quads) < 2:
+        return quads
+    centres, units, sides = _layout(quads)
+    near = [_neighbours(*_apart(quads, centres, units[k], units[1 - k], sides[k], sides[1 - k]))
+            for k in range(2)]
+    moving = np.flatnonzero(np.any(near[0] | near[1], axis=1))
+    if not len(moving):
+        return quads
+    moves = np.zeros((len(quads), 2))
+    for k in range(2):
+        profiles = _profiles(grey, px_per_mm, centres[moving], units[k][moving],
+                             units[1 - k][moving], sides[k], sides[1 - k])
+        shifts = _shifts(profiles, sides[k], near[k][moving])
+        moves[moving] += units[k][moving] * shifts[:, None]
+    moved = set(moving.tolist())
+    return [quad if i not in moved else
+            _moved(quad, (float(centres[i][0] + moves[i][0]), float(centres[i][1] + moves[i][1])))
+            for i, quad in enumerate(quads)]
 
 
 def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,
@@ -86,35 +87,43 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     """Cards for the gaps one card wide between two cards in line along their short sides
     (the edge votes of a blob of many tiles miss a tile now and then), where the mask
     covers the gap wholly and the view there is as bright as the two cards."""
+    centres, units, sides = _layout(quads)
+    along, off, turned = _apart(quads, centres, units[0], units[1], sides[0], sides[1])
+    pairs = np.argwhere((2 * NEIGHBOUR[0] <= along) & (along <= 2 * NEIGHBOUR[1])
+                        & (off <= ASKEW) & (turned <= TURNED_DEG))  # each pair once
     added: list[CardQuad] = []
-    centres = [np.array(q.center_mm, np.float64) for q in quads]
-    for i, a in enumerate(quads):
-        corners = np.array(a.corners_mm, np.float64)
-        short = corners[1] - corners[0]
-        side = float(np.linalg.norm(short))
-        long_side = float(np.linalg.norm(corners[3] - corners[0]))
-        unit, other = short / side, (corners[3] - corners[0]) / long_side
-        for j in range(i + 1, len(quads)):
-            apart = centres[j] - centres[i]
-            along, off = float(apart @ unit) / side, abs(float(apart @ other)) / long_side
-            if not (2 * NEIGHBOUR[0] <= abs(along) <= 2 * NEIGHBOUR[1] and off <= ASKEW
-                    and _turn(a, quads[j]) <= TURNED_DEG):
-                continue
-            middle = (centres[i] + centres[j]) / 2
-            taken = [np.array(q.center_mm) for q in (*quads, *added)]
-            if any(float(np.linalg.norm(c - middle)) < NEIGHBOUR[0] * side for c in taken):
-                continue
-            gap = dataclasses.replace(_moved(a, (float(middle[0]), float(middle[1]))),
-                                      alternatives=(), beneath=())
-            if _covered(gap, mask, px_per_mm) and _as_bright(gap, (a, quads[j]), grey,
-                                                             px_per_mm):
-                added.append(gap)
+    for i, j in pairs.tolist():
+        middle = (centres[i] + centres[j]) / 2
+        taken = [np.array(q.center_mm) for q in (*quads, *added)]
+        if any(float(np.linalg.norm(c - middle)) < NEIGHBOUR[0] * sides[0] for c in taken):
+            continue
+        gap = dataclasses.replace(_moved(quads[i], (float(middle[0]), float(middle[1]))),
+                                  alternatives=(), beneath=())
+        if _covered(gap, mask, px_per_mm) and _as_bright(gap, (quads[i], quads[j]), grey,
+                                                         px_per_mm):
+            added.append(gap)
     return added
 
 
-def _turn(a: CardQuad, b: CardQuad) -> float:
-    """How far two cards are turned from each other (degrees, a half turn is none)."""
-    return abs((a.angle_deg - b.angle_deg + 90) % 180 - 90)
+def _layout(quads: list[CardQuad]) -> tuple[Floats, tuple[Floats, Floats], tuple[float, float]]:
+    """The cards' centres, the unit vectors along their short and long sides (a row per
+    card), and the lengths of those sides (every card is the same size)."""
+    corners = np.array([q.corners_mm for q in quads], np.float64)
+    short, long = corners[:, 1] - corners[:, 0], corners[:, 3] - corners[:, 0]
+    sides = (float(np.linalg.norm(short[0])), float(np.linalg.norm(long[0])))
+    return corners.mean(axis=1), (short / sides[0], long / sides[1]), sides
+
+
+def _apart(quads: list[CardQuad], centres: Floats, unit: Floats, other: Floats, side: float,
+           other_side: float) -> tuple[Floats, Floats, Floats]:
+    """For each card i (rows) and card j (columns): how many sides `side` card j lies
+    from card i along i's `unit` axis, how many `other_side` off that axis, and how far
+    (degrees) the two are turned from each other."""
+    apart = centres[None, :, :] - centres[:, None, :]
+    along = np.einsum("ijc,ic->ij", apart, unit) / side
+    off = np.abs(np.einsum("ijc,ic->ij", apart, other)) / other_side
+    angles = np.array([q.angle_deg for q in quads])
+    return along, off, np.abs((angles[None, :] - angles[:, None] + 90) % 180 - 90)
 
 
 def _inner_points(quad: CardQuad, px_per_mm: float) -> NDArray[np.intp]:
@@ -146,35 +155,33 @@ def _as_bright(quad: CardQuad, beside: tuple[CardQuad, CardQuad], grey: NDArray[
     return levels[0] >= RIM * min(levels[1:])
 
 
-def _neighbours(i: int, quads: list[CardQuad], centres: Floats, unit: Floats, other: Floats,
-                side: float, other_side: float) -> tuple[bool, bool]:
-    """Whether a card lies beside card i before it and after it along `unit` (its side
-    `side` long), touching it edge to edge."""
-    before = after = False
-    for j, quad in enumerate(quads):
-        if j == i or _turn(quad, quads[i]) > TURNED_DEG:
-            continue
-        apart = centres[j] - centres[i]
-        along, off = float(apart @ unit) / side, abs(float(apart @ other)) / other_side
-        if off <= ASKEW and NEIGHBOUR[0] <= abs(along) <= NEIGHBOUR[1]:
-            before, after = before or along < 0, after or along > 0
-    return before, after
+def _neighbours(along: Floats, off: Floats, turned: Floats) -> NDArray[np.bool_]:
+    """Per card (rows of the `_apart` matrices), whether another lies beside it before it
+    and after it along the axis, touching it edge to edge (two columns)."""
+    beside = ((off <= ASKEW) & (NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= NEIGHBOUR[1])
+              & (turned <= TURNED_DEG))
+    return np.stack([(beside & (along < 0)).any(axis=1), (beside & (along > 0)).any(axis=1)],
+                    axis=1)
 
 
-def _profile(grey: NDArray[np.uint8], px_per_mm: float, centre: Floats, unit: Floats,
-             other: Floats, side: float, other_side: float) -> Floats:
-    """The median grey level along the middle ALONG of the other side, every STEP_MM
-    across the card along `unit`, from -reach to +reach mm about its centre (`_reach`)."""
+def _profiles(grey: NDArray[np.uint8], px_per_mm: float, centres: Floats, unit: Floats,
+              other: Floats, side: float, other_side: float) -> Floats:
+    """Per card (rows of centres and axes), the median grey level along the middle ALONG
+    of its other side, every STEP_MM across it along `unit`, from -reach to +reach mm
+    about its centre (`_reach`)."""
     reach = _reach(side)
     t = np.arange(-reach, reach + STEP_MM / 2, STEP_MM)
-    rows = max(3, round(ALONG * other_side * px_per_mm))
+    rows = max(3, round(ALONG * other_side / ROW_MM)) | 1  # odd: a middle one
     s = np.linspace(-ALONG * other_side / 2, ALONG * other_side / 2, rows)
-    points = (centre[None, None, :] + t[None, :, None] * unit[None, None, :]
-              + s[:, None, None] * other[None, None, :]) * px_per_mm
-    xs = np.ascontiguousarray(points[..., 0], np.float32)
-    ys = np.ascontiguousarray(points[..., 1], np.float32)
-    strip = cv2.remap(grey, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(np.median(np.asarray(strip, np.float64), axis=0), np.float64)
+    # (card, sample along the axis, row across it), the rows last: the median is of them
+    xs, ys = ((centres[:, c, None, None] + t[None, :, None] * unit[:, c, None, None]
+               + s[None, None, :] * other[:, c, None, None]) * px_per_mm for c in (0, 1))
+    strip = cv2.remap(grey, xs.reshape(-1, rows).astype(np.float32),
+                      ys.reshape(-1, rows).astype(np.float32), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE)
+    middle = rows // 2
+    median = np.partition(np.asarray(strip), middle, axis=1)[:, middle]
+    return np.asarray(median.reshape(len(centres), len(t)), np.float64)
 
 
 def _reach(side: float) -> float:
@@ -182,71 +189,88 @@ def _reach(side: float) -> float:
     return side / 2 + SEARCH_MM + BEYOND_MM
 
 
-def _shift(profile: Floats, side: float, near: tuple[bool, bool]) -> float:
-    """How far (mm) the card's centre moves along the profile's axis: to the middle of
-    the two edges found, or by the one edge found; 0 if none is."""
-    middle = len(profile) // 2
+def _shifts(profiles: Floats, side: float, near: NDArray[np.bool_]) -> Floats:
+    """Per card (a row of `profiles`), how far (mm) its centre moves along the profiles'
+    axis: to the middle of the two edges found, or by the one edge found; 0 if none is.
+    `near`: whether a neighbour lies before it and after it (a seam there, not a free
+    side)."""
+    middle = profiles.shape[1] // 2
     half = side / 2 / STEP_MM
-    level = float(np.median(profile[round(middle - 0.6 * half):round(middle + 0.6 * half) + 1]))
-    found = [_edge(profile, middle + sign * half, SEARCH_MM / STEP_MM, level, sign, beside)
-             for sign, beside in ((-1, near[0]), (1, near[1]))]
-    (low, high) = found
-    if low is not None and high is not None:
-        return ((low + high) / 2 - middle) * STEP_MM
-    if low is not None:
-        return (low + half - middle) * STEP_MM
-    if high is not None:
-        return (high - half - middle) * STEP_MM
-    return 0.0
+    inner = profiles[:, round(middle - 0.6 * half):round(middle + 0.6 * half) + 1]
+    level = np.partition(inner, inner.shape[1] // 2, axis=1)[:, inner.shape[1] // 2]
+    low, high = (_edges(profiles, middle + sign * half, level, sign, near[:, j])
+                 for j, sign in enumerate((-1, 1)))
+    both = ~np.isnan(low) & ~np.isnan(high)
+    out = np.where(both, (low + high) / 2 - middle, np.nan)
+    out = np.where(np.isnan(out), low + half - middle, out)
+    out = np.where(np.isnan(out), high - half - middle, out)
+    return np.asarray(np.nan_to_num(out, nan=0.0) * STEP_MM, np.float64)
 
 
-def _edge(profile: Floats, expected: float, window: float, level: float, sign: int,
-          seam: bool) -> float | None:
-    """Where the card's edge on one side (sign -1 before, +1 after its centre) lies in the
-    profile (samples) near `expected`: the deepest dip of a seam, or where a free side
-    falls halfway to the mat; None if the profile shows no such edge, or if the card is
-    darker just inside it (a black frame, whose inner line is no card's edge)."""
+def _edges(profiles: Floats, expected: float, level: Floats, sign: int,
+           seam: NDArray[np.bool_]) -> Floats:
+    """Per card, where its edge on one side (sign -1 before, +1 after its centre) lies in
+    its profile (samples) near `expected`: where a neighbour lies (`seam`), the deepest
+    dip; else where the free side falls halfway to the mat; NaN if the profile shows no
+    such edge, or if the card is darker just inside it (a black frame, whose inner line
+    is no card's edge)."""
+    size = profiles.shape[1]
+    window = SEARCH_MM / STEP_MM
     low = max(1, math.floor(expected - window))
-    high = min(len(profile) - 2, math.ceil(expected + window))
-    if seam:
-        depth = _dip_depth(profile, max(1, round(VALLEY_MM / STEP_MM)))
-        k = low + int(np.argmax(depth[low:high + 1]))
-        beside = depth[k] + profile[k]  # the lesser of the cards' brightness beside it
-        if depth[k] < MIN_DIP * level or beside < RIM * level or k in (low, high):
-            return None
-        return k + _vertex(-profile[k - 1], -profile[k], -profile[k + 1])
-    outside = profile[:low] if sign < 0 else profile[high + 1:]
-    if not len(outside) or level - float(np.median(outside)) < MIN_RISE:
-        return None
-    halfway = (level + float(np.median(outside))) / 2
-    part = profile[low:high + 1]
-    bright = part >= halfway
-    steps = np.flatnonzero(bright[1:] != bright[:-1])
-    steps = steps[bright[steps + 1] == (sign < 0)]  # into the card before it, out after it
-    if not len(steps):
-        return None
-    j = int(steps[np.argmin(np.abs(steps + low + 0.5 - expected))])
-    a, b = float(part[j]), float(part[j + 1])
-    at = low + j + (halfway - a) / (b - a)
-    inside = [at - sign * mm / STEP_MM for mm in RIM_MM]
-    rim = profile[max(0, round(min(inside))):round(max(inside)) + 1]
-    return at if len(rim) and float(np.median(rim)) >= RIM * level else None
+    high = min(size - 2, math.ceil(expected + window))
+    out = np.full(len(profiles), np.nan)
+    if seam.any():
+        out[seam] = _seams(profiles[seam], low, high, level[seam])
+    if not seam.all():
+        out[~seam] = _free_sides(profiles[~seam], low, high, expected, level[~seam], sign)
+    return out
 
 
-def _dip_depth(profile: Floats, valley: int) -> Floats:
+def _seams(profiles: Floats, low: int, high: int, level: Floats) -> Floats:
+    """Per profile, the deepest dip from sample low to high, with the cards' brightness
+    on both sides of it, to a fraction of a sample; NaN where there is none."""
+    rows = np.arange(len(profiles))
+    depth = _dip_depth(profiles, max(1, round(VALLEY_MM / STEP_MM)))[:, low:high + 1]
+    k = low + depth.argmax(axis=1)
+    dip, at_k = depth[rows, k - low], profiles[rows, k]
+    a, c = profiles[rows, k - 1], profiles[rows, k + 1]
+    bend = a - 2 * at_k + c  # > 0 at a dip
+    vertex = np.clip(0.5 * (a - c) / np.where(bend > 0, bend, np.inf), -0.5, 0.5)
+    found = (dip >= MIN_DIP * level) & (dip + at_k >= RIM * level) & (k > low) & (k < high)
+    return np.where(found, k + vertex, np.nan)
+
+
+def _free_sides(profiles: Floats, low: int, high: int, expected: float, level: Floats,
+                sign: int) -> Floats:
+    """Per profile, where it crosses halfway between the card and the mat beyond it from
+    sample low to high, nearest `expected`, the card as bright just inside; else NaN."""
+    rows = np.arange(len(profiles))
+    outside = profiles[:, :low] if sign < 0 else profiles[:, high + 1:]
+    mat = np.partition(outside, outside.shape[1] // 2, axis=1)[:, outside.shape[1] // 2]
+    halfway = (level + mat) / 2
+    part = profiles[:, low:high + 1]
+    bright = part >= halfway[:, None]
+    crossing = (bright[:, 1:] != bright[:, :-1]) & (bright[:, 1:] == (sign < 0))
+    gaps = np.where(crossing, np.abs(np.arange(part.shape[1] - 1) + low + 0.5 - expected),
+                    np.inf)
+    j = gaps.argmin(axis=1)
+    before, after = part[rows, j], part[rows, j + 1]
+    at = low + j + (halfway - before) / np.where(after != before, after - before, 1.0)
+    inside = np.clip(np.round(at[:, None] + sign * _RIM_STEPS), 0, len(profiles[0]) - 1)
+    rim = np.partition(profiles[rows[:, None], inside.astype(np.intp)], len(_RIM_STEPS) // 2,
+                       axis=1)[:, len(_RIM_STEPS) // 2]
+    found = np.isfinite(gaps[rows, j]) & (level - mat >= MIN_RISE) & (rim >= RIM * level)
+    return np.where(found, at, np.nan)
+
+
+def _dip_depth(profiles: Floats, valley: int) -> Floats:
     """Per sample, how much darker it is than both sides: the lesser of the brightest
-    levels within `valley` samples before it and after it."""
-    padded = np.pad(profile, valley, mode="edge")
-    windows = np.lib.stride_tricks.sliding_window_view(padded, valley + 1)
-    left = windows[: len(profile)].max(axis=1)
-    right = windows[valley:].max(axis=1)
-    return np.asarray(np.minimum(left, right) - profile, np.float64)
-
-
-def _vertex(a: float, b: float, c: float) -> float:
-    """The offset (-0.5..0.5) of the top of the parabola through three samples."""
-    denom = a - 2 * b + c
-    return 0.0 if denom >= 0 else max(-0.5, min(0.5, 0.5 * (a - c) / denom))
+    levels within `valley` samples before it and after it (each profile a row)."""
+    image = np.ascontiguousarray(profiles, np.float32)
+    kernel = np.ones((1, valley + 1), np.uint8)
+    left = cv2.dilate(image, kernel, anchor=(valley, 0), borderType=cv2.BORDER_REPLICATE)
+    right = cv2.dilate(image, kernel, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    return np.asarray(np.minimum(left, right) - image, np.float64)
 
 
 def _moved(quad: CardQuad, centre: tuple[float, float]) -> CardQuad:
