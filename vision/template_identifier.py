@@ -15,17 +15,20 @@ directly, by normalised correlation, and lets the deck's own structure help:
   its lowest colour channel, where yellow print on white shows as well as black, and 1
   minus its lightness, where black print on yellow shows too.
 - **Colour apart from shape.** The colour is named from the card's hue histogram (white
-  balanced on the card's own white) against each colour's enrolled views.
+  balanced on the card's own white; each hue shared between its two nearest bins, so a
+  light that shifts it a little moves it a little) against each colour's enrolled views.
 - **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
   at three sizes per axis and every shift of a few pixels: a cut may fall a millimetre
   or two off the card, the white margin in or out. (`vision.template_search` finds what
   that comparison decides without making most of it.)
 
 A card is named only when its best shape is close (SHAPE_FLOOR) and clearly closer than
-the next shape (a ratio test on their distances), and among the colours that shape comes
-in one colour clearly wins; otherwise None, an explicit unknown. The thresholds were set
-on the real photos of benchmarks/real_photos.py and checked on decks generated apart
-(vision_bench.py --unseen-decks).
+the next shape (a ratio test on their distances; when the two come close, the test is made
+again on pictures twice as fine, where a numeral's strokes tell 8 from 0), and among the
+colours that shape comes in one colour clearly wins (a face of its own, with no colour to
+beat, must lie closer to its colours); otherwise None, an explicit unknown. The thresholds
+were set on the real photos of benchmarks/real_photos.py and checked on decks generated
+apart (vision_bench.py --unseen-decks).
 """
 
 from __future__ import annotations
@@ -49,10 +52,16 @@ SCALES = (0.94, 1.0, 1.06)  # per-axis scales of each template: a cut a little o
 WHITE_PERCENTILE = 97  # the brightest few per cent of a card are its white
 HUE_BINS = 12
 SATURATED = (0.2, 0.4)  # saturation at which a pixel starts, and fully counts, for hue
-DARK = 0.25  # a pixel this dark (against the card's white) counts as black ink
+DARK = (0.15, 0.35)  # a pixel starts to count as black ink at the first level (against the
+# card's white), and fully counts at the second: a threshold the light cannot tip
 SHAPE_FLOOR = 0.85  # correlation below which a patch is no shape of the deck (a true
 # card, even blurred or in other light, correlates above 0.9 with its own shape)
 SHAPE_RATIO = 0.7  # the best shape's distance (1 - correlation) over the next one's, at most
+FINE_SIZE = (64, 96)  # twice SIZE: where the two best shapes are told apart when close
+FINE_MARGIN = (6, 8)  # twice MARGIN
+FINE_FROM = 0.5  # a ratio above which the two best shapes are compared again at FINE_SIZE
+FINE_TEMPLATES = 4  # each of the two shapes' templates (its best at SIZE) compared again
+FINE_RATIO = 0.7  # the ratio test at FINE_SIZE (SHAPE_RATIO), where numerals differ more
 PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
 PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
 RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen lately
@@ -60,12 +69,13 @@ RECENT_TOLERANCE = 4.0  # grey levels a block's mean may move and the patch stay
 RECENT_COUNT = 64  # patches remembered (a table holds far fewer cards)
 COLOUR_MARGIN = 0.2  # histogram distance by which the best colour must beat the next
 COLOUR_FAR = 0.7  # histogram distance beyond which a patch has none of a face's colours
+OWN_COLOUR_FAR = 0.45  # the same for a face whose shape is its own: no colour to beat
 
 
-def balanced(patches: Image8) -> Floats:
-    """The patches at SIZE against each card's own white (each channel divided by its
+def balanced(patches: Image8, size: tuple[int, int] = SIZE) -> Floats:
+    """The patches at `size` against each card's own white (each channel divided by its
     WHITE_PERCENTILE level, capped at 1), (n, height, width, 3): what ink and hues read."""
-    small = np.stack([cv2.resize(p, SIZE, interpolation=cv2.INTER_AREA) for p in patches])
+    small = np.stack([cv2.resize(p, size, interpolation=cv2.INTER_AREA) for p in patches])
     img = small.astype(np.float32) + 4.0
     out: Floats = np.minimum(img / _percentile(img.reshape(len(img), -1, 3))[:, None, None, :],
                              1.0)
@@ -104,19 +114,27 @@ def _extremes(img: Floats) -> tuple[Floats, Floats]:
 
 def hues(img: Floats) -> Floats:
     """Each `balanced` picture's colours as a histogram, (n, HUE_BINS + 1): the hue of its
-    saturated pixels and, last, its share of black."""
+    saturated pixels and, last, its share of black. A hue counts in its two nearest bins,
+    by how near it is to each: a light that moves a hue a little moves its count a
+    little, not all of it into the next bin."""
     low, top = _extremes(img)
     saturation = (top - low) / (top + 1e-3)
     weight = np.clip((saturation - SATURATED[0]) / (SATURATED[1] - SATURATED[0]), 0.0, 1.0)
     n = len(img)
     hue = cv2.cvtColor(img.reshape(n * SIZE[1], SIZE[0], 3), cv2.COLOR_BGR2HSV)[..., 0]
-    bins = np.minimum((hue.reshape(n, -1) / 360.0 * HUE_BINS).astype(np.intp), HUE_BINS - 1)
+    place = hue.reshape(n, -1) / 360.0 * HUE_BINS - 0.5  # bin k's middle at k
+    below = np.floor(place)
+    upper = (place - below).astype(np.float32)
+    below = below.astype(np.intp) % HUE_BINS
+    weight = weight.reshape(n, -1)
     out = np.zeros((n, HUE_BINS + 1), np.float32)
     # one count of all pictures' bins, each picture's its own (the sums of one at a time)
-    offset = bins + HUE_BINS * np.arange(n)[:, None]
-    out[:, :HUE_BINS] = np.bincount(offset.ravel(), weights=weight.ravel(),
-                                    minlength=n * HUE_BINS).reshape(n, HUE_BINS)
-    out[:, HUE_BINS] = 0.5 * (top < DARK).reshape(n, -1).sum(axis=1)
+    first = HUE_BINS * np.arange(n)[:, None]
+    for bins, share in ((below, 1.0 - upper), ((below + 1) % HUE_BINS, upper)):
+        out[:, :HUE_BINS] += np.bincount((bins + first).ravel(), weights=(weight * share).ravel(),
+                                         minlength=n * HUE_BINS).reshape(n, HUE_BINS)
+    black = np.clip((DARK[1] - top) / (DARK[1] - DARK[0]), 0.0, 1.0)
+    out[:, HUE_BINS] = 0.5 * black.reshape(n, -1).sum(axis=1)
     out /= out.sum(axis=1, keepdims=True) + 1e-6
     return out
 
@@ -138,11 +156,13 @@ def shapes_of(codes: Sequence[str]) -> tuple[list[str], list[str]]:
     return shapes, colours
 
 
-def _scaled_templates(inks: Floats) -> Floats:
-    """Each ink picture both ways up, scaled per axis by SCALES and cut to its middle
-    (MARGIN less on every side), as standardised rows: (n * 2 * len(SCALES)**2, values)."""
-    w, h = SIZE
-    mx, my = MARGIN
+def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
+                      margin: tuple[int, int] = MARGIN) -> Floats:
+    """Each ink picture (at `size`) both ways up, scaled per axis by SCALES and cut to its
+    middle (`margin` less on every side), as standardised rows:
+    (n * 2 * len(SCALES)**2, values)."""
+    w, h = size
+    mx, my = margin
     rows = []
     for picture in list(inks) + [p[::-1, ::-1] for p in inks]:
         for sx in SCALES:
@@ -153,6 +173,15 @@ def _scaled_templates(inks: Floats) -> Floats:
                 x0, y0 = (sw - (w - 2 * mx)) // 2, (sh - (h - 2 * my)) // 2
                 rows.append(scaled[y0 : y0 + h - 2 * my, x0 : x0 + w - 2 * mx].ravel())
     return standardised(np.array(rows, np.float32))
+
+
+def close_call(shape_scores: Floats) -> bool:
+    """Whether a patch's best shape is a shape of the deck (SHAPE_FLOOR) but the next one
+    comes close (FINE_FROM): the two are then told apart at FINE_SIZE."""
+    if len(shape_scores) < 2:
+        return False
+    second, best = np.sort(shape_scores)[-2:]
+    return bool(best >= SHAPE_FLOOR and (1.0 - best) > FINE_FROM * (1.0 - second))
 
 
 class RecentPatches:
@@ -200,8 +229,9 @@ class TemplateIdentifier:
     """Names card patches of an enrolled deck by shape and colour, or None when unsure.
 
     `search` holds each enrolled view at every size of SCALES, both ways up, and whose
-    shape each is (vision.template_search). `colours` holds the mean hue histogram of each
-    colour. `faces` maps a (shape, colour) pair to its code.
+    shape each is (vision.template_search); `fine` the same templates at FINE_SIZE, in the
+    search's order. `colours` holds the mean hue histogram of each colour. `faces` maps a
+    (shape, colour) pair to its code.
     """
 
     codes: tuple[str, ...]
@@ -210,6 +240,7 @@ class TemplateIdentifier:
     colours: Floats
     colour_names: tuple[str, ...]
     faces: Mapping[tuple[int, int], str]
+    fine: Floats
     threshold: float = 0.5
     recent: RecentPatches = field(default_factory=RecentPatches, compare=False,
                                   repr=False)
@@ -232,18 +263,21 @@ class TemplateIdentifier:
         patches = batch([image for images in views for image in images])
         pictures = balanced(patches)
         templates = _scaled_templates(ink(pictures))
+        fine = _scaled_templates(ink(balanced(patches, FINE_SIZE)), FINE_SIZE, FINE_MARGIN)
         shapes = np.repeat(np.array([shape_names.index(shape_of[i]) for i in owner], np.intp),
                            len(SCALES) ** 2)
+        shapes = np.concatenate([shapes, shapes])  # upright, then turned
+        order = np.argsort(shapes, kind="stable")  # the search keeps its templates so
         hist = hues(pictures)
         colours = np.stack([hist[[j for j, i in enumerate(owner) if colour_of[i] == name]]
                             .mean(axis=0) for name in colour_names])
         faces = {(shape_names.index(s), colour_names.index(c)): code
                  for code, s, c in zip(codes, shape_of, colour_of, strict=True)}
-        search = ShapeSearch.build(templates, np.concatenate([shapes, shapes]),
-                                   len(shape_names), SIZE, MARGIN)
+        search = ShapeSearch.build(templates[order], shapes[order], len(shape_names), SIZE,
+                                   MARGIN)
         return cls(codes=codes, search=search, shape_names=shape_names,
                    colours=colours.astype(np.float32), colour_names=colour_names,
-                   faces=faces, threshold=threshold)
+                   faces=faces, fine=np.ascontiguousarray(fine[order]), threshold=threshold)
 
     def identify(self, patch: Image8) -> tuple[str | None, float]:
         """(code, confidence) for an upright card patch; (None, confidence) when unsure."""
@@ -272,30 +306,60 @@ class TemplateIdentifier:
     def _identify(self, patches: Image8) -> list[tuple[str | None, float]]:
         """identify_batch() without the memory of recent patches."""
         pictures = balanced(patches)
-        per_shape = self.search.scores(ink(pictures))
+        inks = ink(pictures)
+        per_shape = self.search.scores(inks)
         hist = hues(pictures)
         colour_d = 0.5 * np.abs(hist[:, None, :] - self.colours[None, :, :]).sum(axis=2)
         spread = contrasts(grey(patches))
-        return [self._decide(per_shape[i], colour_d[i], spread[i]) for i in range(len(patches))]
+        close = [i for i in range(len(patches)) if close_call(per_shape[i])]
+        fine_inks = ink(balanced(patches[close], FINE_SIZE)) if close else inks[:0]
+        fine: dict[int, float] = {i: self._fine_ratio(inks[i], fine_inks[k], per_shape[i])
+                                  for k, i in enumerate(close)}
+        return [self._decide(per_shape[i], colour_d[i], spread[i], fine.get(i))
+                for i in range(len(patches))]
 
-    def _decide(self, shape_scores: Floats, colour_d: Floats, spread: float
-                ) -> tuple[str | None, float]:
-        """The face when one shape clearly wins and, among the colours that shape comes in,
-        one colour clearly wins; else None."""
+    def _fine_ratio(self, coarse: Floats, fine: Floats, shape_scores: Floats) -> float:
+        """The ratio test of the two best shapes again at FINE_SIZE (a numeral's strokes
+        that SIZE blurs: 8 against 0, 3 against 5): each shape's FINE_TEMPLATES best
+        templates at SIZE compared at FINE_SIZE where they matched best, a pixel either way."""
+        (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
+        tw, th = w - 2 * mx, h - 2 * my
+        scores = []
+        for shape in np.argsort(-shape_scores)[:2]:
+            found = -1.0
+            for t, dy, dx in self.search.best_templates(coarse, int(shape), FINE_TEMPLATES):
+                cuts = [fine[y : y + th, x : x + tw].ravel()
+                        for y in range(max(0, 2 * dy - 1), min(2 * my, 2 * dy + 1) + 1)
+                        for x in range(max(0, 2 * dx - 1), min(2 * mx, 2 * dx + 1) + 1)]
+                found = max(found, float((standardised(np.array(cuts)) @ self.fine[t]).max()))
+            scores.append(found)
+        return (1.0 - scores[0]) / max(1.0 - scores[1], 1e-6)
+
+    def _decide(self, shape_scores: Floats, colour_d: Floats, spread: float,
+                fine_ratio: float | None = None) -> tuple[str | None, float]:
+        """The face when one shape clearly wins (at FINE_SIZE too, when `fine_ratio` is
+        given: the two best were close at SIZE) and, among the colours that shape comes
+        in, one colour clearly wins; else None."""
         order = np.argsort(-shape_scores)
         best = float(shape_scores[order[0]])
         second = float(shape_scores[order[1]]) if len(order) > 1 else -1.0
         ratio = (1.0 - best) / max(1.0 - second, 1e-6)
+        strict = SHAPE_RATIO / max(ratio, 1e-6)
+        if fine_ratio is not None:
+            strict = FINE_RATIO / max(fine_ratio, 1e-6)
         shape = int(order[0])
         colours = [c for (s, c) in self.faces if s == shape]
         ranked = sorted(colours, key=lambda c: float(colour_d[c]))
         colour_lead = (float(colour_d[ranked[1]] - colour_d[ranked[0]])
                        if len(ranked) > 1 else 1.0)
+        # a face of its own (a back, a wild) has no rival colour to beat: its own colours
+        # must then be close (glare on a dark mat is a bright oval, a back's shape)
+        far = COLOUR_FAR if len(ranked) > 1 else OWN_COLOUR_FAR
         ratio = max(ratio, 1e-6)
-        shape_conf = max(min(SHAPE_RATIO / ratio, best / SHAPE_FLOOR),
+        shape_conf = max(min(strict, best / SHAPE_FLOOR),
                          min(PLAIN_RATIO / ratio, best / PLAIN_FLOOR))
         conf = 0.5 * min(shape_conf, colour_lead / COLOUR_MARGIN,
-                         COLOUR_FAR / max(float(colour_d[ranked[0]]), 1e-3), 2.0)
+                         far / max(float(colour_d[ranked[0]]), 1e-3), 2.0)
         if spread < MIN_CONTRAST:
             conf = 0.0
         conf = float(np.clip(conf, 0.0, 1.0))

@@ -141,6 +141,16 @@ class ShapeSearch:
         out = standardised(flat[:, self.window_index].reshape(-1, self.window_index.shape[1]))
         return out.reshape(len(inks), len(self.window_index), -1)
 
+    def best_templates(self, ink: Floats, shape: int, count: int) -> list[tuple[int, int, int]]:
+        """The `count` templates of a shape that correlate best with some window of one ink
+        picture, best first, and where: (template, shift row, shift column)."""
+        start, end = int(self.starts[shape]), int(self.ends[shape])
+        with _blas().limit(limits=1, user_api="blas"):
+            products = self.windows(ink[None])[0] @ self.templates[start:end].T
+        best = np.argsort(-products.max(axis=0), kind="stable")[:count]
+        columns = 2 * self.margin[0] + 1
+        return [(start + int(t), *divmod(int(products[:, t].argmax()), columns)) for t in best]
+
     def full_scores(self, inks: Floats) -> Floats:
         """Each picture's best correlation with each shape, every pair compared:
         (pictures, shapes)."""

@@ -12,8 +12,18 @@ import pytest
 from numpy.typing import NDArray
 
 from vision.deck_art import FaceArt, paint_face
-from vision.identify import augment
-from vision.template_identifier import TemplateIdentifier, shapes_of
+from vision.foreign_decks import DESIGNS, paint_deck
+from vision.identify import augment, batch
+from vision.template_identifier import (
+    SIZE,
+    Floats,
+    TemplateIdentifier,
+    balanced,
+    close_call,
+    hues,
+    ink,
+    shapes_of,
+)
 
 DECKS = Path(__file__).resolve().parents[2] / "referee" / "decks"
 Image = NDArray[np.uint8]
@@ -162,3 +172,42 @@ def test_a_card_lying_still_is_named_once(uno: dict[str, Image]) -> None:
     others = patches(camera(uno["red-9"], blur=0.8, turned=True),
                      camera(uno["red-8"], blur=0.8), camera(uno["red-6"], blur=0.8, turned=True))
     assert ident.recent.find(ident.recent.thumbnails(others)) == [None, None, None]
+
+
+def test_numbers_close_at_the_small_size_are_told_apart_at_the_fine_one(
+        uno_identifier: TemplateIdentifier, uno: dict[str, Image]) -> None:
+    # blurred and dim, 8 and 0 (3 and 5, 6 and 9) come close at SIZE: those are compared
+    # again at FINE_SIZE, and named right or left unknown, never named wrong
+    codes = [c for c in uno if c.split("-")[-1] in {"0", "3", "5", "6", "8", "9"}]
+    views = batch([camera(uno[c], blur=1.6, brightness=0.6) for c in codes])
+    scores = uno_identifier.search.scores(ink(balanced(views)))
+    close = [c for c, s in zip(codes, scores, strict=True) if close_call(s)]
+    assert close
+    named = dict(zip(codes, (got for got, _ in uno_identifier.identify_batch(views)),
+                     strict=True))
+    assert all(named[c] in (c, None) for c in codes)
+    assert sum(named[c] == c for c in close) >= len(close) / 2
+
+
+def test_a_hue_on_a_bins_edge_counts_in_both_bins() -> None:
+    # a light that moves a hue across a bin's edge moves its count a little, not all of it
+    def coloured(hue: float) -> Floats:
+        hsv = np.full((SIZE[1], SIZE[0], 3), (hue, 0.8, 0.9), np.float32)
+        return np.asarray(cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR), np.float32)[None]
+
+    edge = 360.0 / 12
+    below, above = hues(coloured(edge - 3)), hues(coloured(edge + 3))
+    assert 0.5 * np.abs(below - above).sum() < 0.25
+
+
+def test_glare_on_a_dark_mat_is_not_a_dark_back() -> None:
+    # a dark back with a bright oval has a glare spot's shape, not its colours
+    faces = paint_deck(DESIGNS["tempus-tall"], json.loads(
+        (DECKS / "tempus.json").read_text(encoding="utf-8"))["faces"], seed=1)
+    ident = TemplateIdentifier.from_references(faces)
+    h, w = faces["back"].shape[:2]
+    glare = np.full((h, w, 3), 60, np.uint8)
+    cv2.ellipse(glare, (w // 2, h // 2), (w // 3, h // 4), -20, 0, 360, (235, 235, 235), -1)
+    glare = cv2.GaussianBlur(glare, (0, 0), w / 16)
+    assert ident.identify(camera(faces["back"]))[0] == "back"
+    assert ident.identify(camera(glare))[0] is None

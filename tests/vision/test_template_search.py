@@ -89,3 +89,19 @@ def test_every_shape_needs_a_template(identifier: TemplateIdentifier) -> None:
     with pytest.raises(ValueError):
         ShapeSearch.build(search.templates, search.shapes, search.n_shapes + 1, search.size,
                           search.margin)
+
+
+def test_a_shapes_best_templates_are_the_full_comparisons(identifier: TemplateIdentifier,
+                                                          patches: Image) -> None:
+    search = identifier.search
+    inks = ink(balanced(patches))
+    columns = 2 * search.margin[0] + 1
+    for picture in inks[:20]:
+        products = search.windows(picture[None])[0] @ search.templates.T
+        for shape in range(0, search.n_shapes, 5):
+            found = search.best_templates(picture, shape, 3)
+            assert [search.shapes[t] for t, _, _ in found] == [shape] * len(found)
+            scores = [products[dy * columns + dx, t] for t, dy, dx in found]
+            assert scores == sorted(scores, reverse=True)
+            assert scores[0] == pytest.approx(search.full_scores(picture[None])[0, shape],
+                                              abs=1e-5)
