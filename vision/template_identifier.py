@@ -61,7 +61,9 @@ FINE_SIZE = (64, 96)  # twice SIZE: where the two best shapes are told apart whe
 FINE_MARGIN = (6, 8)  # twice MARGIN
 FINE_FROM = 0.5  # a ratio above which the two best shapes are compared again at FINE_SIZE
 FINE_TEMPLATES = 4  # each of the two shapes' templates (its best at SIZE) compared again
-FINE_RATIO = 0.7  # the ratio test at FINE_SIZE (SHAPE_RATIO), where numerals differ more
+FINE_RATIO = 0.8  # the ratio test at FINE_SIZE, loose: the focused test below decides
+FOCUS_RATIO = 0.5  # the ratio test at FINE_SIZE where the two shapes' best templates differ
+FOCUS_BLUR = 2.0  # sigma (FINE_SIZE pixels) of the map of where they differ
 PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
 PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
 RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen lately
@@ -173,6 +175,18 @@ def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
                 x0, y0 = (sw - (w - 2 * mx)) // 2, (sh - (h - 2 * my)) // 2
                 rows.append(scaled[y0 : y0 + h - 2 * my, x0 : x0 + w - 2 * mx].ravel())
     return standardised(np.array(rows, np.float32))
+
+
+def _weighted_correlation(picture: Floats, template: Floats, weight: Floats) -> float:
+    """The mean over the two ink channels of their correlations, each pixel weighted
+    (the weights summing to 1)."""
+    total = 0.0
+    for c in range(2):
+        x = picture[..., c] - float((weight * picture[..., c]).sum())
+        t = template[..., c] - float((weight * template[..., c]).sum())
+        total += float((weight * x * t).sum()) / float(
+            np.sqrt((weight * x * x).sum() * (weight * t * t).sum()) + 1e-9)
+    return total / 2.0
 
 
 def close_call(shape_scores: Floats) -> bool:
@@ -313,40 +327,58 @@ class TemplateIdentifier:
         spread = contrasts(grey(patches))
         close = [i for i in range(len(patches)) if close_call(per_shape[i])]
         fine_inks = ink(balanced(patches[close], FINE_SIZE)) if close else inks[:0]
-        fine: dict[int, float] = {i: self._fine_ratio(inks[i], fine_inks[k], per_shape[i])
-                                  for k, i in enumerate(close)}
+        fine = {i: self._fine_ratios(inks[i], fine_inks[k], per_shape[i])
+                for k, i in enumerate(close)}
         return [self._decide(per_shape[i], colour_d[i], spread[i], fine.get(i))
                 for i in range(len(patches))]
 
-    def _fine_ratio(self, coarse: Floats, fine: Floats, shape_scores: Floats) -> float:
+    def _fine_ratios(self, coarse: Floats, fine: Floats, shape_scores: Floats
+                     ) -> tuple[float, float]:
         """The ratio test of the two best shapes again at FINE_SIZE (a numeral's strokes
-        that SIZE blurs: 8 against 0, 3 against 5): each shape's FINE_TEMPLATES best
-        templates at SIZE compared at FINE_SIZE where they matched best, a pixel either way."""
+        that SIZE blurs: 8 against 0, 3 against 5), and the same focused on where those
+        two shapes differ: (ratio, focused ratio). Each shape's FINE_TEMPLATES best
+        templates at SIZE are compared at FINE_SIZE where they matched best, a pixel either
+        way; the focus weighs each pixel by how much the two best of them differ there,
+        so the oval and the field they share weigh nothing and the strokes all."""
         (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
         tw, th = w - 2 * mx, h - 2 * my
-        scores = []
+        best: list[tuple[float, int, Floats]] = []
         for shape in np.argsort(-shape_scores)[:2]:
-            found = -1.0
+            found: tuple[float, int, Floats] = (-2.0, 0, fine[:0])
             for t, dy, dx in self.search.best_templates(coarse, int(shape), FINE_TEMPLATES):
-                cuts = [fine[y : y + th, x : x + tw].ravel()
-                        for y in range(max(0, 2 * dy - 1), min(2 * my, 2 * dy + 1) + 1)
-                        for x in range(max(0, 2 * dx - 1), min(2 * mx, 2 * dx + 1) + 1)]
-                found = max(found, float((standardised(np.array(cuts)) @ self.fine[t]).max()))
-            scores.append(found)
-        return (1.0 - scores[0]) / max(1.0 - scores[1], 1e-6)
+                cuts = np.array([fine[y : y + th, x : x + tw].ravel()
+                                 for y in range(max(0, 2 * dy - 1), min(2 * my, 2 * dy + 1) + 1)
+                                 for x in range(max(0, 2 * dx - 1), min(2 * mx, 2 * dx + 1) + 1)])
+                scores = standardised(cuts) @ self.fine[t]
+                k = int(scores.argmax())
+                if scores[k] > found[0]:
+                    found = (float(scores[k]), t, cuts[k])
+            best.append(found)
+        (first, t1, cut1), (second, t2, cut2) = best
+        a, b = self.fine[t1].reshape(th, tw, 2), self.fine[t2].reshape(th, tw, 2)
+        focus = np.asarray(cv2.GaussianBlur(np.abs(a - b).sum(axis=2), (0, 0), FOCUS_BLUR),
+                           np.float32)
+        focus /= float(focus.sum()) + 1e-9
+        focused = [_weighted_correlation(cut.reshape(th, tw, 2), t, focus)
+                   for cut, t in ((cut1, a), (cut2, b))]
+        return ((1.0 - first) / max(1.0 - second, 1e-6),
+                (1.0 - focused[0]) / max(1.0 - focused[1], 1e-6))
 
     def _decide(self, shape_scores: Floats, colour_d: Floats, spread: float,
-                fine_ratio: float | None = None) -> tuple[str | None, float]:
-        """The face when one shape clearly wins (at FINE_SIZE too, when `fine_ratio` is
-        given: the two best were close at SIZE) and, among the colours that shape comes
-        in, one colour clearly wins; else None."""
+                fine: tuple[float, float] | None = None) -> tuple[str | None, float]:
+        """The face when one shape clearly wins (at FINE_SIZE, when the two best were close
+        at SIZE: `fine` holds that test's two ratios) and, among the colours that shape
+        comes in, one colour clearly wins; else None."""
         order = np.argsort(-shape_scores)
         best = float(shape_scores[order[0]])
         second = float(shape_scores[order[1]]) if len(order) > 1 else -1.0
         ratio = (1.0 - best) / max(1.0 - second, 1e-6)
         strict = SHAPE_RATIO / max(ratio, 1e-6)
-        if fine_ratio is not None:
-            strict = FINE_RATIO / max(fine_ratio, 1e-6)
+        if fine is not None:
+            # the finer look names a card the coarse one could not, and overrules it where
+            # it finds the second shape the closer one where the two differ
+            finer = min(FINE_RATIO / max(fine[0], 1e-6), FOCUS_RATIO / max(fine[1], 1e-6))
+            strict = finer if fine[1] > 1.0 else max(strict, finer)
         shape = int(order[0])
         colours = [c for (s, c) in self.faces if s == shape]
         ranked = sorted(colours, key=lambda c: float(colour_d[c]))
