@@ -254,7 +254,7 @@ class TemplateIdentifier:
     colours: Floats
     colour_names: tuple[str, ...]
     faces: Mapping[tuple[int, int], str]
-    fine: Floats
+    fine: NDArray[np.float16]  # half floats: four times the values, few of them compared
     threshold: float = 0.5
     recent: RecentPatches = field(default_factory=RecentPatches, compare=False,
                                   repr=False)
@@ -291,7 +291,7 @@ class TemplateIdentifier:
                                    MARGIN)
         return cls(codes=codes, search=search, shape_names=shape_names,
                    colours=colours.astype(np.float32), colour_names=colour_names,
-                   faces=faces, fine=np.ascontiguousarray(fine[order]), threshold=threshold)
+                   faces=faces, fine=fine[order].astype(np.float16), threshold=threshold)
 
     def identify(self, patch: Image8) -> tuple[str | None, float]:
         """(code, confidence) for an upright card patch; (None, confidence) when unsure."""
@@ -349,13 +349,13 @@ class TemplateIdentifier:
                 cuts = np.array([fine[y : y + th, x : x + tw].ravel()
                                  for y in range(max(0, 2 * dy - 1), min(2 * my, 2 * dy + 1) + 1)
                                  for x in range(max(0, 2 * dx - 1), min(2 * mx, 2 * dx + 1) + 1)])
-                scores = standardised(cuts) @ self.fine[t]
+                scores = standardised(cuts) @ self.fine[t].astype(np.float32)
                 k = int(scores.argmax())
                 if scores[k] > found[0]:
                     found = (float(scores[k]), t, cuts[k])
             best.append(found)
         (first, t1, cut1), (second, t2, cut2) = best
-        a, b = self.fine[t1].reshape(th, tw, 2), self.fine[t2].reshape(th, tw, 2)
+        a, b = (self.fine[t].astype(np.float32).reshape(th, tw, 2) for t in (t1, t2))
         focus = np.asarray(cv2.GaussianBlur(np.abs(a - b).sum(axis=2), (0, 0), FOCUS_BLUR),
                            np.float32)
         focus /= float(focus.sum()) + 1e-9
