@@ -59,8 +59,8 @@ SHAPE_FLOOR = 0.85  # correlation below which a patch is no shape of the deck (a
 SHAPE_RATIO = 0.7  # the best shape's distance (1 - correlation) over the next one's, at most
 FINE_SIZE = (64, 96)  # twice SIZE: where the two best shapes are told apart when close
 FINE_MARGIN = (6, 8)  # twice MARGIN
-FINE_FROM = 0.5  # a ratio above which the two best shapes are compared again at FINE_SIZE
-FINE_TEMPLATES = 4  # each of the two shapes' templates (its best at SIZE) compared again
+FINE_FROM = 0.6  # a ratio above which the two best shapes are compared again at FINE_SIZE
+FINE_TEMPLATES = 2  # each of the two shapes' templates (its best at SIZE) compared again
 FINE_RATIO = 0.8  # the ratio test at FINE_SIZE, loose: the focused test below decides
 FOCUS_RATIO = 0.5  # the ratio test at FINE_SIZE where the two shapes' best templates differ
 FOCUS_BLUR = 2.0  # sigma (FINE_SIZE pixels) of the map of where they differ
@@ -187,6 +187,16 @@ def _weighted_correlation(picture: Floats, template: Floats, weight: Floats) -> 
         total += float((weight * x * t).sum()) / float(
             np.sqrt((weight * x * x).sum() * (weight * t * t).sum()) + 1e-9)
     return total / 2.0
+
+
+def _around(picture: Floats, y: int, x: int) -> Floats:
+    """The windows of a FINE_SIZE ink picture the size of a fine template at (y, x) and a
+    pixel either way (kept inside FINE_MARGIN): (windows, height, width, 2)."""
+    (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
+    tw, th = w - 2 * mx, h - 2 * my
+    ys = [min(max(y + d, 0), 2 * my) for d in (-1, 0, 1)]
+    xs = [min(max(x + d, 0), 2 * mx) for d in (-1, 0, 1)]
+    return np.stack([picture[a : a + th, b : b + tw] for a in ys for b in xs])
 
 
 def close_call(shape_scores: Floats) -> bool:
@@ -343,17 +353,14 @@ class TemplateIdentifier:
         (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
         tw, th = w - 2 * mx, h - 2 * my
         best: list[tuple[float, int, Floats]] = []
-        for shape in np.argsort(-shape_scores)[:2]:
-            found: tuple[float, int, Floats] = (-2.0, 0, fine[:0])
-            for t, dy, dx in self.search.best_templates(coarse, int(shape), FINE_TEMPLATES):
-                cuts = np.array([fine[y : y + th, x : x + tw].ravel()
-                                 for y in range(max(0, 2 * dy - 1), min(2 * my, 2 * dy + 1) + 1)
-                                 for x in range(max(0, 2 * dx - 1), min(2 * mx, 2 * dx + 1) + 1)])
-                scores = standardised(cuts) @ self.fine[t].astype(np.float32)
-                k = int(scores.argmax())
-                if scores[k] > found[0]:
-                    found = (float(scores[k]), t, cuts[k])
-            best.append(found)
+        two = [int(shape) for shape in np.argsort(-shape_scores)[:2]]
+        for found in self.search.best_templates(coarse, two, FINE_TEMPLATES):
+            cuts = np.stack([_around(fine, 2 * dy, 2 * dx) for _, dy, dx in found])
+            rows = standardised(cuts.reshape(cuts.shape[0] * cuts.shape[1], -1))
+            scores = np.einsum("tsv,tv->ts", rows.reshape(cuts.shape[0], cuts.shape[1], -1),
+                               self.fine[[t for t, _, _ in found]].astype(np.float32))
+            k, shift = np.unravel_index(int(scores.argmax()), scores.shape)
+            best.append((float(scores[k, shift]), found[k][0], cuts[k, shift]))
         (first, t1, cut1), (second, t2, cut2) = best
         a, b = (self.fine[t].astype(np.float32).reshape(th, tw, 2) for t in (t1, t2))
         focus = np.asarray(cv2.GaussianBlur(np.abs(a - b).sum(axis=2), (0, 0), FOCUS_BLUR),

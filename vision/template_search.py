@@ -23,6 +23,7 @@ score (a lower bound) is no higher than the second: the same decision, provably.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -52,11 +53,12 @@ def _blas() -> ThreadpoolController:
 def standardised(x: Floats) -> Floats:
     """Rows of two-channel ink pictures (channels last), each channel made zero-mean and of
     length 1/sqrt(2): their dot product is the mean of the channels' normalised
-    correlations."""
-    pairs = x.reshape(len(x), -1, 2)
-    pairs = pairs - pairs.mean(axis=1, keepdims=True)
-    pairs /= np.sqrt(2.0) * np.linalg.norm(pairs, axis=1, keepdims=True) + 1e-6
-    out: Floats = pairs.reshape(len(x), -1).astype(np.float32)
+    correlations. (Each channel's values are put side by side first: numpy sums an axis
+    of many values with two channels beside it several times slower.)"""
+    planes = np.ascontiguousarray(x.reshape(len(x), -1, 2).transpose(0, 2, 1), np.float32)
+    planes -= planes.mean(axis=2, keepdims=True)
+    planes /= np.sqrt(2.0) * np.sqrt(np.einsum("ncp,ncp->nc", planes, planes))[..., None] + 1e-6
+    out: Floats = np.ascontiguousarray(planes.transpose(0, 2, 1)).reshape(len(x), -1)
     return out
 
 
@@ -141,15 +143,22 @@ class ShapeSearch:
         out = standardised(flat[:, self.window_index].reshape(-1, self.window_index.shape[1]))
         return out.reshape(len(inks), len(self.window_index), -1)
 
-    def best_templates(self, ink: Floats, shape: int, count: int) -> list[tuple[int, int, int]]:
-        """The `count` templates of a shape that correlate best with some window of one ink
-        picture, best first, and where: (template, shift row, shift column)."""
-        start, end = int(self.starts[shape]), int(self.ends[shape])
-        with _blas().limit(limits=1, user_api="blas"):
-            products = self.windows(ink[None])[0] @ self.templates[start:end].T
-        best = np.argsort(-products.max(axis=0), kind="stable")[:count]
+    def best_templates(self, ink: Floats, shapes: Sequence[int], count: int
+                       ) -> list[list[tuple[int, int, int]]]:
+        """For each of these shapes, the `count` templates that correlate best with some
+        window of one ink picture, best first, and where: (template, shift row, shift
+        column)."""
+        windows = self.windows(ink[None])[0]
         columns = 2 * self.margin[0] + 1
-        return [(start + int(t), *divmod(int(products[:, t].argmax()), columns)) for t in best]
+        out = []
+        for shape in shapes:
+            start, end = int(self.starts[shape]), int(self.ends[shape])
+            with _blas().limit(limits=1, user_api="blas"):
+                products = windows @ self.templates[start:end].T
+            best = np.argsort(-products.max(axis=0), kind="stable")[:count]
+            out.append([(start + int(t), *divmod(int(products[:, t].argmax()), columns))
+                        for t in best])
+        return out
 
     def full_scores(self, inks: Floats) -> Floats:
         """Each picture's best correlation with each shape, every pair compared:
