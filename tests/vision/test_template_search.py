@@ -98,8 +98,8 @@ def test_a_shapes_best_templates_are_the_full_comparisons(identifier: TemplateId
     columns = 2 * search.margin[0] + 1
     for picture in inks[:20]:
         products = search.windows(picture[None])[0] @ search.templates.T
-        for shape in range(0, search.n_shapes, 5):
-            found = search.best_templates(picture, shape, 3)
+        shapes = list(range(0, search.n_shapes, 5))
+        for shape, found in zip(shapes, search.best_templates(picture, shapes, 3), strict=True):
             assert [search.shapes[t] for t, _, _ in found] == [shape] * len(found)
             scores = [products[dy * columns + dx, t] for t, dy, dx in found]
             assert scores == sorted(scores, reverse=True)
