@@ -48,6 +48,8 @@ GREY_WEIGHTS = np.array([0.114, 0.587, 0.299])
 DARK_RATIO = 0.48
 DARK_MIN = 10  # grey levels darker at least, for such a pixel
 SIZE_TOL = 0.09  # relative tolerance on card sides
+MEND_MM = 17.0  # gaps in and between unexplained blobs this wide at most are closed (_mended)
+MENDED_GROWTH = 1.03  # a blob mended grows by this share at least, or nothing was mended
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
 MIN_COVER = 0.97  # share of a card hypothesis inside the blob
@@ -308,36 +310,125 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
                           if dark_rims else None)
     mask = foreground_mask(top_down, px_per_mm, valid, background, grey)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    h, w = mask.shape
-    card_area = card_mm[0] * card_mm[1]
-    cards: list[CardQuad] = []
-    clutter: list[Clutter] = []
-    extras: list[CardQuad] = []
+    finding = _Finding(top_down, grey, px_per_mm, card_mm, mask.shape[:2])
+    unexplained: list[_Blob] = []
     for contour in contours:
         area = cv2.contourArea(contour) / px_per_mm**2
-        if area < 0.05 * card_area:
-            continue
-        pts = contour.reshape(-1, 2).astype(np.float64) / px_per_mm
-        found = _as_card_or_grid(pts, area, card_mm)
-        if found is None and area > 0.6 * card_area:
-            if grey is None:
-                grey = np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
-            found, more = _fit_cards(np.asarray(contour, np.int32), grey, px_per_mm, card_mm)
-            extras.extend(dataclasses.replace(q, beneath=tuple(len(cards) + i for i in q.beneath))
-                          for q in more)
-        found = found or []
-        if len(found) > 1 and tile_rows.are_tiles(card_mm):  # each on its own edges
-            if grey is None:
-                grey = np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
-            found = tile_rows.on_seams(grey, px_per_mm, found, mask)
-        cards.extend(found)
-        rest = area - len(found) * card_area
-        if rest > 0.25 * card_area:
-            x, y, bw, bh = cv2.boundingRect(contour)
-            at_edge = min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
-            clutter.append(Clutter(area_mm2=rest, at_edge=at_edge,
-                                   center_mm=((x + bw / 2) / px_per_mm, (y + bh / 2) / px_per_mm)))
-    return CardScan(cards=cards, clutter=clutter, mask=mask, extras=extras)
+        # too small for a card, but maybe a piece of the rim of one (_Finding.mend)
+        blob = (_Blob(np.asarray(contour, np.int32), area, []) if area < 0.05 * finding.card_area
+                else finding.explain(np.asarray(contour, np.int32), area))
+        if blob is not None:
+            unexplained.append(blob)
+    finding.mend(unexplained)
+    return CardScan(cards=finding.cards, clutter=finding.clutter, mask=mask,
+                    extras=finding.extras)
+
+
+@dataclass
+class _Blob:
+    """A blob of the foreground no card explains (yet): its outline, area (mm^2), and the
+    other card outlines _fit_cards found in it."""
+
+    contour: NDArray[np.int32]
+    area: float
+    extras: list[CardQuad]
+
+
+@dataclass
+class _Finding:
+    """The cards and clutter found so far in one view, blob by blob."""
+
+    top_down: Frame
+    grey: Frame | None
+    px_per_mm: float
+    card_mm: tuple[float, float]
+    shape: tuple[int, ...]
+    cards: list[CardQuad] = field(default_factory=list)
+    clutter: list[Clutter] = field(default_factory=list)
+    extras: list[CardQuad] = field(default_factory=list)
+
+    @property
+    def card_area(self) -> float:
+        return self.card_mm[0] * self.card_mm[1]
+
+    def explain(self, contour: NDArray[np.int32], area: float) -> _Blob | None:
+        """Find the cards of one blob (area in mm^2) and keep them and what else it holds;
+        a blob with no card is given back."""
+        pts = contour.reshape(-1, 2).astype(np.float64) / self.px_per_mm
+        found = _as_card_or_grid(pts, area, self.card_mm)
+        more: list[CardQuad] = []
+        if found is None and area > 0.6 * self.card_area:
+            if self.grey is None:
+                self.grey = np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY),
+                                       np.uint8)
+            found, more = _fit_cards(contour, self.grey, self.px_per_mm, self.card_mm)
+        if not found:
+            return _Blob(contour, area, more)
+        self.extras.extend(dataclasses.replace(q, beneath=tuple(len(self.cards) + i
+                                                                for i in q.beneath))
+                           for q in more)
+        self.cards.extend(found)
+        self._left_over(contour, area - len(found) * self.card_area)
+        return None
+
+    def mend(self, blobs: list[_Blob]) -> None:
+        """Explain the blobs no card explained once more with the gaps of a few mm between
+        and within them closed and what they enclose filled in (_mended); what is still
+        unexplained is clutter."""
+        for group, mended in _mended([b.contour for b in blobs], self.shape, self.px_per_mm):
+            members = [blobs[i] for i in group]
+            if mended is not None:
+                area = cv2.contourArea(mended) / self.px_per_mm**2
+                if area > max(MENDED_GROWTH * sum(b.area for b in members),
+                              0.5 * self.card_area) and self.explain(
+                        mended, area) is None:
+                    continue
+            for blob in members:
+                self.extras.extend(blob.extras)
+                self._left_over(blob.contour, blob.area)
+
+    def _left_over(self, contour: NDArray[np.int32], rest: float) -> None:
+        """Report the part (mm^2) of a blob no card explains as clutter, if it is large."""
+        if rest <= 0.25 * self.card_area:
+            return
+        h, w = self.shape
+        x, y, bw, bh = cv2.boundingRect(contour)
+        at_edge = min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
+        s = self.px_per_mm
+        self.clutter.append(Clutter(area_mm2=rest, at_edge=at_edge,
+                                    center_mm=((x + bw / 2) / s, (y + bh / 2) / s)))
+
+
+def _mended(contours: list[NDArray[np.int32]], shape: tuple[int, ...], px_per_mm: float
+            ) -> list[tuple[list[int], NDArray[np.int32] | None]]:
+    """The blobs (outlines) with the gaps up to MEND_MM between and within them closed and
+    what they enclose filled in: for each mended blob, which of the blobs it joins and its
+    outline (None for a blob too small to mend). A card whose face hardly differs from the
+    mat (a dark face, or one coloured like the mat) shows only as its rim and print, and a
+    rim broken here and there (glare, noise, JPEG) leaves pieces, or an outline that runs
+    inside the card. Only blobs no card explained are joined: cards a few mm apart stay
+    apart."""
+    if not contours:
+        return []
+    k = 2 * round(MEND_MM * px_per_mm / 2) + 1
+    canvas = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(canvas, contours, -1, 255, -1)
+    # grown, filled and shrunk back (a closing would not bridge a gap in a thin rim)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    grown = np.asarray(cv2.dilate(canvas, kernel), np.uint8)
+    outlines, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(grown, outlines, -1, 255, -1)
+    closed = np.asarray(cv2.erode(grown, kernel), np.uint8)
+    outlines, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    labels = np.zeros(shape[:2], np.int32)
+    for i, outline in enumerate(outlines):
+        cv2.drawContours(labels, [outline], -1, i + 1, -1)
+    groups: dict[int, list[int]] = {}
+    for i, contour in enumerate(contours):
+        x, y = contour[0].reshape(2).tolist()
+        groups.setdefault(int(labels[y, x]), []).append(i)
+    return [(group, np.asarray(outlines[label - 1], np.int32) if label > 0 else None)
+            for label, group in groups.items()]
 
 
 def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> list[CardQuad] | None:

@@ -265,3 +265,30 @@ def test_cards_with_a_black_frame_in_dim_light_are_found_when_their_rims_are_dar
 
     assert found(dark_rims=True) == places
     assert found(dark_rims=False) == []
+
+
+def test_a_dark_card_whose_thin_light_rim_shows_in_pieces_is_found_whole(scene: Any) -> None:
+    # A tall Tempus-like card we never drew: a dark face (as dark as the mat in dim light)
+    # inside a 1.2 mm light rim. Where the rim is worn away (here three stretches of 10 to
+    # 16 mm; on a camera frame, noise and JPEG) the card shows only as pieces of its rim
+    # and its print, none of them card-shaped; closed and filled in, they are the card.
+    data = json.loads((ROOT / "referee" / "decks" / "tempus.json").read_text("utf-8"))
+    design = DESIGNS["tempus-tall"]
+    face = paint_deck(design, data["faces"], seed=1)["violet-24"].copy()
+    s = face.shape[1] / design.card_mm[0]  # the face's pixels per mm
+    dark = tuple(int(v) for v in design.paper)
+    for (x0, y0), (x1, y1) in (((0, 30), (3, 46)), ((67, 70), (70, 80)), ((20, 117), (34, 120))):
+        cv2.rectangle(face, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)),
+                      dark, -1)
+    bare = (scene.frame() * 0.45).astype(np.uint8)
+    scene.add_image(face, (250.0, 210.0), 12.0, design.card_mm)
+    frame = (scene.frame() * 0.45).astype(np.uint8)
+    cal = calibrate(scene.frame(), scene.mat)
+    valid = view_mask(cal, 1.0)
+    model = MatModel(cal.warp_mat(bare, 1.0), 1.0, valid)
+    found = find_cards(cal.warp_mat(frame, 1.0), 1.0, design.card_mm, valid, model)
+    assert len(found.cards) == 1
+    card = found.cards[0]
+    assert np.hypot(card.center_mm[0] - 250, card.center_mm[1] - 210) < 2.0
+    assert abs(card.angle_deg - 12.0) < 2.0
+    assert not found.clutter
