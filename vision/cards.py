@@ -49,6 +49,10 @@ DARK_RATIO = 0.48
 DARK_MIN = 10  # grey levels darker at least, for such a pixel
 SIZE_TOL = 0.09  # relative tolerance on card sides
 MEND_MM = 17.0  # gaps in and between unexplained blobs this wide at most are closed (_mended)
+#: a seam between touching dark-rimmed cards: darker than this share of the mat around,
+#: and this wide (mm) at least, wider than one card's rim (_dark_seams)
+SEAM_RATIO = 0.6
+SEAM_MM = 5.0
 MENDED_GROWTH = 1.03  # a blob mended grows by this share at least, or nothing was mended
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
@@ -310,7 +314,7 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
                           if dark_rims else None)
     mask = foreground_mask(top_down, px_per_mm, valid, background, grey)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    finding = _Finding(top_down, grey, px_per_mm, card_mm, mask.shape[:2])
+    finding = _Finding(top_down, grey, px_per_mm, card_mm, mask.shape[:2], dark_rims)
     unexplained: list[_Blob] = []
     for contour in contours:
         area = cv2.contourArea(contour) / px_per_mm**2
@@ -343,6 +347,7 @@ class _Finding:
     px_per_mm: float
     card_mm: tuple[float, float]
     shape: tuple[int, ...]
+    dark_rims: bool
     cards: list[CardQuad] = field(default_factory=list)
     clutter: list[Clutter] = field(default_factory=list)
     extras: list[CardQuad] = field(default_factory=list)
@@ -361,7 +366,8 @@ class _Finding:
             if self.grey is None:
                 self.grey = np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY),
                                        np.uint8)
-            found, more = _fit_cards(contour, self.grey, self.px_per_mm, self.card_mm)
+            found, more = _fit_cards(contour, self.grey, self.px_per_mm, self.card_mm,
+                                     self.dark_rims)
         if not found:
             return _Blob(contour, area, more)
         self.extras.extend(dataclasses.replace(q, beneath=tuple(len(self.cards) + i
@@ -465,7 +471,8 @@ def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> lis
 
 
 def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
-               card_mm: tuple[float, float]) -> tuple[list[CardQuad], list[CardQuad]]:
+               card_mm: tuple[float, float], dark_rims: bool = False
+               ) -> tuple[list[CardQuad], list[CardQuad]]:
     """Card rectangles with a (nearly) whole visible outline inside an irregular blob.
 
     The sides of every card lie along the blob's dominant edge directions (mod 90 degrees).
@@ -489,6 +496,8 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     strong = max(20.0, 0.4 * float(high - low))
     canny = np.asarray(cv2.Canny(roi, 0.4 * strong, strong), np.uint8)
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
+    if dark_rims:
+        edges = np.asarray(cv2.bitwise_or(edges, _dark_seams(roi, blob, px_per_mm)), np.uint8)
     offset = np.array([x0, y0], np.float64)
     gx = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3), np.float32)
     gy = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3), np.float32)
@@ -504,6 +513,17 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
                edge_normal.astype(np.float64))
     votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
     return fit.solve(np.concatenate([votes, anchored]), REFINED)
+
+
+def _dark_seams(roi: Frame, blob: Mask, px_per_mm: float) -> Mask:
+    """Where two cards with dark rims touch: the middle of a dark band wider than one rim.
+    Their outline there is no edge (black meets black), so these pixels stand for it."""
+    mat = outline_kernels.histogram_under(roi, np.asarray(cv2.bitwise_not(blob), np.uint8))
+    level = SEAM_RATIO * _percentiles_of_counts(mat, (50,))[0] if mat.any() else 0.0
+    dark = np.asarray(cv2.threshold(roi, level, 255, cv2.THRESH_BINARY_INV)[1], np.uint8)
+    k = 2 * round(SEAM_MM * px_per_mm / 2) + 1
+    return np.asarray(cv2.erode(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))),
+                      np.uint8)
 
 
 @dataclass

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import render
 from vision.calibration import calibrate
 from vision.cards import (
     CardQuad,
@@ -21,6 +22,7 @@ from vision.cards import (
     warp_patch,
 )
 from vision.foreign_decks import DESIGNS, paint_deck
+from vision.mat import default_mat, render_mat
 
 CARD = (63.0, 88.0)
 ROOT = Path(__file__).resolve().parents[2]
@@ -292,3 +294,40 @@ def test_a_dark_card_whose_thin_light_rim_shows_in_pieces_is_found_whole(scene: 
     assert np.hypot(card.center_mm[0] - 250, card.center_mm[1] - 210) < 2.0
     assert abs(card.angle_deg - 12.0) < 2.0
     assert not found.clutter
+
+
+
+def test_a_chain_of_touching_cards_with_black_borders_is_told_apart_by_the_dark_seams() -> None:
+    # Three UNO-like cards we never drew (a 3 mm black border), each touching the next, a
+    # degree apart, under a warm lamp, through a lens. Where two touch, black meets black:
+    # no edge shows their outlines there, only a dark band two borders wide, the seam.
+    data = json.loads((ROOT / "referee" / "decks" / "uno.json").read_text("utf-8"))
+    design = DESIGNS["uno-dark"]
+    faces = paint_deck(design, data["faces"], seed=1)
+    mat = default_mat()
+    mat_image = render_mat(mat, 4.0)
+    chain = [("blue-6", (180.4, 125.6), 242.2), ("blue-9", (204.3, 184.4), 243.4),
+             ("red-skip", (249.3, 232.5), 244.1)]
+    cards = [render.CardPlacement(faces[code], place, angle, size_mm=design.card_mm,
+                                  corner_radius_mm=design.corner_radius_mm)
+             for code, place, angle in chain]
+    camera = render.CameraPose(tilt_deg=6.0, yaw_deg=111.0, roll_deg=-121.0, fov_deg=56.0,
+                               fill=0.74)
+
+    def shot(on_mat: list[render.CardPlacement]) -> Any:
+        return render.render(render.Scene(mat_image, mat, 4.0, on_mat), camera,
+                             render.Lighting.warm_lamp(), np.random.default_rng(2),
+                             blur_sigma=1.1, noise_sigma=2.5, jpeg_quality=86)
+
+    bare, result = shot([]), shot(cards)
+    cal = calibrate(bare.image, mat)
+    valid = view_mask(cal, 1.0)
+    model = MatModel(cal.warp_mat(bare.image, 1.0), 1.0, valid)
+    found = find_cards(cal.warp_mat(result.image, 1.0), 1.0, design.card_mm, valid, model,
+                       dark_rims=True)
+    assert len(found.cards) == 3
+    for _, place, _ in chain:  # its outline, or one of the rivals the reader tries there
+        assert len([q for q in found.cards if any(
+            np.hypot(o.center_mm[0] - place[0], o.center_mm[1] - place[1]) < 2.5
+            for o in (q, *q.alternatives))]) == 1
+
