@@ -53,6 +53,7 @@ MEND_MM = 17.0  # gaps in and between unexplained blobs this wide at most are cl
 #: and this wide (mm) at least, wider than one card's rim (_dark_seams)
 SEAM_RATIO = 0.6
 SEAM_MM = 5.0
+MEND_LEAST = 0.03  # the blobs mended make this share of a card at least
 MENDED_GROWTH = 1.03  # a blob mended grows by this share at least, or nothing was mended
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
@@ -380,18 +381,21 @@ class _Finding:
     def mend(self, blobs: list[_Blob]) -> None:
         """Explain the blobs no card explained once more with the gaps of a few mm between
         and within them closed and what they enclose filled in (_mended); what is still
-        unexplained is clutter."""
-        for group, mended in _mended([b.contour for b in blobs], self.shape, self.px_per_mm):
-            members = [blobs[i] for i in group]
-            if mended is not None:
-                area = cv2.contourArea(mended) / self.px_per_mm**2
-                if area > max(MENDED_GROWTH * sum(b.area for b in members),
-                              0.5 * self.card_area) and self.explain(
-                        mended, area) is None:
-                    continue
-            for blob in members:
-                self.extras.extend(blob.extras)
-                self._left_over(blob.contour, blob.area)
+        unexplained is clutter. Not when too little is left to make a card's rim."""
+        left = blobs
+        if blobs and sum(b.area for b in blobs) >= MEND_LEAST * self.card_area:
+            left = []
+            for group, mended in _mended([b.contour for b in blobs], self.px_per_mm):
+                members = [blobs[i] for i in group]
+                if mended is not None:
+                    area = cv2.contourArea(mended) / self.px_per_mm**2
+                    if area > max(MENDED_GROWTH * sum(b.area for b in members),
+                                  0.5 * self.card_area) and self.explain(mended, area) is None:
+                        continue
+                left.extend(members)
+        for blob in left:
+            self.extras.extend(blob.extras)
+            self._left_over(blob.contour, blob.area)
 
     def _left_over(self, contour: NDArray[np.int32], rest: float) -> None:
         """Report the part (mm^2) of a blob no card explains as clutter, if it is large."""
@@ -405,35 +409,38 @@ class _Finding:
                                     center_mm=((x + bw / 2) / s, (y + bh / 2) / s)))
 
 
-def _mended(contours: list[NDArray[np.int32]], shape: tuple[int, ...], px_per_mm: float
+def _mended(contours: list[NDArray[np.int32]], px_per_mm: float
             ) -> list[tuple[list[int], NDArray[np.int32] | None]]:
     """The blobs (outlines) with the gaps up to MEND_MM between and within them closed and
     what they enclose filled in: for each mended blob, which of the blobs it joins and its
-    outline (None for a blob too small to mend). A card whose face hardly differs from the
+    outline (None for blobs lost in the mending). A card whose face hardly differs from the
     mat (a dark face, or one coloured like the mat) shows only as its rim and print, and a
     rim broken here and there (glare, noise, JPEG) leaves pieces, or an outline that runs
     inside the card. Only blobs no card explained are joined: cards a few mm apart stay
     apart."""
-    if not contours:
-        return []
     k = 2 * round(MEND_MM * px_per_mm / 2) + 1
-    canvas = np.zeros(shape[:2], np.uint8)
-    cv2.drawContours(canvas, contours, -1, 255, -1)
-    # grown, filled and shrunk back (a closing would not bridge a gap in a thin rim)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    x, y, bw, bh = cv2.boundingRect(np.concatenate(contours))
+    origin = (x - k, y - k)
+    canvas = np.zeros((bh + 2 * k, bw + 2 * k), np.uint8)
+    cv2.drawContours(canvas, contours, -1, 255, -1, offset=(-origin[0], -origin[1]))
+    # grown, filled and shrunk back (a closing would not bridge a gap in a thin rim); a
+    # square leaves a convex outline as it was, and is fast
+    kernel = np.ones((k, k), np.uint8)
     grown = np.asarray(cv2.dilate(canvas, kernel), np.uint8)
     outlines, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(grown, outlines, -1, 255, -1)
     closed = np.asarray(cv2.erode(grown, kernel), np.uint8)
-    outlines, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    labels = np.zeros(shape[:2], np.int32)
-    for i, outline in enumerate(outlines):
-        cv2.drawContours(labels, [outline], -1, i + 1, -1)
+    outlines, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                   offset=origin)
+    boxes = [cv2.boundingRect(o) for o in outlines]
     groups: dict[int, list[int]] = {}
     for i, contour in enumerate(contours):
-        x, y = contour[0].reshape(2).tolist()
-        groups.setdefault(int(labels[y, x]), []).append(i)
-    return [(group, np.asarray(outlines[label - 1], np.int32) if label > 0 else None)
+        px, py = contour[0].reshape(2).tolist()
+        label = next((j for j, (ox, oy, ow, oh) in enumerate(boxes)
+                      if ox <= px < ox + ow and oy <= py < oy + oh
+                      and cv2.pointPolygonTest(outlines[j], (px, py), False) >= 0), -1)
+        groups.setdefault(label, []).append(i)
+    return [(group, np.asarray(outlines[label], np.int32) if label >= 0 else None)
             for label, group in groups.items()]
 
 
