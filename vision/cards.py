@@ -54,6 +54,7 @@ MEND_MM = 17.0  # gaps in and between unexplained blobs this wide at most are cl
 SEAM_RATIO = 0.6
 SEAM_MM = 5.0
 MEND_LEAST = 0.03  # the blobs mended make this share of a card at least
+HULL_OUTLINE = 0.6  # share of a mended blob's hull along its pieces, for a card (_hull_cards)
 MENDED_GROWTH = 1.03  # a blob mended grows by this share at least, or nothing was mended
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
@@ -391,13 +392,31 @@ class _Finding:
                 members = [blobs[i] for i in group]
                 if mended is not None:
                     area = cv2.contourArea(mended) / self.px_per_mm**2
-                    if area > max(MENDED_GROWTH * sum(b.area for b in members),
-                                  0.5 * self.card_area) and self.explain(mended, area) is None:
+                    grew = area > MENDED_GROWTH * sum(b.area for b in members)
+                    if (grew and area > 0.5 * self.card_area
+                            and self.explain(mended, area) is None) or self._hull_cards(mended):
                         continue
                 left.extend(members)
         for blob in left:
             self.extras.extend(blob.extras)
             self._left_over(blob.contour, blob.area)
+
+    def _hull_cards(self, contour: NDArray[np.int32]) -> bool:
+        """Keep the card or grid of cards the convex hull of a mended blob is, if it is one
+        and the blob lies along most of its outline: where a rim does not show for a
+        stretch (glare across it, or a face as dark as the mat beside it) the blob has a
+        notch or a gap too wide to mend."""
+        hull = np.asarray(cv2.convexHull(contour), np.int32)
+        area = cv2.contourArea(hull) / self.px_per_mm**2
+        if area < 0.5 * self.card_area:
+            return False
+        found = _as_card_or_grid(hull.reshape(-1, 2).astype(np.float64) / self.px_per_mm, area,
+                                 self.card_mm)
+        if not found or _share_along(hull, contour, self.px_per_mm) < HULL_OUTLINE:
+            return False
+        self.cards.extend(found)
+        self._left_over(hull, area - len(found) * self.card_area)
+        return True
 
     def _left_over(self, contour: NDArray[np.int32], rest: float) -> None:
         """Report the part (mm^2) of a blob no card explains as clutter, if it is large."""
@@ -409,6 +428,23 @@ class _Finding:
         s = self.px_per_mm
         self.clutter.append(Clutter(area_mm2=rest, at_edge=at_edge,
                                     center_mm=((x + bw / 2) / s, (y + bh / 2) / s)))
+
+
+def _share_along(outline: NDArray[np.int32], blob: NDArray[np.int32], px_per_mm: float
+                 ) -> float:
+    """The share of an outline's pixels within 2 mm of a (filled) blob."""
+    x, y, bw, bh = cv2.boundingRect(outline)
+    reach = max(1, round(2 * px_per_mm))
+    shift = (reach - x, reach - y)
+    size = (bh + 2 * reach, bw + 2 * reach)
+    near = np.zeros(size, np.uint8)
+    cv2.drawContours(near, [blob], -1, 255, -1, offset=shift)
+    near = np.asarray(cv2.dilate(near, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)),
+                      np.uint8)
+    line = np.zeros(size, np.uint8)
+    cv2.drawContours(line, [outline], -1, 255, 1, offset=shift)
+    drawn = cv2.countNonZero(line)
+    return cv2.countNonZero(cv2.bitwise_and(line, near)) / drawn if drawn else 0.0
 
 
 def _mended(contours: list[NDArray[np.int32]], px_per_mm: float
@@ -438,9 +474,10 @@ def _mended(contours: list[NDArray[np.int32]], px_per_mm: float
     groups: dict[int, list[int]] = {}
     for i, contour in enumerate(contours):
         px, py = contour[0].reshape(2).tolist()
+        # (a blob's corner may lie a pixel outside the mended outline, which is simplified)
         label = next((j for j, (ox, oy, ow, oh) in enumerate(boxes)
-                      if ox <= px < ox + ow and oy <= py < oy + oh
-                      and cv2.pointPolygonTest(outlines[j], (px, py), False) >= 0), -1)
+                      if ox - 2 <= px < ox + ow + 2 and oy - 2 <= py < oy + oh + 2
+                      and cv2.pointPolygonTest(outlines[j], (px, py), True) >= -1.5), -1)
         groups.setdefault(label, []).append(i)
     return [(group, np.asarray(outlines[label], np.int32) if label >= 0 else None)
             for label, group in groups.items()]

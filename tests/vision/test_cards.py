@@ -298,6 +298,22 @@ def test_a_dark_card_whose_thin_light_rim_shows_in_pieces_is_found_whole(scene: 
 
 
 
+
+def test_a_card_whose_rim_does_not_show_along_most_of_a_side_is_its_hull() -> None:
+    # A card as dark as the mat, its light rim seen on three sides and at the corners of the
+    # fourth (glare across it): the gap is too wide to close, but the hull is the card.
+    top = np.full((420, 594, 3), (60, 66, 47), np.uint8)
+    card = CardQuad.from_axes((300.0, 200.0), (0.3, 1.0), CARD)
+    a, b, c, d = (np.array(p) for p in card.corners_mm)
+    # the side from c to d shows only near its corners
+    for p, q in ((a, b), (b, c), (d, a), (c, c + (d - c) * 0.1), (d + (c - d) * 0.1, d)):
+        cv2.line(top, tuple(np.round(p).astype(int).tolist()),
+                 tuple(np.round(q).astype(int).tolist()), (230, 230, 230), 2)
+    found = find_cards(top, 1.0, CARD)
+    assert len(found.cards) == 1
+    assert np.hypot(found.cards[0].center_mm[0] - 300, found.cards[0].center_mm[1] - 200) < 2.0
+
+
 def test_a_chain_of_touching_cards_with_black_borders_is_told_apart_by_the_dark_seams() -> None:
     # Three UNO-like cards we never drew (a 3 mm black border), each touching the next, a
     # degree apart, under a warm lamp, through a lens. Where two touch, black meets black:
