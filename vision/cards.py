@@ -8,10 +8,13 @@ blobs such as overlapping cards, as the card rectangles whose whole outline is
 visible (from the blob's corners and sides and from edge votes, checked against the
 mask and edges). The other good outlines of such a blob are offered as `extras`,
 each with the found cards it lies on, for the reader to keep if it can name them.
-What no card explains is reported as clutter (a hand, a phone, a mug). A deck whose cards
-have a dark rim (a black border or frame, measured at enrolment) is found with
-`dark_rims`: such a rim hardly differs from the dark mat in dim light, but is darker
-than any shadow a card casts.
+What no card explains is mended and explained once more: a card as dark as the mat shows
+only as pieces of its rim and print, which, their gaps closed and what they enclose filled
+in, are the card. What still no card explains is reported as clutter (a hand, a phone, a
+mug). A deck whose cards have a dark rim (a black border or frame, measured at enrolment)
+is found with `dark_rims`: such a rim hardly differs from the dark mat in dim light, but
+is darker than any shadow a card casts; where two such cards touch, the dark seam stands
+for their outlines.
 
     >>> scan = find_cards(top_down, px_per_mm=1.5, card_mm=(63, 88))   # doctest: +SKIP
     >>> [q.center_mm for q in scan.cards]                               # doctest: +SKIP
@@ -49,13 +52,13 @@ DARK_RATIO = 0.48
 DARK_MIN = 10  # grey levels darker at least, for such a pixel
 SIZE_TOL = 0.09  # relative tolerance on card sides
 MEND_MM = 17.0  # gaps in and between unexplained blobs this wide at most are closed (_mended)
+MEND_LEAST = 0.03  # the blobs mended make this share of a card at least
+MENDED_GROWTH = 1.03  # a blob mended grows by this share at least, or nothing was mended
+HULL_OUTLINE = 0.6  # share of a mended blob's hull along the blob, for a card (_hull_cards)
 #: a seam between touching dark-rimmed cards: darker than this share of the mat around,
 #: and this wide (mm) at least, wider than one card's rim (_dark_seams)
 SEAM_RATIO = 0.6
 SEAM_MM = 5.0
-MEND_LEAST = 0.03  # the blobs mended make this share of a card at least
-HULL_OUTLINE = 0.6  # share of a mended blob's hull along its pieces, for a card (_hull_cards)
-MENDED_GROWTH = 1.03  # a blob mended grows by this share at least, or nothing was mended
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
 MIN_COVER = 0.97  # share of a card hypothesis inside the blob
