@@ -72,8 +72,6 @@ REFINED = 6  # best candidates per blob fitted to the edges along their outline
 MAX_SIDE_PAIRS = 6  # positions per axis where a card's two sides collect edge votes
 SIDE_SAMPLES = 24  # points per side where an outline is checked
 WELL_PLACED = 0.97  # outline share of a candidate that needs no fitting to the edges
-#: Canny's upper threshold at least: steeper than the noise of a dim frame in a smooth glare
-EDGE_FLOOR = 40.0
 
 
 @dataclass(frozen=True)
@@ -542,7 +540,7 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     levels = outline_kernels.histogram_under(roi, blob)
     area_px = int(levels.sum())
     low, high = _percentiles_of_counts(levels, (5, 95)) if area_px else (0.0, 255.0)
-    strong = max(EDGE_FLOOR, 0.4 * float(high - low))
+    strong = max(20.0, 0.4 * float(high - low))
     canny = np.asarray(cv2.Canny(roi, 0.4 * strong, strong), np.uint8)
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
     if dark_rims:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -348,22 +347,3 @@ def test_a_chain_of_touching_cards_with_black_borders_is_told_apart_by_the_dark_
             np.hypot(o.center_mm[0] - place[0], o.center_mm[1] - place[1]) < 2.5
             for o in (q, *q.alternatives))]) == 1
 
-
-
-
-def test_a_lamp_s_glare_by_the_mat_s_edge_in_dim_light_is_no_card() -> None:
-    # The first view of an empty mat, before the mat is learnt: against the local estimate
-    # of the mat light a strong glare spot is something, and in a dim, noisy frame its
-    # smooth slope is all noise edges, on which any card outline lies.
-    mat = default_mat()
-    camera = render.CameraPose(tilt_deg=3.6, yaw_deg=16.5, roll_deg=156.5, fov_deg=59.7,
-                               fill=0.6, offset_mm=(-12.7, 11.1))
-    light = dataclasses.replace(render.Lighting.dim(), glare=render.Glare((0.41, 0.71), 0.044,
-                                                                          0.78))
-    frame = render.render(render.Scene(render_mat(mat, 4.0), mat, 4.0), camera, light,
-                          np.random.default_rng(8), blur_sigma=1.2, noise_sigma=3.3,
-                          jpeg_quality=88).image
-    cal = calibrate(frame, mat)
-    found = find_cards(cal.warp_mat(frame, 1.0), 1.0, (70.5, 120.5), view_mask(cal, 1.0))
-    assert found.cards == []
-    assert found.clutter  # it is something, not a card
