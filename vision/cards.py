@@ -319,7 +319,7 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
                           if dark_rims else None)
     mask = foreground_mask(top_down, px_per_mm, valid, background, grey)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    finding = _Finding(top_down, grey, px_per_mm, card_mm, mask.shape[:2], dark_rims)
+    finding = _Finding(top_down, grey, px_per_mm, card_mm, mask, dark_rims)
     unexplained: list[_Blob] = []
     for contour in contours:
         area = cv2.contourArea(contour) / px_per_mm**2
@@ -351,7 +351,7 @@ class _Finding:
     grey: Frame | None
     px_per_mm: float
     card_mm: tuple[float, float]
-    shape: tuple[int, ...]
+    mask: Mask  # the foreground
     dark_rims: bool
     cards: list[CardQuad] = field(default_factory=list)
     clutter: list[Clutter] = field(default_factory=list)
@@ -375,6 +375,7 @@ class _Finding:
                                      self.dark_rims)
         if not found:
             return _Blob(contour, area, more)
+        found = self._on_seams(found)
         self.extras.extend(dataclasses.replace(q, beneath=tuple(len(self.cards) + i
                                                                 for i in q.beneath))
                            for q in more)
@@ -415,15 +416,23 @@ class _Finding:
                                  self.card_mm)
         if not found or _share_along(hull, contour, self.px_per_mm) < HULL_OUTLINE:
             return False
-        self.cards.extend(found)
+        self.cards.extend(self._on_seams(found))
         self._left_over(hull, area - len(found) * self.card_area)
         return True
+
+    def _on_seams(self, found: list[CardQuad]) -> list[CardQuad]:
+        """Touching tiles (a Remi row) each on its own edges (vision.tile_rows)."""
+        if len(found) < 2 or not tile_rows.are_tiles(self.card_mm):
+            return found
+        if self.grey is None:
+            self.grey = np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY), np.uint8)
+        return tile_rows.on_seams(self.grey, self.px_per_mm, found, self.mask)
 
     def _left_over(self, contour: NDArray[np.int32], rest: float) -> None:
         """Report the part (mm^2) of a blob no card explains as clutter, if it is large."""
         if rest <= 0.25 * self.card_area:
             return
-        h, w = self.shape
+        h, w = self.mask.shape[:2]
         x, y, bw, bh = cv2.boundingRect(contour)
         at_edge = min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
         s = self.px_per_mm
