@@ -53,6 +53,7 @@ DARK_MIN = 10  # grey levels darker at least, for such a pixel
 SIZE_TOL = 0.09  # relative tolerance on card sides
 MEND_MM = 17.0  # gaps in and between unexplained blobs this wide at most are closed (_mended)
 MEND_LEAST = 0.03  # the blobs mended make this share of a card at least
+MEND_MOST = 3.0  # and a blob mended, or its hull, no larger than this many cards
 MENDED_GROWTH = 1.03  # a blob mended grows by this share at least, or nothing was mended
 HULL_OUTLINE = 0.6  # share of a mended blob's hull along the blob, for a card (_hull_cards)
 #: a seam between touching dark-rimmed cards: darker than this share of the mat around,
@@ -361,9 +362,11 @@ class _Finding:
     def card_area(self) -> float:
         return self.card_mm[0] * self.card_mm[1]
 
-    def explain(self, contour: NDArray[np.int32], area: float) -> _Blob | None:
-        """Find the cards of one blob (area in mm^2) and keep them and what else it holds;
-        a blob with no card is given back."""
+    def explain(self, contour: NDArray[np.int32], area: float, seams: bool = True
+                ) -> _Blob | None:
+        """Find the cards of one blob (area in mm^2) and keep them and what else it holds
+        (with `seams`, touching tiles each on its own edges: vision.tile_rows); a blob with
+        no card is given back."""
         pts = contour.reshape(-1, 2).astype(np.float64) / self.px_per_mm
         found = _as_card_or_grid(pts, area, self.card_mm)
         more: list[CardQuad] = []
@@ -375,7 +378,11 @@ class _Finding:
                                      self.dark_rims)
         if not found:
             return _Blob(contour, area, more)
-        found = self._on_seams(found)
+        if seams and len(found) > 1 and tile_rows.are_tiles(self.card_mm):
+            if self.grey is None:
+                self.grey = np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY),
+                                       np.uint8)
+            found = tile_rows.on_seams(self.grey, self.px_per_mm, found, self.mask)
         self.extras.extend(dataclasses.replace(q, beneath=tuple(len(self.cards) + i
                                                                 for i in q.beneath))
                            for q in more)
@@ -392,11 +399,12 @@ class _Finding:
             left = []
             for group, mended in _mended([b.contour for b in blobs], self.px_per_mm):
                 members = [blobs[i] for i in group]
-                if mended is not None:
-                    area = cv2.contourArea(mended) / self.px_per_mm**2
+                if mended is not None and (area := cv2.contourArea(mended) / self.px_per_mm**2
+                                           ) <= MEND_MOST * self.card_area:
                     grew = area > MENDED_GROWTH * sum(b.area for b in members)
                     if (grew and area > 0.5 * self.card_area
-                            and self.explain(mended, area) is None) or self._hull_cards(mended):
+                            and self.explain(mended, area, seams=False) is None
+                            ) or self._hull_cards(mended):
                         continue
                 left.extend(members)
         for blob in left:
@@ -410,23 +418,15 @@ class _Finding:
         notch or a gap too wide to mend."""
         hull = np.asarray(cv2.convexHull(contour), np.int32)
         area = cv2.contourArea(hull) / self.px_per_mm**2
-        if area < 0.5 * self.card_area:
+        if not 0.5 * self.card_area <= area <= MEND_MOST * self.card_area:
             return False
         found = _as_card_or_grid(hull.reshape(-1, 2).astype(np.float64) / self.px_per_mm, area,
                                  self.card_mm)
         if not found or _share_along(hull, contour, self.px_per_mm) < HULL_OUTLINE:
             return False
-        self.cards.extend(self._on_seams(found))
+        self.cards.extend(found)
         self._left_over(hull, area - len(found) * self.card_area)
         return True
-
-    def _on_seams(self, found: list[CardQuad]) -> list[CardQuad]:
-        """Touching tiles (a Remi row) each on its own edges (vision.tile_rows)."""
-        if len(found) < 2 or not tile_rows.are_tiles(self.card_mm):
-            return found
-        if self.grey is None:
-            self.grey = np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY), np.uint8)
-        return tile_rows.on_seams(self.grey, self.px_per_mm, found, self.mask)
 
     def _left_over(self, contour: NDArray[np.int32], rest: float) -> None:
         """Report the part (mm^2) of a blob no card explains as clutter, if it is large."""
