@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="frames kept per second (default 5)")
     record.add_argument("--motion-fps", type=float, default=15.0,
                         help="frames kept per second while the picture changes (default 15)")
+    record.add_argument("--full", action="store_true",
+                        help="also keep the camera's full frames (the Pi camera's, for naming "
+                             "small tiles: several times the space)")
 
     run = sub.add_parser(
         "run", help="referee the table live: camera, panel, page (no --game: start on the page)"
@@ -216,7 +219,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "record":
         return commands.record(
             args.out, table_header(args), args.camera or "picamera", args.pins or "mock",
-            args.seconds, args.mat, args.fps, args.motion_fps,
+            args.seconds, args.mat, args.fps, args.motion_fps, args.full,
         )
     if args.command == "run":
         if (args.game is None) != (args.seats is None):

@@ -189,10 +189,11 @@ def open_camera(name: str) -> Camera:
 def record(
     out_dir: Path, header: dict[str, Any], camera_name: str, pins: str, seconds: float | None,
     mat_file: Path | None = None, fps: float = 5.0, motion_fps: float = 15.0,
+    full: bool = False,
 ) -> int:
     """Save frames (at most `fps` a second, up to `motion_fps` while the picture changes),
     button presses and metadata (the match, the mat, the camera's resolution) to a new
-    session folder."""
+    session folder; with `full`, each frame's full frame too where the camera has one."""
     parsed = get_game(header["game"]).check_header(parse_header(header))
     metadata: dict[str, Any] = {"match": parsed.to_json(), "mat": load_mat(mat_file).to_json()}
     rate = FrameRate(fps, motion_fps)
@@ -206,7 +207,9 @@ def record(
             raise CameraError(f"camera {camera_name!r} gave no frame")
         height, width = frame.image.shape[:2]
         metadata["camera"] = {"resolution": [width, height], "fps": fps, "motion_fps": motion_fps}
-        with SessionRecorder(out_dir, metadata) as recorder:
+        if full and frame.full is not None:
+            metadata["camera"]["full_resolution"] = [frame.full.shape[1], frame.full.shape[0]]
+        with SessionRecorder(out_dir, metadata, full_frames=full) as recorder:
             print(f"recording to {out_dir}; Ctrl-C stops", flush=True)
             while frame is not None:
                 panel.poll()

@@ -236,10 +236,12 @@ class OpenCVCamera(Camera):
 
 @dataclass(frozen=True)
 class FrameEvent:
-    """A line of events.jsonl naming a frame file (relative to the session folder)."""
+    """A line of events.jsonl naming a frame file (relative to the session folder) and,
+    from a camera with two streams, the file of its full frame (`full`, Frame.full)."""
 
     t: float
     frame: str
+    full: str | None = None
 
 
 @dataclass(frozen=True)
@@ -257,6 +259,7 @@ SessionEvent = FrameEvent | ButtonEvent | NameEvent
 EVENTS_FILE = "events.jsonl"
 METADATA_FILE = "session.json"
 FRAMES_FOLDER = "frames"
+FULL_FOLDER = "full"
 
 
 def read_session_events(session_dir: Path) -> list[SessionEvent]:
@@ -296,7 +299,10 @@ def _parse_event(line: str) -> SessionEvent:
         frame = data["frame"]
         if not isinstance(frame, str) or not _is_inside_session(frame):
             raise ValueError('"frame" must be a relative path such as "frames/000012.jpg"')
-        return FrameEvent(t=float(t), frame=frame)
+        full = data.get("full")
+        if full is not None and (not isinstance(full, str) or not _is_inside_session(full)):
+            raise ValueError('"full" must be a relative path such as "full/000012.jpg"')
+        return FrameEvent(t=float(t), frame=frame, full=full)
     if "button" in data:
         seat, kind = data["button"], data.get("kind")
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
@@ -342,8 +348,10 @@ def read_session_metadata(session_dir: Path) -> dict[str, Any]:
 class ReplayCamera(Camera):
     """A recorded session folder played back as a camera, frame by frame.
 
-    Frames come as fast as they are read, with their recorded times; a missing or
-    unreadable frame file is skipped and noted in ``problems``:
+    Frames come as fast as they are read, with their recorded times, each with its full
+    frame where the session has one (Frame.full); a missing or unreadable frame file, or
+    full frame file, skips the frame and is noted in ``problems`` (named from the small
+    frame alone, a frame would read otherwise than the camera saw it):
 
         with ReplayCamera(Path("sessions/2024-05-01-deserto")) as camera:
             while (frame := camera.read()) is not None:
@@ -367,16 +375,28 @@ class ReplayCamera(Camera):
 
     def read(self) -> Frame | None:
         for index, event in self._frames:
-            path = self._session_dir / event.frame
-            if not path.is_file():
-                self.problems.append(f"{event.frame} (t={event.t}): file missing, skipped")
-                continue
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            image = self._image(event.frame, event.t, "")
             if image is None:
-                self.problems.append(f"{event.frame} (t={event.t}): unreadable image, skipped")
                 continue
-            return Frame(image=np.asarray(image, dtype=np.uint8), t=event.t, index=index)
+            full = None
+            if event.full is not None:
+                full = self._image(event.full, event.t, "full frame ")
+                if full is None:
+                    continue
+            return Frame(image=image, t=event.t, index=index, full=full)
         return None
+
+    def _image(self, name: str, t: float, what: str) -> Image | None:
+        """The JPEG `name` of the session, or None with the problem noted."""
+        path = self._session_dir / name
+        if not path.is_file():
+            self.problems.append(f"{name} (t={t}): {what}file missing, skipped")
+            return None
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            self.problems.append(f"{name} (t={t}): unreadable {what}image, skipped")
+            return None
+        return np.asarray(image, dtype=np.uint8)
 
     def close(self) -> None:
         self._frames = iter(())
@@ -393,8 +413,11 @@ class SessionRecorder(Closing):
     """
 
     def __init__(
-        self, session_dir: Path, metadata: Mapping[str, Any], jpeg_quality: int = 90
+        self, session_dir: Path, metadata: Mapping[str, Any], jpeg_quality: int = 90,
+        full_frames: bool = False,
     ) -> None:
+        """`full_frames`: also keep each frame's full frame, where the camera has one
+        (several times the space of the small frame)."""
         self._session_dir = Path(session_dir)
         if (self._session_dir / EVENTS_FILE).exists():
             raise CameraError(f"{session_dir} already holds a recording: choose a new folder")
@@ -404,16 +427,25 @@ class SessionRecorder(Closing):
         )
         self._events: TextIO = (self._session_dir / EVENTS_FILE).open("a", encoding="utf-8")
         self._jpeg_quality = jpeg_quality
+        self._full_frames = full_frames
         self._frames_written = 0
 
     def add_frame(self, frame: Frame) -> None:
-        ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, self._jpeg_quality])
+        line: dict[str, Any] = {"t": frame.t,
+                                "frame": self._write_jpeg(frame.image, FRAMES_FOLDER, frame)}
+        if self._full_frames and frame.full is not None:
+            line["full"] = self._write_jpeg(frame.full, FULL_FOLDER, frame)
+        self._frames_written += 1
+        self._write_line(line)
+
+    def _write_jpeg(self, image: Image, folder: str, frame: Frame) -> str:
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self._jpeg_quality])
         if not ok:
             raise ValueError(f"frame {frame.index} could not be encoded as JPEG")
-        name = f"{FRAMES_FOLDER}/{self._frames_written:06d}.jpg"
+        name = f"{folder}/{self._frames_written:06d}.jpg"
+        (self._session_dir / folder).mkdir(exist_ok=True)
         (self._session_dir / name).write_bytes(jpeg.tobytes())
-        self._frames_written += 1
-        self._write_line({"t": frame.t, "frame": name})
+        return name
 
     def add_button(self, event: ButtonEvent) -> None:
         self._write_line({"t": event.t, "button": event.seat, "kind": event.kind})

@@ -161,3 +161,64 @@ def test_a_missing_video_file_is_a_camera_error(tmp_path: Path) -> None:
     garbage.write_bytes(b"no video here")
     with pytest.raises(CameraError, match="cannot read video file"):
         OpenCVCamera(str(garbage))
+
+
+def full_image(index: int) -> np.ndarray:
+    """A full frame: twice the small frame's size, another colour to tell them apart."""
+    return np.full((96, 128, 3), (200, 40 * index % 256, 30), dtype=np.uint8)
+
+
+def two_stream_frame(index: int, t: float) -> Frame:
+    return Frame(image=solid_frame(index, t).image, t=t, index=index, full=full_image(index))
+
+
+def test_a_full_frame_is_recorded_and_replayed_with_its_frame(tmp_path: Path) -> None:
+    session = tmp_path / "session"
+    with SessionRecorder(session, {}, full_frames=True) as recorder:
+        recorder.add_frame(two_stream_frame(0, 0.0))
+        recorder.add_frame(solid_frame(1, 0.5))  # a camera with one stream: no full frame
+    assert read_session_events(session) == [
+        FrameEvent(t=0.0, frame="frames/000000.jpg", full="full/000000.jpg"),
+        FrameEvent(t=0.5, frame="frames/000001.jpg"),
+    ]
+    with ReplayCamera(session) as camera:
+        first, second = camera.read(), camera.read()
+    assert first is not None and first.full is not None and first.full.shape == (96, 128, 3)
+    assert np.abs(first.full.astype(int) - full_image(0)).max() < 8
+    assert np.abs(first.image.astype(int) - solid_frame(0, 0.0).image).max() < 8
+    assert second is not None and second.full is None
+
+
+def test_the_recorder_keeps_no_full_frame_unless_asked(tmp_path: Path) -> None:
+    with SessionRecorder(tmp_path / "session", {}) as recorder:
+        recorder.add_frame(two_stream_frame(0, 0.0))
+    assert read_session_events(tmp_path / "session") == [
+        FrameEvent(t=0.0, frame="frames/000000.jpg")]
+    assert not (tmp_path / "session" / "full").exists()
+
+
+def test_a_missing_or_broken_full_frame_skips_its_frame_and_is_reported(tmp_path: Path) -> None:
+    session = tmp_path / "session"
+    with SessionRecorder(session, {}, full_frames=True) as recorder:
+        for index in range(3):
+            recorder.add_frame(two_stream_frame(index, index * 0.5))
+    (session / "full" / "000000.jpg").unlink()
+    (session / "full" / "000001.jpg").write_bytes(b"not a jpeg")
+    camera = ReplayCamera(session)
+    frame = camera.read()
+    assert frame is not None and frame.t == 1.0 and frame.full is not None
+    assert camera.read() is None
+    assert camera.problems == [
+        "full/000000.jpg (t=0.0): full frame file missing, skipped",
+        "full/000001.jpg (t=0.5): unreadable full frame image, skipped",
+    ]
+
+
+@pytest.mark.parametrize("full", ['"../full/000001.jpg"', "3", '""'])
+def test_a_full_frame_outside_the_session_names_its_line(tmp_path: Path, full: str) -> None:
+    session = tmp_path / "session"
+    session.mkdir()
+    (session / "events.jsonl").write_text(
+        f'{{"t": 0.0, "frame": "frames/000000.jpg", "full": {full}}}\n')
+    with pytest.raises(CameraError, match=r'events.jsonl line 1: "full" must be a relative path'):
+        ReplayCamera(session)
