@@ -449,9 +449,11 @@ class RefereePipeline:
     # -- what the camera saw ------------------------------------------------------
 
     def _named_view(self, view: TableView) -> TableView:
-        """`view` with the names the page gave to cards the camera could not read."""
+        """`view` with the names the page gave to cards the camera could not read (each
+        lying as the camera sees it: Remi's row starts at its crosswise tile)."""
         return TableView(tuple(
-            next((named for named in self._named if _close(named, card)), card)
+            next((replace(named, turn_deg=card.turn_deg) for named in self._named
+                  if _close(named, card)), card)
             if card.code is None else card
             for card in view.cards
         ))

@@ -2,7 +2,11 @@
 each seat, a freed joly, and the presses for what the camera cannot tell.
 
 The mat's middle band (`ROW_BAND_MM` either side of the centre line) holds the row, read
-in lines from the top, each from the left: its first tile is place 0, the dead one. A
+from its first tile, place 0, the dead one, which lies crosswise (turned a quarter from
+the row's other tiles; of two tiles alone, the one the referee has first): in lines from
+the top, each from the left, or all the other way round when the crosswise tile ends
+that order (a row laid from the right); when no tile lies crosswise, in lines from the
+top, each from the left. A
 tile gone from the row's end, with every tile after it, is a take (`take`, at once, so a
 hold can announce "pe tablă"); a tile more at its end is the turn's discard. The rest of
 the mat is the seats' sides (`SIDES`: seat 0 at the bottom edge, then anticlockwise, as
@@ -36,6 +40,7 @@ from referee.table import (
     TableView,
     TakeBack,
     ViewCard,
+    turned_by,
 )
 from referee.text import t
 
@@ -49,6 +54,8 @@ SIDES = {2: ("bottom", "top"), 3: ("bottom", "right", "left"),
 #: Two tiles of one meld lie about a tile's width apart along its line, in line across it.
 ALONG_MM = 26.0
 ACROSS_MM = 9.0
+#: The row's first tile lies turned a quarter: this far from the others is crosswise.
+CROSSWISE_DEG = 45.0
 BACK = "back"
 
 
@@ -91,7 +98,7 @@ class RemiTable(TableInterpreter[RemiState]):
                                "the page"), unread)]
         if state.phase == "deal":
             return self._deal(state, view)
-        reading = self.read(view)
+        reading = self.read(view, _first(state))
         if reading is None:
             return [AskTable(t("tiles lie where no seat sits: move them in front of a "
                                "player"))]
@@ -118,16 +125,22 @@ class RemiTable(TableInterpreter[RemiState]):
         return abs(card.y_mm) <= ROW_BAND_MM and (self._seats == 2
                                                  or abs(card.x_mm) <= SIDE_X_MM)
 
-    def read(self, view: TableView) -> Reading | None:
-        """The row and the melds in `view`; None when a tile lies on a side with no seat."""
+    def read(self, view: TableView, first: str | None = None) -> Reading | None:
+        """The row and the melds in `view`; None when a tile lies on a side with no seat.
+        `first`: the row's first tile as the referee has it, which tells the crosswise
+        one of two tiles turned from each other."""
         row_cards = [c for c in view.cards if self._in_row(c) and c.code != BACK]
         upper = sorted((c for c in row_cards if c.y_mm < 0), key=lambda c: c.x_mm)
         lower = sorted((c for c in row_cards if c.y_mm >= 0), key=lambda c: c.x_mm)
-        row = tuple(str(c.code) for c in upper + lower)
+        ordered = upper + lower
         by_side: dict[str, list[ViewCard]] = {}
         for card in view.cards:
             if not self._in_row(card):
                 by_side.setdefault(_side(card, self._seats), []).append(card)
+        along_row = by_side.get("bottom", []) + by_side.get("top", [])
+        if len(ordered) > 1 and _crosswise(ordered, along_row, first) is ordered[-1]:
+            ordered.reverse()
+        row = tuple(str(c.code) for c in ordered)
         melds: list[SeenMeld] = []
         for side, cards in by_side.items():
             lines = _lines(cards, across_x=side in ("left", "right"))
@@ -231,7 +244,7 @@ class RemiTable(TableInterpreter[RemiState]):
         if press.kind == "double" and last is not None and last.move.seat == press.seat:
             return [TakeBack(t("seat {seat} took back its move", seat=press.seat))]
         if state.phase == "reveal" and press.kind == "press" and self._view is not None:
-            reading = self.read(self._view)
+            reading = self.read(self._view, _first(state))
             if reading is not None:
                 return [a for a in self._reveal(state, reading, press.seat)
                         if isinstance(a, Play) and a.move.seat == press.seat]
@@ -243,7 +256,7 @@ class RemiTable(TableInterpreter[RemiState]):
         if press.kind != "press" or state.turn.drew:
             return []
         actions: list[Action] = [Play(Move(press.seat, "draw"))]
-        reading = None if self._view is None else self.read(self._view)
+        reading = None if self._view is None else self.read(self._view, _first(state))
         if reading is not None and _common([c for _, c in state.row], list(reading.row)) \
                 == len(state.row):
             # the turn the view already shows (a discard seen before the press), read with
@@ -261,6 +274,30 @@ def _side(card: ViewCard, seats: int) -> str:
     if seats > 2 and abs(card.x_mm) > SIDE_X_MM:
         return "right" if card.x_mm > 0 else "left"
     return "bottom" if card.y_mm > 0 else "top"
+
+
+def _crosswise(row: list[ViewCard], along_row: list[ViewCard], first: str | None
+               ) -> ViewCard | None:
+    """The row's one tile turned a quarter (45 degrees or more) from most of the others of
+    the row and of the bottom and top seats' melds (which lie as the row's do). Where the
+    tiles turned from others are not one (two tiles alone, turned from each other), the
+    one of them that is the row's `first` tile; None when that leaves none or several."""
+    known = [c for c in row + along_row if c.turn_deg is not None]
+
+    def turned_from(card: ViewCard) -> int:
+        return sum(turned_by(card, other) >= CROSSWISE_DEG for other in known
+                   if other is not card)
+
+    turned = [c for c in row if c.turn_deg is not None and turned_from(c) > 0]
+    most = [c for c in turned if 2 * turned_from(c) > len(known) - 1]
+    if len(most) == 1:
+        return most[0]
+    named = [c for c in turned if first is not None and c.code == first]
+    return named[0] if len(named) == 1 else None
+
+
+def _first(state: RemiState) -> str | None:
+    return state.row[0][1] if state.row else None
 
 
 def _lines(cards: list[ViewCard], across_x: bool) -> list[tuple[str, ...]]:

@@ -268,3 +268,68 @@ def test_going_out_by_laying_every_tile_is_read_with_no_discard_where_allowed() 
     assert play_all(match, table.on_view(match.state, view(row(match), bottom=melds),
                                          None)) == [Move(0, "lay", {"melds": melds})]
     assert match.state.phase == "reveal" and match.state.closer == 0
+
+
+def row_laid(codes: Sequence[str], from_right: bool, camera_deg: float = 17.0,
+             crosswise: int | None = 0) -> list[ViewCard]:
+    """The row in one line, in the order laid, from the left or from the right, tile
+    `crosswise` turned a quarter; the camera sees every tile's long side `camera_deg` off
+    its picture's axis (any camera: only how the tiles lie to each other counts)."""
+    step = -25.0 if from_right else 25.0
+    start = 150.0 if from_right else -150.0
+    return [ViewCard(code, start + step * n, -17.0,
+                     (camera_deg + (90.0 if n == crosswise else 0.0)) % 180.0)
+            for n, code in enumerate(codes)]
+
+
+def test_a_row_laid_from_the_right_is_read_from_its_crosswise_first_tile() -> None:
+    match, table = started()
+    tiles = row_laid(row(match), from_right=True)
+    reading = table.read(TableView(tuple(tiles)))
+    assert reading is not None and reading.row == ("blue-3", "blue-4", "blue-5")
+    assert play_all(match, table.on_press(match.state, Press(0, "press"), None)) == [
+        Move(0, "draw")]
+    discarded = row_laid([*row(match), "red-2"], from_right=True)
+    assert table.on_view(match.state, TableView(tuple(discarded)), None) == [
+        Play(Move(0, "discard", {"tile": "red-2"}))]
+
+
+def test_the_melds_along_the_row_tell_which_of_two_tiles_lies_crosswise() -> None:
+    """Without the referee's first tile (a reading alone)."""
+    match = Match(GAME, Header("remi", ("a", "b")))
+    table = GAME.interpreter(match.header)
+    tiles = row_laid(["blue-3", "blue-4"], from_right=True, camera_deg=100.0)
+    meld = [ViewCard(code, -150.0 + 21 * n, 80.0, 101.0)
+            for n, code in enumerate(["red-1", "red-2", "red-3"])]
+    alone = table.read(TableView(tuple(tiles)))
+    beside = table.read(TableView((*tiles, *meld)))
+    assert alone is not None and alone.row == ("blue-4", "blue-3")  # either may be turned
+    assert beside is not None and beside.row == ("blue-3", "blue-4")
+
+
+def test_of_two_tiles_turned_from_each_other_the_row_s_first_is_the_crosswise_one() -> None:
+    match = Match(GAME, Header("remi", ("a", "b")))
+    table = GAME.interpreter(match.header)
+    play_all(match, table.on_view(match.state, view(["red-7"]), None))  # the deal
+    assert table.on_view(match.state, view(), None) == []
+    first = row_laid(["blue-3"], from_right=True)
+    play_all(match, table.on_view(match.state, TableView(tuple(first)), None))
+    assert play_all(match, table.on_press(match.state, Press(1, "press"), None)) == [
+        Move(1, "draw")]
+    both = row_laid(["blue-3", "blue-4"], from_right=True)
+    assert table.on_view(match.state, TableView(tuple(both)), None) == [
+        Play(Move(1, "discard", {"tile": "blue-4"}))]
+
+
+def test_with_no_tile_crosswise_the_row_is_read_in_lines_from_the_left() -> None:
+    _match, table = started()
+    codes = ["blue-3", "blue-4", "blue-5", "blue-6"]
+    for tiles in (row_laid(codes, from_right=False),
+                  row_laid(codes, from_right=False, crosswise=None),
+                  row_laid(codes, from_right=True, crosswise=None),
+                  row_laid(codes, from_right=True, crosswise=2),  # one tile turned, mid-row
+                  [ViewCard(c.code, c.x_mm, c.y_mm) for c in row_laid(codes, from_right=True)]):
+        reading = table.read(TableView(tuple(tiles)))
+        assert reading is not None
+        assert reading.row == tuple(sorted(codes, key=lambda code: next(
+            c.x_mm for c in tiles if c.code == code)))
