@@ -73,6 +73,15 @@ def build_pipeline(
     return RefereePipeline(match, reader, tracker, panel, VisionError, feed, store, match_id)
 
 
+def replay_outcome(pipeline: RefereePipeline) -> list[dict[str, Any]]:
+    """What a replay made of a session as a fixture's expected.jsonl holds it: the moves
+    with their verdicts, the take-backs by index, the result; not the lines that only
+    inform the table (questions, problems)."""
+    return [{"takeback": event["takeback"]} if "takeback" in event else event
+            for event in [*pipeline.transcript, pipeline.result()]
+            if "ask" not in event and "problem" not in event]
+
+
 def replay_session(
     session_dir: Path,
     feed: FeedLike | None = None,

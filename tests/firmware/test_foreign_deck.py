@@ -7,25 +7,18 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from firmware.deck_profile import load_profile
 from firmware.pipeline import RefereePipeline
-from firmware.session import replay_session
+from firmware.session import replay_outcome, replay_session
 from hardware.panel import SimulatedPanel
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures/foreign/uno-classic"
 SESSION = FIXTURE / "session"
 EXPECTED = [json.loads(line) for line in
             (SESSION / "expected.jsonl").read_text(encoding="utf-8").splitlines()]
-
-
-def outcome(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """What expected.jsonl holds (as tests/firmware/test_session.py reads a transcript)."""
-    return [{"takeback": e["takeback"]} if "takeback" in e else e
-            for e in events if "ask" not in e and "problem" not in e]
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +43,7 @@ def test_the_session_replays_to_its_expected_moves_and_verdicts(
     replayed: tuple[RefereePipeline, SimulatedPanel],
 ) -> None:
     pipeline, panel = replayed
-    assert outcome([*pipeline.transcript, pipeline.result()]) == EXPECTED
+    assert replay_outcome(pipeline) == EXPECTED
     assert panel.alarms == sum(1 for line in EXPECTED if line.get("ok") is False)
 
 

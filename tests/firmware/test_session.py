@@ -9,27 +9,15 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from firmware.session import SessionError, replay_session
+from firmware.session import SessionError, replay_outcome, replay_session
 from hardware.camera import CameraError
 from hardware.panel import SimulatedPanel
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SESSIONS = sorted(p.parent for p in FIXTURES.glob("*/*/expected.jsonl"))
-
-
-def outcome(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """What expected.jsonl holds: moves with verdicts, take-backs by index, the result."""
-    kept: list[dict[str, Any]] = []
-    for event in events:
-        if "takeback" in event:
-            kept.append({"takeback": event["takeback"]})
-        elif "ask" not in event and "problem" not in event:
-            kept.append(event)
-    return kept
 
 
 @pytest.mark.parametrize("session", SESSIONS, ids=[f"{p.parent.name}-{p.name}" for p in SESSIONS])
@@ -38,7 +26,7 @@ def test_a_recorded_session_replays_to_its_expected_transcript(session: Path) ->
     seats = json.loads((session / "session.json").read_text())["match"]["seats"]
     panel = SimulatedPanel(len(seats))
     pipeline = replay_session(session, panel=panel)
-    assert outcome([*pipeline.transcript, pipeline.result()]) == expected
+    assert replay_outcome(pipeline) == expected
     flagged = sum(1 for line in expected if line.get("ok") is False)
     assert panel.alarms == flagged
     if expected[-1]["final"]:
@@ -77,7 +65,7 @@ def test_a_missing_or_corrupt_frame_is_noted_and_the_replay_goes_on(tmp_path: Pa
     assert any("file missing" in p for p in problems)
     assert any("unreadable image" in p for p in problems)
     expected = [json.loads(line) for line in (session / "expected.jsonl").read_text().splitlines()]
-    assert outcome([*pipeline.transcript, pipeline.result()]) == expected
+    assert replay_outcome(pipeline) == expected
 
 
 @pytest.mark.parametrize(
