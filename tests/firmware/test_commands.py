@@ -9,11 +9,13 @@ import time
 import urllib.request
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image
 
 from firmware.cli import main
 from firmware.session import replay_session
+from hardware.camera import Frame, ReplayCamera
 
 
 def test_deck_export_writes_every_face_a_manifest_and_a_printable_sheet(tmp_path: Path) -> None:
@@ -84,3 +86,43 @@ def test_a_demo_of_a_folder_that_is_not_there_is_one_line_and_exit_2(
     assert main(["demo", "--session", str(tmp_path / "nowhere"), "--data", str(tmp_path)]) == 2
     [message] = capsys.readouterr().err.splitlines()
     assert message == f"tableref: error: no session folder at {tmp_path / 'nowhere'}"
+
+
+class TwoStreamCamera:
+    """A camera with a full frame beside each small one (as the Pi camera's), for 3 frames."""
+
+    def __init__(self) -> None:
+        self.index = 0
+
+    def read(self) -> Frame | None:
+        if self.index == 3:
+            return None
+        self.index += 1
+        small = np.full((36, 64, 3), 40 * self.index, np.uint8)
+        return Frame(small, t=self.index * 0.5, index=self.index,
+                     full=np.full((72, 128, 3), 90, np.uint8))
+
+    def __enter__(self) -> TwoStreamCamera:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        """Nothing to release."""
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_record_keeps_the_full_frames_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full: bool
+) -> None:
+    from firmware import commands
+
+    monkeypatch.setattr(commands, "open_camera", lambda _name: TwoStreamCamera())
+    session = tmp_path / "session"
+    args = ["record", "--out", str(session), "--game", "deserto", "--seats", "Ana,Bogdan",
+            "--camera", "pi", *(["--full"] if full else [])]
+    assert main(args) == 0
+    camera = json.loads((session / "session.json").read_text())["camera"]
+    assert camera["resolution"] == [64, 36]
+    assert camera.get("full_resolution") == ([128, 72] if full else None)
+    with ReplayCamera(session) as replay:
+        frames = [replay.read() for _ in range(3)]
+    assert all(frame is not None and (frame.full is not None) == full for frame in frames)
