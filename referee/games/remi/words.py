@@ -56,8 +56,9 @@ def news(before: RemiState, move: Move, after: RemiState) -> Text:
     if kind == "lay" and not before.opened[seat]:
         points = sum(made.points() for codes in move.get("melds")
                      if not isinstance(made := read_meld(codes, seat, before.options), tuple))
-        return t("seat {seat} opens with {points} points; {count} tiles on its rack",
-                 seat=seat, points=points, count=after.racks[seat])
+        return tn("seat {seat} opens with {points} points; {count} tiles on its rack",
+                  "seat {seat} opens with {points} points; 1 tile on its rack",
+                  seat=seat, points=points, count=after.racks[seat])
     if kind == "take" and move.get("at") < len(before.row) - 1 \
             and before.racks[seat] < RUPERE_ANY_RACK:
         return t("seat {seat}'s rack was counted at {count} tiles: whether it held 4 is "
@@ -94,7 +95,8 @@ def news(before: RemiState, move: Move, after: RemiState) -> Text:
     if kind == "atu":
         return t("seat {seat} shows the atu's twin: {points} points this round", seat=seat,
                  points=before.options["atu_bonus"])
-    return t("{count} tiles on seat {seat}'s rack", seat=seat, count=after.racks[seat])
+    return tn("{count} tiles on seat {seat}'s rack", "1 tile on seat {seat}'s rack", seat=seat,
+              count=after.racks[seat])
 
 
 def unused_proof(rule: str, index: int, seat: int, code: str,
