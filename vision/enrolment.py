@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -25,16 +26,24 @@ from numpy.typing import NDArray
 from vision.calibration import Calibration, Frame
 from vision.card_photo import Corners, find_card, find_cards
 from vision.card_photo import cut_card as cut_photo_card
-from vision.cards import CHROMA_DIFF, MAT_DIFF, CardQuad, mat_colour, view_mask, warp_patch
+from vision.cards import CardQuad, view_mask, warp_patch
+from vision.mat import MatSpec, render_mat
 
 Image8 = NDArray[np.uint8]
 
 FIND_PX_PER_MM = 2.0  # the top-down view cards are found and measured in
 LIGHT_MM = 40.0  # the scale (Gaussian sigma) over which the mat's light may change
-SIDE_RANGE_MM = (40.0, 100.0)  # a playing card's sides, whatever the deck
+SIDE_RANGE_MM = (15.0, 135.0)  # a card's or a tile's sides, whatever the deck
 ASPECT_RANGE = (1.2, 1.9)  # long side over short side
 MIN_FILL = 0.88  # blob area over its min-area rectangle: a card, not a hand
-MIN_BLOB_MM2 = 600.0  # smaller blobs are specks, not things on the mat
+MIN_BLOB_MM2 = 150.0  # smaller blobs are specks, not things on the mat (a tile: 600)
+PRINT_DIFF = 30.0  # grey levels (the print's) a pixel differs from the mat's print: something
+PRINT_CHROMA = 24.0  # or this much in colour alone (channels apart from their mean change)
+PRINT_BLUR_MM = 0.6  # the camera's softness on the mat's print
+LIGHT_FIT_TOL = (0.5, 0.3, 0.2, 0.15)  # log ratio off the light's fit: mat, fit after fit
+LIGHT_GROW_TOL = 0.08  # log ratio a mat pixel is off its neighbours' light at most
+LIGHT_GROW_STEPS = 60  # steps of growing the light out over the mat (4 mm a step)
+EDGE_STEP_LOG = 0.3  # a step in the log of view over print this sharp is an edge
 ENROL_PX_PER_MM = 7.0  # crops are cut at most this fine (more adds nothing but bytes)
 SIZE_TOL = 0.045  # a card this much off the deck's median side is of another deck
 BORDER_MM = (0.8, 2.4)  # the band inside a card's outline whose colour a deck shares
@@ -75,11 +84,12 @@ def find_laid_cards(frame: Frame, calibration: Calibration,
     """The cards lying apart on the mat, whatever their size (SIDE_RANGE_MM)."""
     top = calibration.warp_mat(frame, px_per_mm)
     valid = view_mask(calibration, px_per_mm)
+    grey, chroma = off_print(top, calibration, px_per_mm, valid)
+    laid = np.asarray(((grey > PRINT_DIFF) | (chroma > PRINT_CHROMA)) & (valid > 0), np.uint8)
     # lines printed on the mat (the play square) are thin: they must not join two cards
     thin = max(3, 2 * round(1.2 * px_per_mm) + 1)
-    mask = np.asarray(cv2.morphologyEx(laid_mask(top, px_per_mm, valid), cv2.MORPH_OPEN,
+    mask = np.asarray(cv2.morphologyEx(laid * 255, cv2.MORPH_OPEN,
                                        np.ones((thin, thin), np.uint8)), np.uint8)
-    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.float32)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     cards: list[LaidCard] = []
     other = 0.0
@@ -95,28 +105,78 @@ def find_laid_cards(frame: Frame, calibration: Calibration,
     return LaidOut(cards=cards, other_mm2=other)
 
 
-def laid_mask(top: Frame, px_per_mm: float, valid: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """What differs from the mat in a top-down view, with many cards on it: the mat as lit
-    is the view's smooth mean where it looks like mat (within MAT_DIFF of the mat's median
-    colour), so a lamp's fall-off is not a card and a grid of cards is no mat."""
+def off_print(top: Frame, calibration: Calibration, px_per_mm: float, valid: NDArray[np.uint8]
+              ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """How far each pixel of a top-down view is from the mat as printed, in the print's
+    grey levels: in any channel, and in colour alone (channels apart from their mean).
+    The mat's print is known (vision.mat.render_mat), so its lines and labels are no
+    card; the light is the view over the print where the view looks like mat (`mat_light`),
+    so a lamp's fall-off or glare is no card, and a dim room's cards differ from the mat
+    as much as a bright one's. Off the view (`valid`), nothing differs."""
+    printed = printed_mat(calibration.mat, px_per_mm)
     view = top.astype(np.float32)
-    colour = mat_colour(top, valid).astype(np.float32)
-    bare = ((np.abs(view - colour).max(axis=2) < MAT_DIFF) & (valid > 0)).astype(np.float32)
-    # the light is smooth: found on an eighth of the view, then brought back up
-    h, w = bare.shape
+    diff = view / mat_light(view, printed, valid, px_per_mm) - printed
+    diff[valid == 0] = 0.0
+    grey = np.abs(diff).max(axis=2)
+    chroma = np.abs(diff - diff.mean(axis=2, keepdims=True)).max(axis=2)
+    return np.asarray(grey, np.float32), np.asarray(chroma, np.float32)
+
+
+@lru_cache(maxsize=4)
+def printed_mat(mat: MatSpec, px_per_mm: float) -> NDArray[np.float32]:
+    """The mat as printed, as soft as a camera sees it (its weave is finer than the view)."""
+    image = render_mat(mat, px_per_mm).astype(np.float32)
+    blurred_print = cv2.GaussianBlur(image, (0, 0), PRINT_BLUR_MM * px_per_mm)
+    return np.maximum(np.asarray(blurred_print, np.float32), 1.0)
+
+
+def mat_light(view: NDArray[np.float32], printed: NDArray[np.float32], valid: NDArray[np.uint8],
+              px_per_mm: float) -> NDArray[np.float32]:
+    """The light on the mat (per pixel and channel: the view over the print). Found on an
+    eighth of the view: a smooth surface through the log ratio, refitted on the pixels
+    close to it (cards are far from it, however many); then grown out from those pixels
+    to their neighbours that continue it, never across an edge (a card's outline), so a
+    glare's smooth ramp is light and a card is not; under the cards, the light around."""
+    h, w = view.shape[:2]
     small = (max(1, w // 8), max(1, h // 8))
+    full_ratio = np.log(np.maximum(view, 1.0) / printed)
+    ratio = np.asarray(cv2.resize(full_ratio, small, interpolation=cv2.INTER_AREA), np.float32)
+    seen = cv2.resize(valid, small, interpolation=cv2.INTER_NEAREST) > 0
+    smooth = cv2.GaussianBlur(full_ratio.mean(axis=2), (0, 0), 1.0)
+    steps = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    edges = cv2.dilate((steps > EDGE_STEP_LOG).astype(np.uint8), np.ones((9, 9), np.uint8))
+    open_mat = seen & (cv2.resize(edges, small, interpolation=cv2.INTER_AREA) == 0)
+    ys, xs = np.mgrid[0:small[1], 0:small[0]].astype(np.float64)
+    xs, ys = xs / small[0] - 0.5, ys / small[1] - 0.5
+    terms = np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys], axis=-1)
+    fit = np.broadcast_to(np.median(ratio[seen], axis=0) if seen.any() else np.zeros(3),
+                          ratio.shape).astype(np.float64)
+    bare = seen
+    for tolerance in LIGHT_FIT_TOL:
+        bare = seen & (np.abs(ratio - fit).max(axis=2) < tolerance)
+        if bare.sum() < 4 * terms.shape[-1]:
+            break
+        coef, *_ = np.linalg.lstsq(terms[bare], ratio[bare].astype(np.float64), rcond=None)
+        fit = terms @ coef
+    bare &= open_mat
+    near = np.ones((3, 3), np.float32)
+    for _ in range(LIGHT_GROW_STEPS):
+        weight = cv2.filter2D(bare.astype(np.float32), -1, near)
+        around = cv2.filter2D(ratio * bare[..., None], -1, near) / np.maximum(weight, 1)[..., None]
+        grown = open_mat & (weight > 0) & (np.abs(ratio - around).max(axis=2) < LIGHT_GROW_TOL)
+        if not (grown & ~bare).any():
+            break
+        bare |= grown
     sigma = LIGHT_MM * px_per_mm / 8
-    weight = cv2.GaussianBlur(cv2.resize(bare, small, interpolation=cv2.INTER_AREA), (0, 0),
-                              sigma)
-    lit = cv2.GaussianBlur(cv2.resize(view * bare[..., None], small,
-                                      interpolation=cv2.INTER_AREA), (0, 0), sigma)
-    light = lit / np.maximum(weight, 1e-3)[..., None]
-    light[weight < 1e-3] = colour
-    light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
-    diff = view - light
-    grey = np.abs(diff).max(axis=2) > MAT_DIFF
-    chroma = np.abs(diff - diff.mean(axis=2, keepdims=True)).max(axis=2) > CHROMA_DIFF
-    return np.asarray((grey | chroma) & (valid > 0), np.uint8) * 255
+    weight = cv2.GaussianBlur(bare.astype(np.float32), (0, 0), sigma)
+    local = cv2.GaussianBlur(ratio * bare[..., None], (0, 0), sigma)
+    light = np.where((weight > 0.02)[..., None], local / np.maximum(weight, 1e-3)[..., None], fit)
+    fine = cv2.GaussianBlur(bare.astype(np.float32), (0, 0), 1.0)
+    near_light = cv2.GaussianBlur(ratio * bare[..., None], (0, 0), 1.0)
+    light = np.where((fine > 0.3)[..., None], near_light / np.maximum(fine, 1e-3)[..., None],
+                     light)
+    light = np.exp(light).astype(np.float32)
+    return np.asarray(cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
 def _as_card(points_mm: NDArray[np.float32], area_mm2: float) -> LaidCard | None:
@@ -141,9 +201,10 @@ EDGE_STEP_MM = 0.25
 
 def _on_edges(grey: NDArray[np.float32], px_per_mm: float, card: LaidCard) -> LaidCard:
     """The card with each side moved onto the card's outer edge: along the side, where the
-    grey levels across it last step down from the card to the mat (the mask's outline lies
-    where the blurred edge crosses a threshold, a little out; a dark face inside a white
-    margin steps down too, further in). Also how wide (mm) that step is: the blur."""
+    view's difference from the mat (`off_print`) across it last steps down from the card
+    to the mat (the mask's outline lies where the blurred edge crosses a threshold, a
+    little out; a face inside a margin may step down too, further in; a dark rim steps
+    down as a white one does). Also how wide (mm) that step is: the blur."""
     (cx, cy), (ax, ay) = card.center_mm, card.long_axis
     across = np.array([ay, -ax])  # along the short side
     down = np.array([ax, ay])
