@@ -197,6 +197,7 @@ def _as_card(points_mm: NDArray[np.float32], area_mm2: float) -> LaidCard | None
 
 EDGE_SEARCH_MM = 4.0  # how far in and out of a blob's side the card's edge is looked for
 EDGE_STEP_MM = 0.25
+EDGE_WINDOW_MM = 1.5  # the rim's fall is looked for this far inside where the mat begins
 
 
 def _on_edges(grey: NDArray[np.float32], px_per_mm: float, card: LaidCard) -> LaidCard:
@@ -241,18 +242,25 @@ def _on_edges(grey: NDArray[np.float32], px_per_mm: float, card: LaidCard) -> La
 
 
 def _edge(profile: NDArray[np.float32]) -> tuple[float, float] | None:
-    """Where (in steps, between samples) the outermost strong fall of a profile running
-    from inside a card out to the mat is, and how wide (steps) it is: its height over its
-    steepest slope. None if it has no clear fall."""
+    """Where (in steps, between samples) a profile of the difference from the mat running
+    from inside a card out to the mat falls onto the mat for good (the steepest fall just
+    inside where it stays below PRINT_DIFF: a rim's, not a face's inside the rim), and how
+    wide (steps) that fall is: its height over its steepest slope. None if it has no
+    clear fall."""
     smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
     fall = smooth[:-1] - smooth[1:]
-    inner = fall[1:-1]
-    if len(inner) == 0 or float(inner.max()) < 4.0:
+    high = np.flatnonzero(smooth[1:-1] >= PRINT_DIFF)
+    if len(high) == 0:
         return None
-    strong = np.flatnonzero(inner >= 0.5 * float(inner.max())) + 1
-    k = int(strong[-1])
-    while k > 1 and fall[k - 1] >= fall[k]:  # back onto the top of that fall
-        k -= 1
+    out = int(high[-1]) + 2  # the first sample of the mat for good
+    if out >= len(smooth) - 1:
+        return None
+    reach = round(EDGE_WINDOW_MM / EDGE_STEP_MM)
+    low = max(1, out - 1 - reach)
+    window = fall[low:min(len(fall) - 1, out + reach // 2)]
+    if len(window) == 0 or float(window.max()) < 4.0:
+        return None
+    k = low + int(np.argmax(window))
     # the fall's extent: out to where it has flattened on both sides
     a, b = k, k
     while a > 0 and fall[a - 1] > 0.2 * fall[k]:
