@@ -1,10 +1,16 @@
-"""Enrolment's eyes: cards of any size found on the mat and measured, cut in grid order,
-a blurred frame and another deck's card told apart, and the card in a phone photo."""
+"""Enrolment's eyes: cards of any size found on the mat and measured (every card of
+every foreign design laid out in dim and warm light, tiles and tall cards; the bare mat,
+a hand and clutter none), cut in grid order, a blurred frame and another deck's card
+told apart, and the card in a phone photo."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
+import pytest
 
 from referee.decks import load_deck
 from vision.calibration import calibrate
@@ -24,8 +30,9 @@ from vision.enrolment import (
     off_size,
     seen_px_per_mm,
 )
+from vision.foreign_decks import DESIGNS, paint_deck
 from vision.mat import default_mat, render_mat
-from vision.render import CameraPose, CardPlacement, Lighting, Scene, render
+from vision.render import CameraPose, CardPlacement, Clutter, HandPose, Lighting, Scene, render
 
 MAT = default_mat()
 CARD_MM = (56.0, 87.0)  # UNO's size, not our print-and-play 63 x 88
@@ -79,6 +86,86 @@ def test_cards_of_an_unknown_size_are_found_measured_and_cut_in_grid_order() -> 
     # the same crop twice as fine when the camera gives a frame twice the size
     full = cv2.resize(frame, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
     assert cut_card(full, calibration, cards[0], size, scale=2.0).shape[1] >= 2 * crop.shape[1] - 2
+
+
+DECKS = Path(__file__).resolve().parents[2] / "referee" / "decks"
+ENROL_CAMERA = CameraPose(resolution=(800, 450), tilt_deg=12.0, yaw_deg=-25.0, roll_deg=25.0,
+                          fill=0.8)
+ENROL_LIGHTS = {"dim": Lighting.dim, "warm_lamp": Lighting.warm_lamp}
+
+
+def enrolment_frame(faces: list[np.ndarray], card_mm: tuple[float, float], radius_mm: float,
+                    lighting: Lighting, seed: int) -> tuple[np.ndarray, list[CardPlacement]]:
+    """Faces laid 4x2 in the mat's middle, 14 mm apart and a little askew, as the bench's
+    enrolment sessions lay them (an empty list: the bare mat), at a small resolution."""
+    rng = np.random.default_rng(seed)
+    w, h = card_mm
+    cx, cy = MAT.center_mm
+    cards = [CardPlacement(face, (cx + (i % 4 - 1.5) * (w + 14) + rng.uniform(-3, 3),
+                                  cy + (i // 4 - 0.5) * (h + 14) + rng.uniform(-3, 3)),
+                           float(rng.uniform(-4, 4)), size_mm=card_mm, corner_radius_mm=radius_mm)
+             for i, face in enumerate(faces)]
+    scene = Scene(render_mat(MAT, 2.0), MAT, 2.0, cards)
+    return render(scene, ENROL_CAMERA, lighting, rng, noise_sigma=2.5, jpeg_quality=85).image, cards
+
+
+def outline_error_mm(found: list[np.ndarray], card: CardPlacement, inset_mm: float) -> float:
+    """How far (mm) the outline found nearest the card is from its outline, at worst
+    corner; `inset_mm`: the card's rim that shows as the mat does, not outlined."""
+    w, h = card.size_mm
+    truth = CardPlacement(card.image, card.center_mm, card.angle_deg,
+                          size_mm=(w - 2 * inset_mm, h - 2 * inset_mm)).corners_mm()[:, :2]
+    best = min(found, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - truth.mean(axis=0))))
+    return min(float(np.linalg.norm(np.roll(best, k, axis=0) - truth, axis=1).max())
+               for k in range(4))
+
+
+@pytest.mark.parametrize("light", list(ENROL_LIGHTS))
+@pytest.mark.parametrize("design", list(DESIGNS))
+def test_every_laid_card_of_a_foreign_deck_is_found_in_dim_and_warm_light(design: str,
+                                                                           light: str) -> None:
+    spec = DESIGNS[design]
+    faces = json.loads((DECKS / f"{spec.deck}.json").read_text("utf-8"))["faces"]
+    images = paint_deck(spec, faces[:8], seed=1, px_per_mm=4.0)
+    frame, cards = enrolment_frame([images[f["code"]] for f in faces[:8]], spec.card_mm,
+                                   spec.corner_radius_mm, ENROL_LIGHTS[light](), seed=5)
+    calibration = calibrate(frame, MAT)
+    found = find_laid_cards(frame, calibration)
+    assert len(found.cards) == 8 and found.other_mm2 == 0
+    # the pale design's thin rim is the mat's own grey-green: its outline is inside it
+    inset = spec.border_mm if design == "uno-pale" else 0.0
+    outlines = [np.array(c.quad().corners_mm) for c in found.cards]
+    assert max(outline_error_mm(outlines, card, inset) for card in cards) < 1.5
+
+
+@pytest.mark.parametrize("light", list(ENROL_LIGHTS))
+def test_the_bare_mat_hand_and_clutter_are_no_cards(light: str) -> None:
+    bare, _ = enrolment_frame([], (56.0, 87.0), 3.0, ENROL_LIGHTS[light](), seed=6)
+    calibration = calibrate(bare, MAT)
+    found = find_laid_cards(bare, calibration)
+    assert found.cards == [] and found.other_mm2 == 0
+    rng = np.random.default_rng(8)
+    scene = Scene(render_mat(MAT, 2.0), MAT, 2.0, hand=HandPose.random(rng, MAT),
+                  clutter=[Clutter.random(rng, MAT) for _ in range(2)])
+    busy = render(scene, ENROL_CAMERA, ENROL_LIGHTS[light](), rng).image
+    seen = find_laid_cards(busy, calibration)
+    assert seen.cards == [] and seen.other_mm2 > 2000
+
+
+def test_tiles_and_tall_cards_are_found_and_measured() -> None:
+    remi = load_deck("remi")
+    tiles = [paint_face(FaceArt.from_json(f.code, dict(f.art)), (20.0, 30.0))
+             for f in remi.faces[:8]]
+    tall = DESIGNS["tempus-tall"]
+    faces = json.loads((DECKS / "tempus.json").read_text("utf-8"))["faces"][:8]
+    painted = paint_deck(tall, faces, seed=1, px_per_mm=4.0)
+    for images, card_mm in ((tiles, (20.0, 30.0)),
+                            ([painted[f["code"]] for f in faces], tall.card_mm)):
+        frame, _ = enrolment_frame(images, card_mm, 2.0, Lighting(), seed=9)
+        found = find_laid_cards(frame, calibrate(frame, MAT))
+        assert len(found.cards) == 8
+        size = deck_size(found.cards)
+        assert abs(size[0] - card_mm[0]) < 1.0 and abs(size[1] - card_mm[1]) < 1.0
 
 
 def test_a_blurred_frame_is_told_from_a_sharp_one() -> None:
