@@ -37,16 +37,17 @@ designs, pale and dark, at real-deck sizes), as a table that enrols its own deck
 each design is enrolled from a rendered enrolment session (one random camera and light,
 the bare mat, then its faces and back laid out 4x2 a frame, a few degrees askew), the card
 size and rims measured from those frames as `tableref enrol` measures them
-(vision.deck_measure), each face cut upright from its frame where the reader's
-card finder outlines it, and a TemplateIdentifier learnt from those crops (as every
-enrolled deck is named); then its held-out scenes are read by a reader given the
-measured size (and whether the cards' rim is darker than the mat, find_cards' dark_rims).
+(vision.deck_measure), each face found and cut upright from its frame as `tableref
+enrol` finds and cuts it (vision.enrolment: a frame with a card missed or something
+else on the mat is not taken, its faces laid out again in the next pass), and a
+TemplateIdentifier learnt from those crops (as every enrolled deck is named); then its
+held-out scenes are read by a reader given the measured size (and whether the cards'
+rim is darker than the mat, find_cards' dark_rims).
 Per design: the share of fully visible cards named right, accuracy on accepted cards,
 false accepts, the read time, the most confused pairs, and why the fully visible cards
 not named were not: no outline found there, an outline with a corner more than
 WRONG_OUTLINE_MM off, the right outline left unknown, or misnamed (for our own decks
-too). The faces are cut by the reader's own card finder here, not by
-vision.enrolment's (which `tableref enrol` uses), so the figures are the reader's alone.
+too).
 """
 
 from __future__ import annotations
@@ -65,10 +66,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from firmware.enrol import MAX_OTHER_MM2
 from vision.calibration import Calibration, calibrate
-from vision.cards import MatModel, find_cards, view_mask, warp_patch
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.deck_measure import measure_deck
+from vision.enrolment import blurred, cut_card, find_laid_cards, in_grid_order, seen_px_per_mm
 from vision.foreign_decks import DESIGNS, ForeignDesign, paint_deck
 from vision.identify import CardIdentifier, Identifier
 from vision.mat import MatSpec, default_mat, render_mat
@@ -85,7 +87,7 @@ from vision.render import (
     render,
     tile_rows,
 )
-from vision.table_reader import DETECT_PX_PER_MM, LEARN_EVERY, TableReader, TableReading
+from vision.table_reader import LEARN_EVERY, TableReader, TableReading
 from vision.template_identifier import TemplateIdentifier
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,7 +106,6 @@ ENROL_SEEDS = 500_000  # design k of DESIGNS is enrolled with seed ENROL_SEEDS +
 ENROL_GRID = (4, 2)  # columns x rows of faces laid out in one enrolment frame
 ENROL_PASSES = 3  # enrolment passes at most: the faces not cut are laid out again
 ENROL_GAP_MM = 14.0  # between the faces of the grid
-ENROL_CROP = (128, 176)  # (width, height) a face is cut at; the identifier learns at 64x88
 #: Decks of tiles: this share of a scene's tiles lies in rows, touching edge to edge
 ROWS = {"remi": 0.6}
 
@@ -591,23 +592,22 @@ def enrolment_batches(deck: Deck, codes: list[str], mat: MatSpec, rng: np.random
     return batches
 
 
-def cut_faces(cal: Calibration, bare: Image, frame: Image, batch: list[CardPlacement],
-              card_mm: tuple[float, float], dark_rims: bool) -> dict[str, Image]:
-    """Each face of one enrolment frame, cut upright from the frame: the card outline the
-    reader would find (vision.cards.find_cards, against the bare mat) where the page asked
-    for that face. A place with no outline, or two, gives no crop."""
-    s = DETECT_PX_PER_MM
-    valid = view_mask(cal, s)
-    scan = find_cards(cal.warp_mat(frame, s), s, card_mm, valid,
-                      MatModel(cal.warp_mat(bare, s), s, valid), dark_rims)
-    crops: dict[str, Image] = {}
-    for card in batch:
-        near = [q for q in scan.cards
-                if math.dist(q.center_mm, card.center_mm) < 0.25 * card_mm[0]]
-        if len(near) == 1:
-            corners = cal.mat_to_image(np.array(near[0].corners_mm))
-            crops[card.label] = warp_patch(frame, corners, ENROL_CROP)
-    return crops
+def cut_faces(cal: Calibration, frame: Image, batch: list[CardPlacement],
+              card_mm: tuple[float, float]) -> dict[str, Image]:
+    """Each face of one enrolment frame, cut as `tableref enrol` cuts it (firmware/enrol.py):
+    the cards found laid out (vision.enrolment.find_laid_cards, no card size given), the
+    frame taken only if it shows as many cards as were laid, nothing else on the mat
+    (MAX_OTHER_MM2) and at most half of them blurred; the cards given to the faces in
+    grid order and cut upright at the measured size (vision.enrolment.cut_card). A frame
+    not taken gives no crop: its faces are laid out again."""
+    found = find_laid_cards(frame, cal)
+    if found.other_mm2 > MAX_OTHER_MM2 or len(found.cards) != len(batch):
+        return {}
+    cards = in_grid_order(found.cards, ENROL_GRID[0])
+    if sum(blurred(card, seen_px_per_mm(cal, card)) for card in cards) > len(cards) // 2:
+        return {}
+    return {placed.label: cut_card(frame, cal, card, card_mm)
+            for placed, card in zip(batch, cards, strict=True)}
 
 
 def enrol(deck: Deck, mat: MatSpec, mat_image: Image, seed: int,
@@ -641,7 +641,7 @@ def enrol(deck: Deck, mat: MatSpec, mat_image: Image, seed: int,
             measured = measure_deck(cal, shots, bare)
             card_mm, dark_rims = measured.card_mm, measured.dark_rims
         for batch, shot in zip(batches, shots, strict=True):
-            crops.update(cut_faces(cal, bare, shot, batch, card_mm, dark_rims))
+            crops.update(cut_faces(cal, shot, batch, card_mm))
     assert card_mm is not None
     identifier = TemplateIdentifier.from_references(crops)
     return Enrolment(identifier, card_mm, frames, crops,
