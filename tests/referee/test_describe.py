@@ -98,7 +98,7 @@ ENGLISH = [
      "frees the joly of meld 1 with red-9, yellow-9"),
     ("remi", {"move": "discard", "tile": "joker"}, "discards joker"),
     ("remi", {"move": "atu"}, "shows the tile identical to the atu"),
-    ("remi", {"move": "reveal", "tiles": ["red-1", "joker"]}, "shows its rack: red-1, joker"),
+    ("remi", {"move": "reveal", "tiles": ["red-1", "joker"]}, "shows their rack: red-1, joker"),
     ("remi", {"move": "reveal", "tiles": []}, "shows an empty rack"),
 ]
 

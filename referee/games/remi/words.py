@@ -44,7 +44,7 @@ def describe(move: Move) -> Text:
         return t("shows the tile identical to the atu")
     if not move.get("tiles"):
         return t("shows an empty rack")
-    return t("shows its rack: {tiles}", tiles=Text.joined(", ", move.get("tiles")))
+    return t("shows their rack: {tiles}", tiles=Text.joined(", ", move.get("tiles")))
 
 
 def news(before: RemiState, move: Move, after: RemiState) -> Text:
@@ -75,8 +75,8 @@ def news(before: RemiState, move: Move, after: RemiState) -> Text:
             return t("the wall is empty: the round ends; every rack is shown")
         return t("seat {seat} goes out: the round ends; every rack is shown", seat=seat)
     if kind == "discard":
-        return t("{tile} on the row; seat {next} to play", tile=move.get("tile"),
-                 next=after.turn.seat)
+        return t("{tile} on the row; seat {current} to play", tile=move.get("tile"),
+                 current=after.turn.seat)
     if kind == "reveal" and after.round > before.round:
         scores = Text.joined(", ", (t("seat {seat} {points:+d}", seat=s, points=p)
                                     for s, p in enumerate(after.last_round)))
