@@ -372,7 +372,8 @@ def demo(
                 raise Stopped
 
         try:
-            play_session(service, session, panel, pace, start_after)
+            play_session(service, session, panel, pace, start_after,
+                         name_card=service.correct_card)
             result = service.pipeline.result() if service.pipeline else {}
             print(f"replay finished: scores {result.get('scores')}, "
                   f"winners {result.get('winners')}", flush=True)

@@ -23,6 +23,7 @@ from referee.games import get_game
 from referee.notation import parse_header, parse_move
 from vision.calibration import VisionError
 from vision.mat import MatSpec, default_mat
+from webui.control import ControlError
 
 
 class SessionError(Exception):
@@ -138,7 +139,7 @@ def play_session(
             return
         try:
             name_card(event.card, event.code)
-        except PipelineError as error:
+        except (PipelineError, ControlError) as error:
             target.note_problem(f"t={event.t}: the page named a card: {error}")
 
     camera = ReplayCamera(session_dir, start_after)

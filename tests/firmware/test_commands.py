@@ -80,6 +80,22 @@ def test_the_demo_replays_another_recorded_session_with_its_players(
                         f"winners {stored['winners']}"]
 
 
+def test_the_demo_gives_the_page_the_tiles_the_recording_named_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A recorded Remi round whose table named 7 tiles on the page demos to the round's
+    scores, as its replay does: the page's answers reach the demo's page too."""
+    session = Path(__file__).resolve().parents[1] / "fixtures/remi/three-players-warm-lamp"
+    assert main(["demo", "--session", str(session), "--once", "--speed", "1000", "--port", "0",
+                 "--data", str(tmp_path)]) == 0
+    finished = [line for line in capsys.readouterr().out.splitlines()
+                if line.startswith("replay finished")]
+    stored = replay_session(session).result()
+    assert any(stored["scores"].values())
+    assert finished == [f"replay finished: scores {stored['scores']}, "
+                        f"winners {stored['winners']}"]
+
+
 def test_a_demo_of_a_folder_that_is_not_there_is_one_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
