@@ -428,6 +428,8 @@ class SessionRecorder(Closing):
         self._events: TextIO = (self._session_dir / EVENTS_FILE).open("a", encoding="utf-8")
         self._jpeg_quality = jpeg_quality
         self._full_frames = full_frames
+        if full_frames:
+            (self._session_dir / FULL_FOLDER).mkdir(exist_ok=True)
         self._frames_written = 0
 
     def add_frame(self, frame: Frame) -> None:
@@ -443,7 +445,6 @@ class SessionRecorder(Closing):
         if not ok:
             raise ValueError(f"frame {frame.index} could not be encoded as JPEG")
         name = f"{folder}/{self._frames_written:06d}.jpg"
-        (self._session_dir / folder).mkdir(exist_ok=True)
         (self._session_dir / name).write_bytes(jpeg.tobytes())
         return name
 
