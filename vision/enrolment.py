@@ -2,7 +2,8 @@
 
 A commercial deck is not our print-and-play size, so nothing here assumes a card size:
 cards are found by their outline alone (a bright or coloured rectangle of 40-100 mm
-sides on the mat), measured in mm through the mat's calibration; the deck's own size
+sides on the mat, or pieces that make one: a face whose print meets a rim of the mat's
+own colour shows in pieces), measured in mm through the mat's calibration; the deck's own size
 (and rims) is measured by vision.deck_measure, as the benchmark measures it. Each card
 is cut from the frame at as many pixels per mm as the camera gives it (at most
 ENROL_PX_PER_MM), and the cuts are given to the faces the table was asked to lay out by
@@ -37,6 +38,7 @@ SIDE_RANGE_MM = (15.0, 135.0)  # a card's or a tile's sides, whatever the deck
 ASPECT_RANGE = (1.2, 1.9)  # long side over short side
 MIN_FILL = 0.88  # blob area over its min-area rectangle: a card, not a hand
 MIN_BLOB_MM2 = 150.0  # smaller blobs are specks, not things on the mat (a tile: 600)
+JOIN_MM = 3.0  # pieces of one card lie this close at most (the line where print meets rim)
 PRINT_DIFF = 30.0  # grey levels (the print's) a pixel differs from the mat's print: something
 PRINT_CHROMA = 24.0  # or this much in colour alone (channels apart from their mean change)
 PRINT_BLUR_MM = 0.6  # the camera's softness on the mat's print
@@ -92,17 +94,66 @@ def find_laid_cards(frame: Frame, calibration: Calibration,
                                        np.ones((thin, thin), np.uint8)), np.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     cards: list[LaidCard] = []
-    other = 0.0
+    parts: list[tuple[NDArray[np.int32], float]] = []  # blobs no card alone: (contour, mm^2)
     for contour in contours:
         area = cv2.contourArea(contour) / px_per_mm**2
-        if area < MIN_BLOB_MM2:
-            continue
         card = _as_card(contour.reshape(-1, 2).astype(np.float32) / px_per_mm, area)
-        if card is None:
-            other += area
-        else:
+        if card is not None and area >= MIN_BLOB_MM2:
             cards.append(_on_edges(grey, px_per_mm, card))
-    return LaidOut(cards=cards, other_mm2=other)
+        else:
+            parts.append((np.asarray(contour, np.int32), area))
+    joined, other = _joined_parts(parts, grey, px_per_mm, deck_size(cards) if cards else None)
+    return LaidOut(cards=cards + joined, other_mm2=other)
+
+
+def _joined_parts(parts: Sequence[tuple[NDArray[np.int32], float]], grey: NDArray[np.float32],
+                  px_per_mm: float, card_mm: tuple[float, float] | None
+                  ) -> tuple[list[LaidCard], float]:
+    """The cards that lie in pieces (where a face's print meets a rim of the mat's own
+    colour, the card is cut in two), and the mm^2 of blobs left that no card explains.
+    Pieces JOIN_MM apart at most are one group; a group is a card if together they make
+    one (`_as_card`, its fill counted with the joins between the pieces filled) and, when
+    whole cards lie beside it, of their size (`card_mm`). A card found whole is never
+    joined with anything: its outline stays as it was found."""
+    drawn = np.zeros(grey.shape, np.int32)
+    for k, (contour, _) in enumerate(parts):
+        cv2.drawContours(drawn, [contour], 0, k + 1, cv2.FILLED)
+    reach = 2 * round(JOIN_MM * px_per_mm / 2) + 1
+    near = np.ones((reach, reach), np.uint8)
+    _, groups = cv2.connectedComponents(cv2.dilate((drawn > 0).astype(np.uint8), near))
+    members: dict[int, list[int]] = {}
+    for k, (contour, _) in enumerate(parts):
+        x, y = contour[0, 0]
+        members.setdefault(int(groups[y, x]), []).append(k)
+    cards: list[LaidCard] = []
+    other = 0.0
+    for group in members.values():
+        pieces = [k for k in group if parts[k][1] >= MIN_BLOB_MM2]
+        if not pieces:
+            continue  # specks alone
+        card = _joined(drawn, [parts[k][0] for k in group], np.array(group) + 1, near,
+                       px_per_mm) if len(group) > 1 else None
+        if card is not None:
+            card = _on_edges(grey, px_per_mm, card)
+        if card is not None and (card_mm is None or not off_size(card, card_mm)):
+            cards.append(card)
+        else:
+            other += sum(parts[k][1] for k in pieces)
+    return cards, other
+
+
+def _joined(drawn: NDArray[np.int32], contours: Sequence[NDArray[np.int32]],
+            labels: NDArray[np.int64], near: NDArray[np.uint8], px_per_mm: float
+            ) -> LaidCard | None:
+    """The card that these blobs (`labels` in `drawn`) make together, if they make one."""
+    points = np.concatenate([c.reshape(-1, 2) for c in contours])
+    x, y, w, h = cv2.boundingRect(points)
+    pad = near.shape[0]
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    window = drawn[y0:y + h + pad, x0:x + w + pad]
+    filled = cv2.morphologyEx(np.isin(window, labels).astype(np.uint8), cv2.MORPH_CLOSE, near)
+    return _as_card(points.astype(np.float32) / px_per_mm,
+                    float(np.count_nonzero(filled)) / px_per_mm**2)
 
 
 def off_print(top: Frame, calibration: Calibration, px_per_mm: float, valid: NDArray[np.uint8]
