@@ -156,12 +156,24 @@ def describe(event: dict[str, Any], game: Game[Any], names: Sequence[str]) -> st
             return f"{played}: illegal, {broken(event['rules'])}: {said(event['message'])}"
         if event.get("severity") == "warning":
             return f"{played}: {said(event['message'])}"
-        return f"{played} {said(event['message'])}" if event["message"] else played
+        return continued(played, said(event["message"]))
     if "takeback" in event:
         return f"#{event['takeback'] + 1} taken back: {said(event['message'])}"
     if "ask" in event:
         return f"? {said(event['ask'])}"
     return f"! {said(event.get('problem', str(event)))}"
+
+
+#: A verdict's news that goes on the move's own sentence with a mark ("discards red 13;
+#: Bogdan to play"), not after a space.
+ATTACHED = (",", ";", ":")
+
+
+def continued(played: str, news: str) -> str:
+    """The move's words, then what its verdict adds: one sentence."""
+    if not news:
+        return played
+    return f"{played}{news}" if news.startswith(ATTACHED) else f"{played} {news}"
 
 
 def describe_result(result: dict[str, Any], names: Sequence[str]) -> str:

@@ -94,6 +94,8 @@ def create_app(control: TableControl, config: Mapping[str, Any] | None = None) -
     app.context_processor(template_names)
     app.jinja_env.filters["score_of"] = history.score_of
     app.jinja_env.filters["move_words"] = history.move_words
+    app.jinja_env.filters["standalone"] = i18n.standalone
+    app.jinja_env.tests["attached"] = i18n.attached
     return app
 
 

@@ -113,6 +113,21 @@ def localized(item: Mapping[str, Any] | None, language: str, field: str = "messa
     return str(text if text else item.get(field) or "")
 
 
+#: A verdict's news that goes on the move's own sentence with a mark, not a space
+#: ("discards red 13" + "; Bogdan to play").
+MARKS = (",", ";", ":")
+
+
+def attached(news: str) -> bool:
+    """Does `news` go on the move's words without a space between?"""
+    return news.startswith(MARKS)
+
+
+def standalone(news: str) -> str:
+    """`news` shown on a line of its own, without the mark that joins it to the move."""
+    return news.lstrip("".join(MARKS) + " ") if attached(news) else news
+
+
 def safe_next(target: str | None) -> str:
     """A path on this site to go back to; anything else (another host) goes home."""
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:

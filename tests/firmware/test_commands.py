@@ -1,4 +1,4 @@
-"""The exporting commands and the demo, run as a user runs them."""
+"""The exporting commands, the demo and replay's lines, run as a user runs them."""
 
 from __future__ import annotations
 
@@ -14,8 +14,12 @@ import pytest
 from PIL import Image
 
 from firmware.cli import main
+from firmware.commands import continued, describe
 from firmware.session import replay_session
 from hardware.camera import Frame, ReplayCamera
+from referee.notation import read_log, replay
+
+LOGS = Path(__file__).parents[1] / "fixtures" / "referee"
 
 
 def test_deck_export_writes_every_face_a_manifest_and_a_printable_sheet(tmp_path: Path) -> None:
@@ -37,6 +41,55 @@ def test_mat_export_writes_png_pdf_and_its_size(tmp_path: Path) -> None:
     assert (mat["width_mm"], mat["height_mm"]) == (594.0, 420.0)
     assert [tag["id"] for tag in mat["tags"]] == [0, 1, 2, 3]
     assert (tmp_path / "mat.png").stat().st_size > 0 and (tmp_path / "mat.pdf").is_file()
+
+
+def replayed_lines(game: str, log: str) -> list[str]:
+    """`tableref replay`'s lines for an example log, each move with its verdict."""
+    match = replay(read_log((LOGS / game / log).read_text(encoding="utf-8").splitlines()))
+    return [
+        describe(line, match.game, match.header.seats)
+        for ruling in match.rulings
+        for line in ({**ruling.to_json(), "move": ruling.move.to_json()},
+                     *(proof.to_json() for proof in ruling.deferred))
+    ]
+
+
+def test_a_remi_move_is_said_once_with_what_it_did() -> None:
+    lines = replayed_lines("remi", "round.jsonl")
+    assert lines[:3] == [
+        "#1 Ana deals the tiles, the atu red 7 turned up and keeps 15 tiles, to discard first",
+        "#2 Ana discards blue 3; Bogdan to play",
+        "#3 Bogdan draws from the wall and holds 15 tiles",
+    ]
+    assert "#7 Ana lays out red 10, red 11, red 12; blue 9, joker, black 9 and opens with " \
+           "45 points, holding 9 tiles" in lines
+    assert "#12 Ana takes red 5 from the row at 2: use it in a meld this turn" in lines
+    assert "   so #12 by Ana was illegal, The row's last tile, used at once (REMI-RUPERE-LAST): " \
+           "Ana ended their turn without using red 5, taken from the row at move 12, " \
+           "in a meld" in lines
+    assert "#19 Ana shows their rack: red 5, red 8, blue 7, black 11, yellow 1, joker, " \
+           "black 13; 7 tiles, 110 points against them" in lines
+
+
+def test_a_kanaloa_trick_names_the_winning_card_only_when_another_played_it() -> None:
+    lines = replayed_lines("kanaloa", "race.jsonl")
+    assert "#3 Ana plays yellow 5, announcing blue as trump and leads" in lines
+    assert "#4 Bogdan plays octopus and removes a free ocean card" in lines
+    assert "#30 Ana plays yellow 4 showing no red and wins the trick (trump yellow): their " \
+           "boat sails to ocean 7a; round 1 ends: Ana removes a free ocean card and deals" in lines
+    assert "#41 Bogdan plays red 1 and Chiara wins the trick with red 10 (trump red): their " \
+           "boat sails to ocean 6b; Chiara leads, the trump is red" in lines
+    assert "#55 Ana takes the dolphin's step to ocean 3b and leads; the trump is blue" in lines
+
+
+def test_a_verdict_s_news_goes_on_the_move_s_sentence() -> None:
+    assert continued("Ana discards red 13", "; Bogdan to play") == \
+        "Ana discards red 13; Bogdan to play"
+    assert continued("Ana shows an empty rack", ": 0 points against them") == \
+        "Ana shows an empty rack: 0 points against them"
+    assert continued("Ana puts a vizier on NW", "and captures 1 card") == \
+        "Ana puts a vizier on NW and captures 1 card"
+    assert continued("Ana draws 1", "") == "Ana draws 1"
 
 
 def test_the_demo_serves_the_page_while_it_replays(tmp_path: Path) -> None:

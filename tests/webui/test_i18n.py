@@ -18,7 +18,16 @@ from werkzeug.http import parse_accept_header
 from referee.core import Header, Match, Move
 from referee.games import get_game
 from referee.text import in_every_language
-from webui.i18n import LOCALES, Catalogue, load_catalogues, localized, negotiate, safe_next
+from webui.i18n import (
+    LOCALES,
+    Catalogue,
+    attached,
+    load_catalogues,
+    localized,
+    negotiate,
+    safe_next,
+    standalone,
+)
 from webui.security import Label
 
 WEBUI = Path(__file__).parents[2] / "webui"
@@ -129,6 +138,14 @@ def test_localized_prefers_the_translation_and_falls_back() -> None:
     assert localized({"title": "Count", "title_texts": {"ro": "Număr"}}, "ro", "title",
                      "title_texts") == "Număr"
     assert localized(None, "ro") == ""
+
+
+def test_news_with_a_mark_goes_on_the_move_and_loses_it_on_a_line_of_its_own() -> None:
+    assert attached("; Bogdan to play") and attached(": 0 points against them")
+    assert not attached("and captures 1 card") and not attached("")
+    assert standalone("; Bogdan to play") == "Bogdan to play"
+    assert standalone(": 0 puncte în minus") == "0 puncte în minus"
+    assert standalone("and captures 1 card") == "and captures 1 card"
 
 
 def test_safe_next() -> None:

@@ -409,6 +409,16 @@ def test_a_move_reads_in_the_game_s_words_in_the_phone_s_language(
     assert '<span class="move">pune un bandit pe NE</span>' in romanian
 
 
+def test_news_that_goes_on_with_a_mark_sits_against_the_move(
+    table: Any, phone: Any, data: dict[str, Any]
+) -> None:
+    latest = {**data["playing"]["verdicts"][0], "description": "discards red 13",
+              "message": "; seat 1 to play", "texts": {"en": "; Bogdan to play"}}
+    table.publish({**data["playing"], "verdicts": [latest]})
+    assert ('<span class="move">discards red 13</span><span class="message attached">; Bogdan '
+            'to play</span>') in section(phone.page("/"), "verdicts")
+
+
 def test_the_dealer_is_said_to_deal_while_dealing(table: Any, phone: Any) -> None:
     table._snapshot.update(flagged=None, dealing=1)
     seats = section(phone.page("/"), "seats")

@@ -30,7 +30,7 @@ def describe(move: Move) -> Text:
 
 def news(before: KanaloaState, move: Move, after: KanaloaState) -> str:
     """What a legal `move` played in `before` did beyond itself (the move says the card),
-    ending with what comes next: read after the move ("plays blue-7 and leads; ...")."""
+    ending with what comes next: read after the move ("plays blue 7 and leads; ...")."""
     seat, kind = move.seat, move.kind
     if kind == "ring":
         assert after.race is not None, "a ring laid is a race"
@@ -49,28 +49,33 @@ def news(before: KanaloaState, move: Move, after: KanaloaState) -> str:
     elif kind == "dolphin":
         assert after.race is not None, "a dolphin's step comes after the ring"
         space = after.race.space_of(seat).name
-        said = (t("to {space}", space=space) if move.get("step")
-                else t("and its boat stays on {space}", space=space))
-        return _then(before, after, said)
+        if move.get("step"):
+            return _then(before, after, t("to {space}", space=space), seat)
+        return _then(before, after, t("and their boat stays on {space}", space=space))
     else:
-        said = _played(before, move.get("card"))
+        said = _played(before, move)
         if after.removal is not None and after.removal.rule == "KAN-OCTOPUS":
-            return _after(said, t("seat {seat} removes a free ocean card", seat=seat))
+            if said is None or before.trick:  # played to a trick, not led
+                return _and(said, t("and removes a free ocean card"))
+            return Text.joined("; ", [said, t("seat {seat} removes a free ocean card",
+                                               seat=seat)])
     if after.sailing == before.sailing:
         return said or ""
-    return _then(before, after, _after(said, _sailed(after)))
+    return _then(before, after, _and(said, _sailed(after, seat)))
 
 
-def _after(said: Text | None, then: Text) -> Text:
-    """`then` after what the move did, or after the move itself ("and ...")."""
-    return Text.joined("; ", [said, then]) if said else t("and {news}", news=then)
+def _and(said: Text | None, then: Text) -> Text:
+    """`then`, an "and ..." clause of the move's own player, after what the move did."""
+    return Text.joined(" ", [said, then]) if said else then
 
 
-def _played(before: KanaloaState, card: str) -> Text | None:
-    """A card put on the trick: a lead with its trump, a card that does not follow."""
+def _played(before: KanaloaState, move: Move) -> Text | None:
+    """A card put on the trick: a lead with its trump (unless the move announced it), a
+    card that does not follow."""
+    card = move.get("card")
     if not before.trick:
         assert before.race is not None, "a trick is played once the ring is laid"
-        return t("and leads; the trump is {trump}", trump=before.race.trump())
+        return t("and leads") if "trump" in move.fields else _leads(before.race.trump())
     lead = lead_colour(before.trick, before.options["special_lead"])
     played = tiki(card)
     if lead is not None and played is not None and played[0] != lead:
@@ -78,13 +83,22 @@ def _played(before: KanaloaState, card: str) -> Text | None:
     return None
 
 
-def _sailed(after: KanaloaState) -> Text:
-    """KAN-WIN and KAN-MOVE as the referee worked them out."""
+def _leads(trump: str) -> Text:
+    return t("and leads; the trump is {trump}", trump=trump)
+
+
+def _sailed(after: KanaloaState, seat: int) -> Text:
+    """KAN-WIN and KAN-MOVE as the referee worked them out: the card that won is named
+    only when it is not the one `seat` just played."""
     sailing = after.sailing
     assert sailing is not None, "a trick won has a boat that sailed"
-    done = t("seat {seat} wins the trick with {card} (trump {trump}): its boat sails to "
-             "{space}", seat=sailing.winner, card=sailing.card, trump=sailing.trump,
-             space=sailing.landed)
+    if sailing.winner == seat:
+        done = t("and wins the trick (trump {trump}): their boat sails to {space}",
+                 trump=sailing.trump, space=sailing.landed)
+    else:
+        done = t("and seat {seat} wins the trick with {card} (trump {trump}): their boat "
+                 "sails to {space}", seat=sailing.winner, card=sailing.card,
+                 trump=sailing.trump, space=sailing.landed)
     if sailing.skipped:
         done = tn("{move}, passing {count} boats", "{move}, passing 1 boat",
                   move=done, count=sailing.skipped)
@@ -94,9 +108,11 @@ def _sailed(after: KanaloaState) -> Text:
     return done
 
 
-def _then(before: KanaloaState, after: KanaloaState, said: Text) -> Text:
+def _then(before: KanaloaState, after: KanaloaState, said: Text, mover: int | None = None
+          ) -> Text:
     """`said`, then what the table does next: the game won, a dolphin's step to choose,
-    the round's end, or the next lead and its trump."""
+    the round's end, or the next lead and its trump ("and leads" when `said` is the
+    `mover`'s own clause and they lead)."""
     if after.phase == "over":
         then = t("seat {seat}'s boat laps the rearmost boat: seat {seat} wins the game",
                  seat=after.winner)
@@ -109,6 +125,8 @@ def _then(before: KanaloaState, after: KanaloaState, said: Text) -> Text:
                        seat=after.dealer))
     else:
         assert after.race is not None, "a trick is won once the ring is laid"
+        if after.leader == mover:
+            return _and(said, _leads(after.race.trump()))
         then = t("seat {seat} leads, the trump is {trump}", seat=after.leader,
                  trump=after.race.trump())
     return Text.joined("; ", [said, then])
@@ -116,11 +134,12 @@ def _then(before: KanaloaState, after: KanaloaState, said: Text) -> Text:
 
 def revoke_proof(void: Void, card: str, index: int) -> Text:
     """KAN-FOLLOW, proven: the seat played the colour it did not follow earlier in the
-    round, and there is no drawing in a round, so it held that colour then."""
+    round, and there is no drawing in a round, so it held that colour then. Moves are said
+    from 1, as the table counts them."""
     return t("seat {seat} plays {card} at move {index}, so it held {colour} when it played "
              "{revoke} at move {earlier} without following {colour}",
-             seat=void.seat, card=card, index=index, colour=void.colour, revoke=void.card,
-             earlier=void.index)
+             seat=void.seat, card=card, index=index + 1, colour=void.colour, revoke=void.card,
+             earlier=void.index + 1)
 
 #: Each rule a verdict can name, in words (shared/rules/kanaloa.md).
 RULE_NAMES = {

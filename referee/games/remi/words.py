@@ -47,84 +47,87 @@ def describe(move: Move) -> Text:
     return t("shows their rack: {tiles}", tiles=Text.joined(", ", move.get("tiles")))
 
 
-def news(before: RemiState, move: Move, after: RemiState) -> Text:
-    """What a legal `move` did, as the referee counts it."""
+def news(before: RemiState, move: Move, after: RemiState) -> str:
+    """What a legal `move` did beyond itself, read after it ("discards red 13; Bogdan to
+    play"): the move names the tiles, so the news never names them again."""
     seat, kind = move.seat, move.kind
     if kind == "deal":
-        return t("seat {seat} starts with 15 tiles and discards first; the atu is {tile}",
-                 seat=seat, tile=move.get("atu"))
+        return t("and keeps 15 tiles, to discard first")
     if kind == "lay" and not before.opened[seat]:
         points = sum(made.points() for codes in move.get("melds")
                      if not isinstance(made := read_meld(codes, seat, before.options), tuple))
-        return tn("seat {seat} opens with {points} points; {count} tiles on its rack",
-                  "seat {seat} opens with {points} points; 1 tile on its rack",
-                  seat=seat, points=points, count=after.racks[seat])
+        return tn("and opens with {points} points, holding {count} tiles",
+                  "and opens with {points} points, holding 1 tile",
+                  points=points, count=after.racks[seat])
     if kind == "take" and move.get("at") < len(before.row) - 1 \
             and before.racks[seat] < RUPERE_ANY_RACK:
-        return t("seat {seat}'s rack was counted at {count} tiles: whether it held 4 is "
-                 "proven when it is shown", seat=seat, count=before.racks[seat])
+        return t(": their rack was counted at {count} tiles; whether it held 4 is proven "
+                 "when it is shown", count=before.racks[seat])
     if kind == "take":
-        return tn("seat {seat} takes {count} tiles from the row: use {tile} in a meld this "
-                  "turn", "seat {seat} takes 1 tile from the row: use {tile} in a meld this "
-                  "turn", seat=seat, count=len(before.row) - len(after.row),
-                 tile=before.row[move.get("at")][1])
+        after_it = len(before.row) - len(after.row) - 1
+        if not after_it:
+            return t(": use it in a meld this turn")
+        return tn("and the {count} tiles after it: use the first in a meld this turn",
+                  "and the tile after it: use the first in a meld this turn", count=after_it)
     if kind == "swap":
-        return t("seat {seat} frees a joly: lay it in a meld this turn", seat=seat)
+        return t(": lay the joly in a meld this turn")
     if kind == "discard" and after.phase == "reveal":
         if after.closer is None:
-            return t("the wall is empty: the round ends; every rack is shown")
-        return t("seat {seat} goes out: the round ends; every rack is shown", seat=seat)
+            return t("; the wall is empty: the round ends; every rack is shown")
+        return t("and goes out: the round ends; every rack is shown")
     if kind == "discard":
-        return t("{tile} on the row; seat {current} to play", tile=move.get("tile"),
-                 current=after.turn.seat)
+        return t("; seat {current} to play", current=after.turn.seat)
     if kind == "reveal" and after.round > before.round:
         scores = Text.joined(", ", (t("seat {seat} {points:+d}", seat=s, points=p)
                                     for s, p in enumerate(after.last_round)))
         if after.phase == "over":
-            return t("round {round}: {scores}; the game is over", round=before.round,
+            return t("; round {round}: {scores}; the game is over", round=before.round,
                      scores=scores)
-        return t("round {round}: {scores}; seat {seat} starts the next", round=before.round,
+        return t("; round {round}: {scores}; seat {seat} starts the next", round=before.round,
                  scores=scores, seat=after.starter)
+    if kind == "reveal" and not move.get("tiles"):
+        return t(": 0 points against them")
     if kind == "reveal":
         points = sum(rack_value(code, before.options) for code in move.get("tiles"))
-        return tn("seat {seat} shows {count} tiles, {points} points against it",
-                  "seat {seat} shows 1 tile, {points} points against it", seat=seat,
-                 count=len(move.get("tiles")), points=points)
+        return tn("; {count} tiles, {points} points against them",
+                  "; 1 tile, {points} points against them",
+                  count=len(move.get("tiles")), points=points)
     if kind == "pe-tabla":
-        return t("seat {seat} plays pe tablă", seat=seat)
+        return ""  # the announcement is the whole news
     if kind == "atu":
-        return t("seat {seat} shows the atu's twin: {points} points this round", seat=seat,
-                 points=before.options["atu_bonus"])
-    return tn("{count} tiles on seat {seat}'s rack", "1 tile on seat {seat}'s rack", seat=seat,
-              count=after.racks[seat])
+        return t(": {points} points this round", points=before.options["atu_bonus"])
+    return tn("and holds {count} tiles", "and holds 1 tile", count=after.racks[seat])
 
 
 def unused_proof(rule: str, index: int, seat: int, code: str,
                  announced: int | None = None) -> Verdict:
-    """A turn that ended without doing what it had to: proven when it ends."""
+    """A turn that ended without doing what it had to: proven when it ends (moves are
+    said from 1, as the table counts them; `index` and `announced` are the log's)."""
+    move = index + 1
     if rule == "REMI-PE-TABLA":
+        assert announced is not None, "pe tablă is proven wrong only once announced"
         message = t("seat {seat} announced pe tablă at move {announced} yet laid out at move "
-                    "{index} without going out", seat=seat, announced=announced, index=index)
+                    "{index} without going out", seat=seat,
+                    announced=announced + 1, index=move)
     elif code == JOKER:
         message = t("seat {seat} ended its turn without laying the joly it freed at move "
-                    "{index}", seat=seat, index=index)
+                    "{index}", seat=seat, index=move)
     else:
         message = t("seat {seat} ended its turn without using {tile}, taken from the row at "
-                    "move {index}, in a meld", seat=seat, tile=code, index=index)
+                    "move {index}, in a meld", seat=seat, tile=code, index=move)
     return Verdict(ok=False, rules=(rule,), message=message, severity="illegal", concerns=index)
 
 
 def rack_proof(item: Pending, shown: int) -> Text:
-    """What a shown rack proves of an earlier move."""
+    """What a shown rack proves of an earlier move (said from 1, as the table counts)."""
     if item.rule == "REMI-CLOSE":
         return tn("seat {seat} shows {count} tiles left, so it had not laid out all its "
                   "tiles when it went out at move {index}", "seat {seat} shows 1 tile left, so "
                   "it had not laid out all its tiles when it went out at move {index}",
-                  seat=item.seat, count=shown,
-                 index=item.index)
+                  seat=item.seat, count=shown, index=item.index + 1)
     return t("seat {seat}'s rack shows as counted, so it held {count} tiles, under 4, when it "
              "took from inside the row at move {index}", seat=item.seat, count=item.counted,
-             index=item.index)
+             index=item.index + 1)
 
 
 RULE_NAMES = {

@@ -80,7 +80,7 @@ def prove(state: UnoState, hand: int, revealed: tuple[str, ...]) -> UnoState:
                     "seat {seat} held {cards} when it played {wild} at move {index}: more than "
                     "it can have drawn since",
                     seat=suspicion.offender, cards=Text.joined(", ", sorted(set(shown))),
-                    wild=suspicion.why, index=suspicion.index,
+                    wild=suspicion.why, index=suspicion.index + 1,  # said from 1
                 ),
                 severity="illegal",
                 concerns=suspicion.index,

@@ -336,13 +336,13 @@ class Uno(Game[UnoState]):
         if move.kind == "play" and unseen_colour_matters(state, self._cards[move.get("cards")[0]]):
             return Verdict.unchecked(round_news(state, after, Text.joined("; ", [message, t(
                 "the colour named for the {wild} was not seen, so not checked", wild=state.top,
-            )])))
+            )]), checked=False))
         if move.kind == "reveal" and len(move.get("cards")) != state.hands[move.seat]:
             return Verdict.unchecked(round_news(state, after, tn(
                 "the referee counts {count} cards in this hand: confirm it; it proves nothing",
                 "the referee counts 1 card in this hand: confirm it; it proves nothing",
                 count=state.hands[move.seat],
-            )))
+            ), checked=False))
         return Verdict.legal(round_news(state, after, message))
 
 

@@ -51,18 +51,23 @@ def listed(codes: list[str]) -> str:
     return t("{first} and {second}", first=codes[0], second=listed(codes[1:]))
 
 
-def round_news(before: UnoState, after: UnoState, message: str) -> str:
+def round_news(before: UnoState, after: UnoState, message: str, checked: bool = True) -> str:
     """`message`, followed by 'round 1 scored ...' when the move scores a round or ends
-    the game (after "and" when the move itself needs no words)."""
+    the game (after "and" when the move itself needs no words). The seat that goes out
+    is the one that played: "plays red 5 on red 3 and goes out", named again only after
+    an unchecked move's warning."""
     if after.phase == "over" and before.phase != "over":
         news = t("round {round} scored: the game is over", round=before.round)
     elif after.round > before.round:
         totals = ", ".join(str(total) for total in after.totals)
         news = t("round {round} scored (totals {totals}): seat {dealer} deals",
                  round=before.round, totals=totals, dealer=after.dealer)
-    elif after.phase == "reveal" and before.phase == "play":
+    elif after.phase == "reveal" and before.phase == "play" and message and not checked:
         news = t("seat {seat} goes out: round {round} ends, the others show",
                  seat=after.out, round=before.round)
+    elif after.phase == "reveal" and before.phase == "play":
+        gone = t("and goes out: round {round} ends, the others show", round=before.round)
+        return Text.joined(" ", [message, gone]) if message else gone
     else:
         return message
     return Text.joined("; ", [message, news]) if message else t("and {news}", news=news)

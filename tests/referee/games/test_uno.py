@@ -721,7 +721,7 @@ def test_a_wild_while_holding_a_match_is_proven_by_a_later_reveal() -> None:
         "seat": 0,
         "ok": False,
         "rules": ["UNO-WILD-RESTRICT"],
-        "message": "seat 0 held red-8 when it played a wild on red-3 (red) at move 2: "
+        "message": "seat 0 held red-8 when it played a wild on red-3 (red) at move 3: "
         "more than it can have drawn since",
         "concerns": 2,
     }
@@ -1072,7 +1072,7 @@ def test_the_deferred_log_prints_the_proof_after_the_move_that_proved_it(
         "seat": 2,
         "ok": False,
         "rules": ["UNO-WILD-RESTRICT"],
-        "message": "seat 2 held red-8 when it played a wild on red-9 (red) at move 3: "
+        "message": "seat 2 held red-8 when it played a wild on red-9 (red) at move 4: "
         "more than it can have drawn since",
         "concerns": 3,
     }

@@ -98,7 +98,7 @@ def test_a_few_sentences_in_romanian() -> None:
     assert translate(wild, RO) == "pe 9 roșu"
     assert translate(proof, RO, match.header.seats) == (
         "Chiara avea 8 roșu când a jucat o carte „Schimbă culoarea” pe 9 roșu (roșu) "
-        "la mutarea 3: mai multe decât a putut trage de atunci"
+        "la mutarea 4: mai multe decât a putut trage de atunci"
     )
     double = match.game.judge(match.state, Move(0, "play", {"cards": ["red-8", "red-8"]}))
     assert translate(double.message, RO) == "pe 8 roșu"
