@@ -11,12 +11,13 @@ Nothing here does I/O: the notation (`referee.notation`) turns JSON into these o
 from __future__ import annotations
 
 import abc
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from referee.board import Board
-from referee.decks import Deck
+from referee.decks import Deck, load_deck
 from referee.text import Text, t
 
 if TYPE_CHECKING:
@@ -187,10 +188,10 @@ class Game(abc.ABC, Generic[StateT]):
             return TURN_RULE_NAME
         return self.rule_names.get(rule, rule)
 
-    @property
-    @abc.abstractmethod
+    @functools.cached_property
     def deck(self) -> Deck:
-        """The deck this game is played with."""
+        """The deck this game is played with: the packaged deck of its name, read once."""
+        return load_deck(self.name)
 
     @abc.abstractmethod
     def parse_move(self, seat: int, kind: str, fields: Mapping[str, Any]) -> Move:

@@ -17,7 +17,6 @@ from dataclasses import replace
 from typing import Any
 
 from referee.core import TURN_RULE, Game, Header, Move, Option, RefereeError, Verdict
-from referee.decks import Deck, load_deck
 from referee.games.deserto.state import (
     CELLS,
     HAND_SIZE,
@@ -62,13 +61,6 @@ class Deserto(Game[DesertoState]):
             "Who scores the cards left in the square at the end [INF].",
         ),
     )
-
-    def __init__(self) -> None:
-        self._deck = load_deck("deserto")
-
-    @property
-    def deck(self) -> Deck:
-        return self._deck
 
     # -- notation ---------------------------------------------------------------
 

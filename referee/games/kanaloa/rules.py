@@ -27,7 +27,6 @@ from typing import Any
 
 from referee.board import Board
 from referee.core import TURN_RULE, Game, Header, Move, Option, PageMove, RefereeError, Verdict
-from referee.decks import Deck, load_deck
 from referee.games.kanaloa.page import board, page_moves
 from referee.games.kanaloa.state import (
     COLOURS,
@@ -104,23 +103,18 @@ class Kanaloa(Game[KanaloaState]):
     )
 
     def __init__(self) -> None:
-        self._deck = load_deck("kanaloa")
         self.copies = {
-            face.code: face.copies for face in self._deck.faces if face.attrs["kind"] != "ocean"
+            face.code: face.copies for face in self.deck.faces if face.attrs["kind"] != "ocean"
         }
         self.oceans = {
             face.code: tuple(
                 Space(face.code, space["side"], space["colour"], space["dolphin"], space["island"])
                 for space in face.attrs["spaces"]
             )
-            for face in self._deck.faces
+            for face in self.deck.faces
             if face.attrs["kind"] == "ocean"
         }
         self.space_names = {space.name for spaces in self.oceans.values() for space in spaces}
-
-    @property
-    def deck(self) -> Deck:
-        return self._deck
 
     # -- notation ---------------------------------------------------------------
 

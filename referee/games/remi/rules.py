@@ -29,7 +29,6 @@ from dataclasses import replace
 from typing import Any
 
 from referee.core import TURN_RULE, Game, Header, Move, Option, PageMove, RefereeError, Verdict
-from referee.decks import Deck, load_deck
 from referee.games.remi.page import page_moves
 from referee.games.remi.state import (
     DEALT,
@@ -117,12 +116,7 @@ class Remi(Game[RemiState]):
     )
 
     def __init__(self) -> None:
-        self._deck = load_deck("remi")
-        self.copies = {face.code: face.copies for face in self._deck.faces}
-
-    @property
-    def deck(self) -> Deck:
-        return self._deck
+        self.copies = {face.code: face.copies for face in self.deck.faces}
 
     # -- notation ---------------------------------------------------------------
 

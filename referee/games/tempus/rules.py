@@ -33,7 +33,6 @@ from referee.core import (
     RefereeError,
     Verdict,
 )
-from referee.decks import Deck, load_deck
 from referee.games.tempus.page import count_offer
 from referee.games.tempus.state import (
     BASE_HANDS,
@@ -114,18 +113,13 @@ class Tempus(Game[TempusState]):
     )
 
     def __init__(self) -> None:
-        self._deck = load_deck("tempus")
         self._faces = {
             face.code: CardFace(
                 str(face.attrs["colour"]), int(face.attrs["value"]), int(face.attrs["hourglasses"])
             )
-            for face in self._deck.faces
+            for face in self.deck.faces
             if "colour" in face.attrs
         }
-
-    @property
-    def deck(self) -> Deck:
-        return self._deck
 
     @property
     def playing_cards(self) -> int:

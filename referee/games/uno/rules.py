@@ -40,7 +40,6 @@ from dataclasses import replace
 from typing import Any
 
 from referee.core import Game, Header, Move, Option, PageMove, RefereeError, Verdict
-from referee.decks import Deck, load_deck
 from referee.games.uno.hands import pass_hands, prove, show, take, wild_suspicion, without
 from referee.games.uno.judging import breaches_of, defence_breaches
 from referee.games.uno.page import page_moves
@@ -160,7 +159,6 @@ class Uno(Game[UnoState]):
     )
 
     def __init__(self) -> None:
-        self._deck = load_deck("uno")
         self._cards = {
             face.code: UnoCard(
                 face.code,
@@ -170,16 +168,12 @@ class Uno(Game[UnoState]):
                 int(face.attrs["points"]),
                 int(face.attrs["points_official"]),
             )
-            for face in self._deck.faces
+            for face in self.deck.faces
             if face.attrs.get("in_play", True)
         }
         self.playing_cards = sum(
-            face.copies for face in self._deck.faces if face.code in self._cards
+            face.copies for face in self.deck.faces if face.code in self._cards
         )
-
-    @property
-    def deck(self) -> Deck:
-        return self._deck
 
     def card(self, code: str) -> UnoCard:
         return self._cards[code]
