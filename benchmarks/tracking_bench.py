@@ -40,11 +40,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from vision_bench import HELD_OUT_SEEDS, held_out_seed  # noqa: E402  (beside this file)
+
 from firmware.session import replay_session  # noqa: E402
 from scripts.fixtures import camera, deserto, tempus, uno  # noqa: E402
 from vision.render import Lighting  # noqa: E402
 
-SEED_BASE = 1_000_000
 SEATS = {"deserto": (2, 4), "tempus": (2, 5), "uno": (2, 6)}
 #: Questions a game asks by design, whatever the camera sees.
 BY_DESIGN = ("fed a set",)
@@ -148,7 +149,7 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(SEATS), action="append")
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--moves", type=int, default=16, help="steps of each game rendered")
-    parser.add_argument("--seed-base", type=int, default=SEED_BASE)
+    parser.add_argument("--seed-base", type=held_out_seed, default=HELD_OUT_SEEDS)
     args = parser.parse_args()
     print("| game | sessions (exact) | moves | false flags | missed moves | false questions "
           "| false take-backs | per 100 moves: flags / missed / questions |")
