@@ -487,7 +487,8 @@ def learning_cost(reader: TableReader, frame: Image, full: Image | None = None) 
 def run(args: argparse.Namespace) -> Tally:
     cv2.setNumThreads(1)
     deck = Deck.load(args.deck)
-    identifier = CardIdentifier.from_references(deck.images, np.random.default_rng(0))
+    identifier = CardIdentifier.from_references(deck.images, np.random.default_rng(0),
+                                                card_mm=deck.card_mm)
     return read_scenes(args, deck, identifier, deck.card_mm)
 
 

@@ -121,9 +121,11 @@ def learn_profile(folder: Path, key: str) -> TemplateIdentifier:
 def learn_faces(deck_name: str) -> CardIdentifier:
     """The identifier of our own art for a packaged deck, learnt once per process: a
     discriminant (vision.identify)."""
-    references = reference_images(load_deck(deck_name))
+    deck = load_deck(deck_name)
     # A fixed seed: the same references always teach the same identifier.
-    return CardIdentifier.from_references(references, np.random.default_rng(ENROLLMENT_SEED))
+    return CardIdentifier.from_references(reference_images(deck),
+                                          np.random.default_rng(ENROLLMENT_SEED),
+                                          card_mm=deck.card_mm)
 
 
 @functools.lru_cache(maxsize=8)

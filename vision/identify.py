@@ -8,7 +8,10 @@ colour thumbnail of the whole card and a finer grey picture of its middle, where
 value or a symbol is printed. From these views alone it learns a discriminant
 projection (the directions along which the faces differ most relative to how much
 one face varies from view to view), so that faces alike but for one digit still
-lie apart. A patch is matched by one small matrix product; the answer is the
+lie apart. A card as small as a Remi tile (given `card_mm`) is named from a few dozen
+camera pixels, where its faces' views spread wider than 64 of them can tell: their
+within-face spread is learnt with a stronger ridge, and every face through the same
+cameras. A patch is matched by one small matrix product; the answer is the
 nearest face if it is close to that face, clearly closer than to any other face,
 and resembles that face's views at all, else None: an explicit unknown.
 
@@ -45,6 +48,8 @@ CHROMA_WEIGHT = 0.2  # share of the hue map (the rest is the colour thumbnail's)
 CHROMA_DARK = 8.0  # added to each channel before its log: dark noise does not become hue
 CHROMA_FLOOR = 1.0  # added to the hue map's length: a grey patch keeps a short hue part
 SHRINKAGE = 0.02  # ridge added to the within-face covariance, relative to its mean variance
+SMALL_CARD_MM = 30.0  # a card narrower than this (a Remi tile, 20 mm) is learnt with
+SMALL_SHRINKAGE = 0.4  # this ridge instead
 MAX_SHIFT = 7  # pixels a patch is moved at most to line its edges up with the faces
 MIN_CONTRAST = 0.06  # grey std / mean below this is a blank surface, not a card
 SIMILARITY_FLOOR = 0.0  # cosine similarity to a face's mean view at which confidence starts
@@ -227,10 +232,12 @@ class CardIdentifier:
     @classmethod
     def from_references(cls, refs: Mapping[str, Image8 | Sequence[Image8]],
                         rng: np.random.Generator, threshold: float = 0.5,
-                        views: int = 64) -> CardIdentifier:
+                        views: int = 64, card_mm: tuple[float, float] | None = None
+                        ) -> CardIdentifier:
         """Learn each face (code -> an upright BGR image of the card, or several: views of
         it in other light or places) from `views` augmentations per face, shared among its
-        images.
+        images. A card narrower than SMALL_CARD_MM (`card_mm`, width first) is learnt with
+        SMALL_SHRINKAGE, the n-th view of every face through the same camera.
 
         A "back" reference makes face-down cards come out as the code "back".
         """
@@ -252,16 +259,25 @@ class CardIdentifier:
         labels: list[int] = []
         turned: list[int] = []
         shares = np.bincount([label for label, _ in bases], minlength=len(codes))
+        small = card_mm is not None and card_mm[0] < SMALL_CARD_MM
+        # the same cameras for every face of a small card: no face's mean lies nearer a
+        # blurred look than another's by the luck of its own draws, to win all such patches
+        cameras = rng.integers(0, 2**63, views) if small else None
         for label, base in bases:
             count = -(-views // int(shares[label]))  # the face's views, shared out
-            for view in [base] + align([augment(base, rng) for _ in range(count)], layout):
+            if cameras is None:
+                seen = [augment(base, rng) for _ in range(count)]
+            else:
+                seen = [augment(base, np.random.default_rng(int(c))) for c in cameras[:count]]
+            for view in [base] + align(seen, layout):
                 patches.extend([view, view[::-1, ::-1]])
                 labels.extend([label, label])
                 turned.extend([0, 1])
         vectors = describe(patches)
         label_arr = np.array(labels, np.intp)
         classes = 2 * label_arr + np.array(turned, np.intp)
-        projection, centres, templates = _discriminant(vectors, classes, 2 * len(codes))
+        projection, centres, templates = _discriminant(
+            vectors, classes, 2 * len(codes), SMALL_SHRINKAGE if small else SHRINKAGE)
         class_codes = np.repeat(np.arange(len(codes), dtype=np.intp), 2)
         return cls(codes=codes, threshold=threshold, projection=projection, centres=centres,
                    templates=templates, class_codes=class_codes, layout=layout)
@@ -329,11 +345,12 @@ def confidence(similarity: float, distance: float, ratio: float) -> float:
                              np.array([ratio]))[0])
 
 
-def _discriminant(vectors: Vectors, classes: NDArray[np.intp], n_classes: int
-                  ) -> tuple[Vectors, Vectors, Vectors]:
+def _discriminant(vectors: Vectors, classes: NDArray[np.intp], n_classes: int,
+                  shrinkage: float) -> tuple[Vectors, Vectors, Vectors]:
     """Fisher's discriminant of labelled descriptions: (projection, class centres, templates).
 
-    The within-class covariance (plus a small ridge) is whitened; the class means are
+    The within-class covariance (plus a ridge: `shrinkage` times its mean variance) is
+    whitened; the class means are
     then spread along at most n_classes - 1 axes, which make the projection. Along
     each axis the views of a class spread about 1.
     """
@@ -345,7 +362,7 @@ def _discriminant(vectors: Vectors, classes: NDArray[np.intp], n_classes: int
     means /= np.maximum(counts, 1.0)[:, None]
     within = x - means[classes]
     cov = within.T @ within / max(len(x) - n_classes, 1)
-    cov += SHRINKAGE * float(np.trace(cov)) / dim * np.eye(dim)
+    cov += shrinkage * float(np.trace(cov)) / dim * np.eye(dim)
     lower = np.linalg.cholesky(cov)
     grand = means.mean(axis=0)
     # whitened class means: (means - grand) @ inv(lower).T
