@@ -165,7 +165,8 @@ def deck_of(name: str) -> tuple[Deck, Case, Identifier, tuple[float, float], boo
                           (1280, 720))
         return deck, Case(name), enrolment.identifier, enrolment.card_mm, enrolment.dark_rims
     deck = Deck.load(name)
-    identifier = CardIdentifier.from_references(deck.images, np.random.default_rng(0))
+    identifier = CardIdentifier.from_references(deck.images, np.random.default_rng(0),
+                                                card_mm=deck.card_mm)
     return deck, CASES.get(name, Case(name)), identifier, deck.card_mm, False
 
 
