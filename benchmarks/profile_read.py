@@ -48,7 +48,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision_bench import (  # noqa: E402  (beside this file)
-    DESIGNS,
     ENROL_SEEDS,
     HELD_OUT_SEEDS,
     MAT_PX_PER_MM,
@@ -63,6 +62,7 @@ from vision_bench import (  # noqa: E402  (beside this file)
 )
 
 from vision import cards, table_reader, tile_rows  # noqa: E402
+from vision.foreign_decks import DESIGNS  # noqa: E402
 from vision.identify import CardIdentifier, Identifier  # noqa: E402
 from vision.mat import default_mat, render_mat  # noqa: E402
 from vision.table_reader import TableReader, TopDownWarp  # noqa: E402
