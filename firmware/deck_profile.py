@@ -145,6 +145,7 @@ def write_profile(data: Path, enrolled: EnrolledDeck, camera: str,
         "enrolled": when, "camera": camera,
         "passes": [p.to_json() for p in enrolled.passes],
         "confusable": [[a, b, share] for a, b, share in enrolled.confusable],
+        "unsure": [[code, share] for code, share in enrolled.unsure],
         "faces": faces,
     }
     files[PROFILE_FILE] = (json.dumps(profile, indent=2) + "\n").encode()

@@ -15,6 +15,7 @@ terminal flow (`firmware.enrol_cli`) and the page (`firmware.service`) drive it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,7 +40,7 @@ from vision.enrolment import (
     off_size,
     seen_px_per_mm,
 )
-from vision.identify import augment, describe
+from vision.identify import augment
 from vision.mat import MatSpec
 from vision.template_identifier import TemplateIdentifier
 
@@ -47,7 +48,8 @@ BACK = "back"
 PER_LAYOUT = 8
 LEARN_SEED = 20261201  # the camera-like views tried for the confusable faces
 CONFUSION_TRIES = 6  # camera-like views of each enrolled view tried against the others
-CONFUSABLE_SHARE = 0.34  # of a face's tries not named right: a pair to warn about
+CONFUSABLE_SHARE = 0.34  # of a face's tries named as another face: a pair to warn about
+UNSURE_SHARE = 0.5  # of a face's tries left unknown, more than: a face to warn about
 MAX_OTHER_MM2 = 1500.0  # more than this of something else on the mat: not laid out yet
 
 
@@ -100,8 +102,9 @@ class PassInfo:
 @dataclass(frozen=True)
 class EnrolledDeck:
     """What an enrolment found: the card size, the views of each face (first pass
-    first), each pass's light, the pairs of faces the camera will confuse, and whether
-    the cards' rim is darker than the mat (the reader looks for them so)."""
+    first), each pass's light, the pairs of faces the camera will confuse, whether the
+    cards' rim is darker than the mat (the reader looks for them so), and the faces it
+    will mostly leave unknown."""
 
     deck: str
     card_mm: tuple[float, float]
@@ -109,6 +112,7 @@ class EnrolledDeck:
     passes: list[PassInfo]
     confusable: list[tuple[str, str, float]]
     dark_rims: bool = False
+    unsure: list[tuple[str, float]] = field(default_factory=list)  # faces mostly unknown
 
 
 class EnrolSession:
@@ -141,7 +145,7 @@ class EnrolSession:
         self._mat_bgr: list[tuple[float, float, float]] = []
         self._ppm: list[float] = []
         self._checker: TemplateIdentifier | None = None  # learnt from the first pass
-        self._confusable: list[tuple[str, str, float]] = []
+        self._confusions = Confusions(pairs=[], unsure=[])
 
     # -- what to lay out ----------------------------------------------------------
 
@@ -286,7 +290,7 @@ class EnrolSession:
             self._taken = None
             return self._say("first pass done. Move the mat to another place or light, then "
                              "lay out " + ", ".join(self.asked()))
-        self._confusable = confusable_pairs(self.views, self._checker)
+        self._confusions = confusions(self.views, self._checker)
         self.state = "done"
         return self._say("every face seen")
 
@@ -352,8 +356,8 @@ class EnrolSession:
             raise EnrolError(self.stop_message())
         views = {code: [p[code] for p in self.views if code in p] for code in self.codes}
         return EnrolledDeck(deck=self.deck.name, card_mm=self.card_mm, views=views,
-                            passes=list(self._infos), confusable=list(self._confusable),
-                            dark_rims=self.dark_rims)
+                            passes=list(self._infos), confusable=list(self._confusions.pairs),
+                            dark_rims=self.dark_rims, unsure=list(self._confusions.unsure))
 
 
 def learn(passes: Sequence[Mapping[str, Image8]]) -> TemplateIdentifier:
@@ -363,37 +367,43 @@ def learn(passes: Sequence[Mapping[str, Image8]]) -> TemplateIdentifier:
     return TemplateIdentifier.from_references(refs)
 
 
-def confusable_pairs(passes: Sequence[Mapping[str, Image8]],
-                     identifier: TemplateIdentifier | None = None) -> list[tuple[str, str, float]]:
-    """The pairs of faces the camera will confuse, with the share of tries it got wrong:
-    camera-like views of every enrolled view (and a face's view from the other pass)
-    named by an identifier learnt from the first pass (`identifier`, if already learnt).
-    A try that is named wrong counts for the face it was named; an unsure one for the
-    face most like it."""
+@dataclass(frozen=True)
+class Confusions:
+    """What the camera-like tries of each face found: the pairs of faces named as each
+    other (a, b, share of the tries named so) and the faces mostly left unknown (code,
+    share of the tries left unknown: the table is asked for them in play)."""
+
+    pairs: list[tuple[str, str, float]]
+    unsure: list[tuple[str, float]]
+
+
+def confusions(passes: Sequence[Mapping[str, Image8]],
+               identifier: TemplateIdentifier | None = None) -> Confusions:
+    """The faces the camera will confuse or leave unknown: camera-like views of every
+    enrolled view (and a face's view from the other pass) named by an identifier learnt
+    from the first pass (`identifier`, if already learnt). A try named as another face
+    counts for that pair; a try left unknown confuses it with nothing (the table will be
+    asked) and counts for the face's unknowns."""
     identifier = identifier or learn(passes[:1])
     rng = np.random.default_rng(LEARN_SEED + 1)
-    codes = list(passes[0])
-    firsts = [passes[0][c] for c in codes]
-    unit = describe(firsts)
-    likeness = unit @ unit.T
-    np.fill_diagonal(likeness, -np.inf)
     pairs: dict[tuple[str, str], float] = {}
-    for i, code in enumerate(codes):
+    unsure: list[tuple[str, float]] = []
+    for code in passes[0]:
         tries = [augment(view, rng) for views in passes if code in views
                  for view in [views[code]] for _ in range(CONFUSION_TRIES)]
         tries += [views[code] for views in passes[1:] if code in views]
-        wrong: dict[str, int] = {}
-        for named, _ in identifier.identify_many(tries):
-            if named == code:
-                continue
-            other = named if named is not None else codes[int(np.argmax(likeness[i]))]
-            wrong[other] = wrong.get(other, 0) + 1
-        for other, count in wrong.items():
+        names = [name for name, _ in identifier.identify_many(tries)]
+        unknown = names.count(None) / len(tries)
+        if unknown > UNSURE_SHARE:
+            unsure.append((code, round(unknown, 2)))
+        for other, count in Counter(n for n in names if n is not None and n != code).items():
             share = count / len(tries)
             key = (min(code, other), max(code, other))
             if share >= CONFUSABLE_SHARE and share > pairs.get(key, 0.0):
                 pairs[key] = share
-    return sorted(((a, b, round(s, 2)) for (a, b), s in pairs.items()), key=lambda p: -p[2])
+    return Confusions(
+        pairs=sorted(((a, b, round(s, 2)) for (a, b), s in pairs.items()), key=lambda p: -p[2]),
+        unsure=sorted(unsure, key=lambda u: -u[1]))
 
 
 def _mean(values: Sequence[tuple[float, float, float]]) -> tuple[float, float, float]:

@@ -100,6 +100,9 @@ def enrol_command(args: argparse.Namespace, out: TextIO, answers_in: TextIO,
             file=out)
     else:
         print("no two faces look alike to the camera", file=out)
+    if enrolled.unsure:
+        print("often left unknown (the table will be asked): " + ", ".join(
+            f"{code} ({share:.0%} of tries)" for code, share in enrolled.unsure), file=out)
     print(rims_summary(enrolled.dark_rims), file=out)
     folder = write_profile(config.data, enrolled, name)
     print(f"deck profile written: {folder} (cards {enrolled.card_mm[0]:.1f} x "

@@ -16,7 +16,8 @@ directly, by normalised correlation, and lets the deck's own structure help:
   minus its lightness, where black print on yellow shows too.
 - **Colour apart from shape.** The colour is named from the card's hue histogram (white
   balanced on the card's own white; each hue shared between its two nearest bins, so a
-  light that shifts it a little moves it a little) against each colour's enrolled views.
+  light that shifts it a little moves it a little) against the nearest of each colour's
+  enrolled views (each cut in a light of the enrolment's).
 - **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
   at three sizes per axis and every shift of a few pixels: a cut may fall a millimetre
   or two off the card, the white margin in or out. (`vision.template_search` finds what
@@ -26,9 +27,9 @@ A card is named only when its best shape is close (SHAPE_FLOOR) and clearly clos
 the next shape (a ratio test on their distances; when the two come close, the test is made
 again on pictures twice as fine, where a numeral's strokes tell 8 from 0), and among the
 colours that shape comes in one colour clearly wins (a face of its own, with no colour to
-beat, must lie closer to its colours); otherwise None, an explicit unknown. The thresholds
-were set on the real photos of benchmarks/real_photos.py and checked on decks generated
-apart (vision_bench.py --unseen-decks).
+beat, must lie closer to the colours of one of its views); otherwise None, an explicit
+unknown. The thresholds were set on the real photos of benchmarks/real_photos.py and
+checked on decks generated apart (vision_bench.py --unseen-decks).
 """
 
 from __future__ import annotations
@@ -71,7 +72,10 @@ RECENT_TOLERANCE = 4.0  # grey levels a block's mean may move and the patch stay
 RECENT_COUNT = 64  # patches remembered (a table holds far fewer cards)
 COLOUR_MARGIN = 0.2  # histogram distance by which the best colour must beat the next
 COLOUR_FAR = 0.7  # histogram distance beyond which a patch has none of a face's colours
-OWN_COLOUR_FAR = 0.45  # the same for a face whose shape is its own: no colour to beat
+OWN_COLOUR_FAR = 0.45  # the same for a face whose shape is its own (no colour to beat), from
+# the nearest of its enrolled views: below 0.5, where a card of no colour lies from any colour
+COLOUR_MASS = 0.05  # share of a card's pixels below which its colours (and black) are too
+# few to make a whole histogram of: a grey blank's stays as slight as its colours are
 
 
 def balanced(patches: Image8, size: tuple[int, int] = SIZE) -> Floats:
@@ -118,7 +122,9 @@ def hues(img: Floats) -> Floats:
     """Each `balanced` picture's colours as a histogram, (n, HUE_BINS + 1): the hue of its
     saturated pixels and, last, its share of black. A hue counts in its two nearest bins,
     by how near it is to each: a light that moves a hue a little moves its count a
-    little, not all of it into the next bin."""
+    little, not all of it into the next bin. A picture with less colour and black than
+    COLOUR_MASS of its pixels keeps a histogram that slight: a grey card's few tinted
+    pixels are not its colour."""
     low, top = _extremes(img)
     saturation = (top - low) / (top + 1e-3)
     weight = np.clip((saturation - SATURATED[0]) / (SATURATED[1] - SATURATED[0]), 0.0, 1.0)
@@ -137,7 +143,7 @@ def hues(img: Floats) -> Floats:
                                          minlength=n * HUE_BINS).reshape(n, HUE_BINS)
     black = np.clip((DARK[1] - top) / (DARK[1] - DARK[0]), 0.0, 1.0)
     out[:, HUE_BINS] = 0.5 * black.reshape(n, -1).sum(axis=1)
-    out /= out.sum(axis=1, keepdims=True) + 1e-6
+    out /= np.maximum(out.sum(axis=1, keepdims=True), COLOUR_MASS * SIZE[0] * SIZE[1])
     return out
 
 
@@ -254,14 +260,16 @@ class TemplateIdentifier:
 
     `search` holds each enrolled view at every size of SCALES, both ways up, and whose
     shape each is (vision.template_search); `fine` the same templates at FINE_SIZE, in the
-    search's order. `colours` holds the mean hue histogram of each colour. `faces` maps a
-    (shape, colour) pair to its code.
+    search's order. `colours` holds the hue histogram of every view of each colour, colour
+    by colour (`colour_starts`: where each colour's views begin). `faces` maps a (shape,
+    colour) pair to its code.
     """
 
     codes: tuple[str, ...]
     search: ShapeSearch
     shape_names: tuple[str, ...]
     colours: Floats
+    colour_starts: NDArray[np.intp]
     colour_names: tuple[str, ...]
     faces: Mapping[tuple[int, int], str]
     fine: NDArray[np.float16]  # half floats: four times the values, few of them compared
@@ -293,14 +301,17 @@ class TemplateIdentifier:
         shapes = np.concatenate([shapes, shapes])  # upright, then turned
         order = np.argsort(shapes, kind="stable")  # the search keeps its templates so
         hist = hues(pictures)
-        colours = np.stack([hist[[j for j, i in enumerate(owner) if colour_of[i] == name]]
-                            .mean(axis=0) for name in colour_names])
+        views_of = [[j for j, i in enumerate(owner) if colour_of[i] == name]
+                    for name in colour_names]
         faces = {(shape_names.index(s), colour_names.index(c)): code
                  for code, s, c in zip(codes, shape_of, colour_of, strict=True)}
         search = ShapeSearch.build(templates[order], shapes[order], len(shape_names), SIZE,
                                    MARGIN)
         return cls(codes=codes, search=search, shape_names=shape_names,
-                   colours=colours.astype(np.float32), colour_names=colour_names,
+                   colours=hist[[j for views in views_of for j in views]].astype(np.float32),
+                   colour_starts=np.cumsum([0] + [len(views) for views in views_of[:-1]],
+                                           dtype=np.intp),
+                   colour_names=colour_names,
                    faces=faces, fine=fine[order].astype(np.float16), threshold=threshold)
 
     def identify(self, patch: Image8) -> tuple[str | None, float]:
@@ -333,7 +344,7 @@ class TemplateIdentifier:
         inks = ink(pictures)
         per_shape = self.search.scores(inks)
         hist = hues(pictures)
-        colour_d = 0.5 * np.abs(hist[:, None, :] - self.colours[None, :, :]).sum(axis=2)
+        colour_d = self._colour_distances(hist)
         spread = contrasts(grey(patches))
         close = [i for i in range(len(patches)) if close_call(per_shape[i])]
         fine_inks = ink(balanced(patches[close], FINE_SIZE)) if close else inks[:0]
@@ -341,6 +352,15 @@ class TemplateIdentifier:
                 for k, i in enumerate(close)}
         return [self._decide(per_shape[i], colour_d[i], spread[i], fine.get(i))
                 for i in range(len(patches))]
+
+    def _colour_distances(self, hist: Floats) -> Floats:
+        """How far each histogram lies from each colour, (patches, colours): from the
+        nearest of the colour's views. Its views were cut in the lights of the enrolment,
+        a light each pass (or layout): a card seen in a light like one of them has that
+        view's colours, not those of the mean of them all."""
+        views = 0.5 * np.abs(hist[:, None, :] - self.colours[None, :, :]).sum(axis=2)
+        out: Floats = np.minimum.reduceat(views, self.colour_starts, axis=1)
+        return out
 
     def _fine_ratios(self, coarse: Floats, fine: Floats, shape_scores: Floats
                      ) -> tuple[float, float]:

@@ -112,7 +112,8 @@ class TableControl(LiveFeed, Protocol):
         "written", "failed"), pass, passes, message, asked: [code] (to lay out now, row by
         row), rows: [cards per row], progress: [seen, total], crops: [{n, name}],
         problems: [text], codes: [code], card_mm, dark_rims (the cards' rim is darker
-        than the mat), confusable: [[code, code, share]], folder}."""
+        than the mat), confusable: [[code, code, share]], unsure: [[code, share]] (faces
+        mostly left unknown), folder}."""
         ...
 
     def start_enrolment(self, game: str, second_pass: bool) -> None:

@@ -35,6 +35,7 @@ def enrolled_deserto(passes: int = 1, dark_rims: bool = False) -> EnrolledDeck:
         views={code: [image] * passes for code, image in art.items()},
         passes=[PassInfo((60.0, 70.0, 58.0), 1.1, 14)] * passes,
         confusable=[("oasis", "treasure", 0.4)], dark_rims=dark_rims,
+        unsure=[("vizier", 0.6)],
     )
 
 
@@ -46,6 +47,7 @@ def test_a_profile_is_written_whole_and_read_back(tmp_path: Path) -> None:
     assert set(profile.faces) == {"vizier", "brigand", "treasure", "oasis", "back"}
     assert all(len(profile.images()[code]) == 2 for code in profile.faces)
     assert profile.data["confusable"] == [["oasis", "treasure", 0.4]]
+    assert profile.data["unsure"] == [["vizier", 0.6]]
     assert profile.data["dark_rims"] is False and not profile.dark_rims
     assert find_profile(tmp_path, "deserto") == profile
     assert find_profile(tmp_path, "tempus") is None and find_profile(None, "deserto") is None

@@ -64,6 +64,8 @@ def test_a_recorded_enrolment_writes_a_profile_of_every_face(
     out = capsys.readouterr().out
     assert "deck profile written" in out and "crops: 1=red-1 2=red-0" in out
     assert "the cards' rim is lighter than the mat" in out  # its faces' white margin
+    # the grey blank is named as the blank, in both passes' light: no face's confusion
+    assert "blank" not in out.split("every face seen")[-1]
     profile = load_profile(earlier.parent)
     assert profile.deck == "uno" and profile.data["dark_rims"] is False
     assert set(profile.faces) == {c for layout in METADATA["enrolment"]["layouts"]
@@ -72,6 +74,8 @@ def test_a_recorded_enrolment_writes_a_profile_of_every_face(
     width, height = METADATA["enrolment"]["card_mm"]
     assert abs(profile.card_mm[0] - width) <= 1.2 and abs(profile.card_mm[1] - height) <= 1.2
     assert len(profile.data["passes"]) == 2
+    assert all(f"{code} ({share:.0%} of tries)" in out.split("left unknown")[-1]
+               for code, share in profile.data["unsure"])
     assert sorted((data / "enrolment").iterdir())  # the contact sheets shown
     assert not [p for p in (data / "decks").iterdir() if p.name.startswith(".")]
 

@@ -1,0 +1,47 @@
+"""What the end of an enrolment says of the faces: a pair only when one face is named as
+the other, and a face the camera mostly leaves unknown as that (the table is asked for it),
+never as a confusion with the face most like it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from firmware.enrol import confusions
+from vision.foreign_decks import DESIGNS, paint_deck
+
+FACES = json.loads((Path(__file__).resolve().parents[2] / "referee/decks/uno.json")
+                   .read_text(encoding="utf-8"))["faces"]
+CODES = ("red-1", "red-2", "blue-1", "blue-2", "wild", "back")
+
+
+def small(image: np.ndarray) -> np.ndarray:
+    """A face at the size an enrolment cuts it from the camera's frame."""
+    return np.asarray(cv2.resize(image, (114, 176), interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def deck() -> dict[str, np.ndarray]:
+    faces = paint_deck(DESIGNS["uno-classic"], FACES, seed=1)
+    return {code: small(faces[code]) for code in CODES}
+
+
+def test_faces_printed_alike_are_left_unknown_not_confused() -> None:
+    # a "blank" printed as the wild: neither can be told from the other, so both are
+    # mostly left unknown, and neither is named as the other
+    faces = deck()
+    found = confusions([{**faces, "blank": faces["wild"].copy()}])
+    assert not found.pairs
+    assert {code for code, _ in found.unsure} == {"blank", "wild"}
+    assert all(share > 0.5 for _, share in found.unsure)
+
+
+def test_a_face_named_as_another_is_a_pair() -> None:
+    # the second pass's blue-1 is a red 1: its views are named red-1, a pair to warn about
+    first = deck()
+    second = {**first, "blue-1": first["red-1"].copy()}
+    found = confusions([first, second])
+    assert [(a, b) for a, b, _ in found.pairs] == [("blue-1", "red-1")]
+    assert not found.unsure
