@@ -10,11 +10,13 @@ mask and edges). The other good outlines of such a blob are offered as `extras`,
 each with the found cards it lies on, for the reader to keep if it can name them.
 What no card explains is mended and explained once more: a card as dark as the mat shows
 only as pieces of its rim and print, which, their gaps closed and what they enclose filled
-in, are the card. What still no card explains is reported as clutter (a hand, a phone, a
-mug). A deck whose cards have a dark rim (a black border or frame, measured at enrolment)
-is found with `dark_rims`: such a rim hardly differs from the dark mat in dim light, but
-is darker than any shadow a card casts; where two such cards touch, the dark seam stands
-for their outlines.
+in, are the card (or several: touching cards mend into one blob); a face darker than the
+mat whose light rim does not show is a blob a few mm inside its card, with spurs of rim,
+which, cut off, leave the card's middle. What still no card explains is reported as
+clutter (a hand, a phone, a mug). A deck whose cards have a dark rim (a black border or
+frame, measured at enrolment) is found with `dark_rims`: such a rim hardly differs from
+the dark mat in dim light, but is darker than any shadow a card casts; where two such
+cards touch, the dark seam stands for their outlines.
 
     >>> scan = find_cards(top_down, px_per_mm=1.5, card_mm=(63, 88))   # doctest: +SKIP
     >>> [q.center_mm for q in scan.cards]                               # doctest: +SKIP
@@ -53,8 +55,16 @@ DARK_MIN = 10  # grey levels darker at least, for such a pixel
 SIZE_TOL = 0.09  # relative tolerance on card sides
 MEND_MM = 17.0  # gaps in and between unexplained blobs this wide at most are closed (_mended)
 MEND_LEAST = 0.03  # the blobs mended make this share of a card at least
-MEND_MOST = 3.0  # and a blob mended, or its hull, no larger than this many cards
+MEND_MOST = 3.0  # and a mended blob's hull no larger than this many cards (_hull_cards)
+#: a mended blob no larger than this many cards is explained again: a group of touching
+#: dark cards shows only as their rims, which mend into one blob
+MEND_FIT_MOST = 8.0
 MENDED_GROWTH = 1.03  # a blob mended grows by this share at least, or nothing was mended
+#: spurs and pieces of rim this wide at most are cut off an unexplained blob (_opened_cards)
+OPEN_MM = 5.0
+#: and such a blob, opened, is the card it lies in the middle of if it is as much smaller
+#: than the card at most (mm each side): the unseen rim and the blur of the face's edge
+INSET_MM = 4.0
 HULL_OUTLINE = 0.6  # share of a mended blob's hull along the blob, for a card (_hull_cards)
 #: a seam between touching dark-rimmed cards: darker than this share of the mat around,
 #: and this wide (mm) at least, wider than one card's rim (_dark_seams)
@@ -400,11 +410,12 @@ class _Finding:
             for group, mended in _mended([b.contour for b in blobs], self.px_per_mm):
                 members = [blobs[i] for i in group]
                 if mended is not None and (area := cv2.contourArea(mended) / self.px_per_mm**2
-                                           ) <= MEND_MOST * self.card_area:
+                                           ) <= MEND_FIT_MOST * self.card_area:
                     grew = area > MENDED_GROWTH * sum(b.area for b in members)
                     if (grew and area > 0.5 * self.card_area
                             and self.explain(mended, area, seams=False) is None
-                            ) or self._hull_cards(mended):
+                            ) or self._hull_cards(mended) or self._opened_cards(
+                                [b.contour for b in members if b.area >= 0.6 * self.card_area]):
                         continue
                 left.extend(members)
         for blob in left:
@@ -427,6 +438,37 @@ class _Finding:
         self.cards.extend(found)
         self._left_over(hull, area - len(found) * self.card_area)
         return True
+
+    def _opened_cards(self, contours: list[NDArray[np.int32]]) -> bool:
+        """Keep the cards that these blobs are with their spurs cut off (an opening OPEN_MM
+        wide), if any: a face darker than the mat inside a light rim that does not show (1.2 mm
+        of grey in dim light hardly differs from the mat) is a blob a few mm inside the
+        card, with pieces of the rim stuck to it here and there, too thin to be a card."""
+        if not contours:
+            return False
+        s = self.px_per_mm
+        k = 2 * round(OPEN_MM * s / 2) + 1
+        x, y, bw, bh = cv2.boundingRect(np.concatenate(contours))
+        canvas = np.zeros((bh + 2 * k, bw + 2 * k), np.uint8)
+        cv2.drawContours(canvas, contours, -1, 255, -1, offset=(k - x, k - y))
+        opened = cv2.morphologyEx(canvas, cv2.MORPH_OPEN,
+                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        outlines, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                       offset=(x - k, y - k))
+        kept = False
+        for piece in outlines:
+            outline = np.asarray(piece, np.int32)
+            area = cv2.contourArea(outline) / s**2
+            if not 0.6 * self.card_area <= area <= MEND_MOST * self.card_area:
+                continue
+            pts = outline.reshape(-1, 2).astype(np.float64) / s
+            found = _as_card_or_grid(pts, area, self.card_mm) or _inset_card(pts, area,
+                                                                             self.card_mm)
+            if found:
+                self.cards.extend(found)
+                self._left_over(outline, area - len(found) * self.card_area)
+                kept = True
+        return kept
 
     def _left_over(self, contour: NDArray[np.int32], rest: float) -> None:
         """Report the part (mm^2) of a blob no card explains as clutter, if it is large."""
@@ -491,6 +533,20 @@ def _mended(contours: list[NDArray[np.int32]], px_per_mm: float
         groups.setdefault(label, []).append(i)
     return [(group, np.asarray(outlines[label], np.int32) if label >= 0 else None)
             for label, group in groups.items()]
+
+
+def _inset_card(pts: Vec, area: float, card_mm: tuple[float, float]) -> list[CardQuad] | None:
+    """The card a rectangular blob up to INSET_MM a side smaller than it is the middle of."""
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts.astype(np.float32))
+    if rw * rh <= 0 or area / (rw * rh) < MIN_FILL:
+        return None
+    (short, long), (card_short, card_long) = sorted((rw, rh)), sorted(card_mm)
+    if not (card_short - 2 * INSET_MM <= short <= card_short * (1 + SIZE_TOL)
+            and card_long - 2 * INSET_MM <= long <= card_long * (1 + SIZE_TOL)):
+        return None
+    theta = math.radians(angle)
+    axis = (math.cos(theta), math.sin(theta)) if rw > rh else (-math.sin(theta), math.cos(theta))
+    return [CardQuad.from_axes((cx, cy), axis, card_mm)]
 
 
 def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> list[CardQuad] | None:

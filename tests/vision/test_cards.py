@@ -269,21 +269,28 @@ def test_cards_with_a_black_frame_in_dim_light_are_found_when_their_rims_are_dar
     assert found(dark_rims=False) == []
 
 
-def test_a_dark_card_whose_thin_light_rim_shows_in_pieces_is_found_whole(scene: Any) -> None:
-    # A tall Tempus-like card we never drew: a dark face (as dark as the mat in dim light)
-    # inside a 1.2 mm light rim. Where the rim is worn away (here three stretches of 10 to
-    # 16 mm; on a camera frame, noise and JPEG) the card shows only as pieces of its rim
-    # and its print, none of them card-shaped; closed and filled in, they are the card.
+def worn_tall_face(code: str) -> Any:
+    """A tall Tempus-like face we never drew (a dark face inside a 1.2 mm light rim), its rim
+    worn away along three stretches, as noise and JPEG break it on a dim camera frame."""
     data = json.loads((ROOT / "referee" / "decks" / "tempus.json").read_text("utf-8"))
     design = DESIGNS["tempus-tall"]
-    face = paint_deck(design, data["faces"], seed=1)["violet-24"].copy()
+    face = paint_deck(design, data["faces"], seed=1)[code].copy()
     s = face.shape[1] / design.card_mm[0]  # the face's pixels per mm
     dark = tuple(int(v) for v in design.paper)
     for (x0, y0), (x1, y1) in (((0, 30), (3, 46)), ((67, 70), (70, 80)), ((20, 117), (34, 120))):
         cv2.rectangle(face, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)),
                       dark, -1)
+    return face
+
+
+def test_a_dark_card_whose_thin_light_rim_shows_in_pieces_is_found_whole(scene: Any) -> None:
+    # A tall Tempus-like card we never drew: a dark face (as dark as the mat in dim light)
+    # inside a 1.2 mm light rim. Where the rim is worn away (here three stretches of 10 to
+    # 16 mm; on a camera frame, noise and JPEG) the card shows only as pieces of its rim
+    # and its print, none of them card-shaped; closed and filled in, they are the card.
+    design = DESIGNS["tempus-tall"]
     bare = (scene.frame() * 0.45).astype(np.uint8)
-    scene.add_image(face, (250.0, 210.0), 12.0, design.card_mm)
+    scene.add_image(worn_tall_face("violet-24"), (250.0, 210.0), 12.0, design.card_mm)
     frame = (scene.frame() * 0.45).astype(np.uint8)
     cal = calibrate(scene.frame(), scene.mat)
     valid = view_mask(cal, 1.0)
@@ -294,8 +301,6 @@ def test_a_dark_card_whose_thin_light_rim_shows_in_pieces_is_found_whole(scene: 
     assert np.hypot(card.center_mm[0] - 250, card.center_mm[1] - 210) < 2.0
     assert abs(card.angle_deg - 12.0) < 2.0
     assert not found.clutter
-
-
 
 
 def test_a_card_whose_rim_does_not_show_along_most_of_a_side_is_its_hull() -> None:
@@ -347,3 +352,60 @@ def test_a_chain_of_touching_cards_with_black_borders_is_told_apart_by_the_dark_
             np.hypot(o.center_mm[0] - place[0], o.center_mm[1] - place[1]) < 2.5
             for o in (q, *q.alternatives))]) == 1
 
+
+def test_a_group_of_touching_dark_cards_that_show_only_their_rims_is_found(scene: Any) -> None:
+    # Four of those cards side by side and touching in dim light, through a lens, with noise:
+    # their rims and print show in some sixty pieces, which mend into one blob of four cards,
+    # and the cards are found in it.
+    design = DESIGNS["tempus-tall"]
+    places = [(150.0, 180.0), (220.5, 181.0), (291.0, 180.0), (361.5, 181.0)]
+    rng = np.random.default_rng(3)
+
+    def dim(image: Any) -> Any:
+        seen = cv2.GaussianBlur(image.astype(np.float32) * 0.45, (0, 0), 1.0)
+        return np.clip(seen + rng.normal(0, 3, seen.shape), 0, 255).astype(np.uint8)
+
+    bare = dim(scene.frame())
+    for code, place in zip(("violet-24", "red-10", "violet-7", "red-3"), places, strict=True):
+        scene.add_image(worn_tall_face(code), place, 0.0, design.card_mm)
+    frame = dim(scene.frame())
+    cal = calibrate(scene.frame(), scene.mat)
+    valid = view_mask(cal, 1.0)
+    model = MatModel(cal.warp_mat(bare, 1.0), 1.0, valid)
+    found = find_cards(cal.warp_mat(frame, 1.0), 1.0, design.card_mm, valid, model)
+    assert [len(near(found, place, 2.0)) for place in places] == [1, 1, 1, 1]
+    assert len(found.cards) == 4
+
+
+def test_a_dark_back_whose_light_rim_does_not_show_is_the_card_round_its_face() -> None:
+    # A back darker than the mat inside a light rim the camera does not see: its blob is the
+    # face, 3.5 mm inside the card on every side, with two pieces of the rim, a pixel wide,
+    # stuck to it by a thread at opposite corners (too thin to be a card, but they make it
+    # no rectangle), and a speck of noise beside it, which mending joins to it.
+    card_mm = (70.0, 120.0)
+    top = np.full((420, 594, 3), (60, 66, 47), np.uint8)
+    valid = np.full(top.shape[:2], 255, np.uint8)
+    model = MatModel(top.copy(), 1.0, valid)  # the bare mat
+    card = CardQuad.from_axes((300.0, 200.0), (0.3, 1.0), card_mm)
+    face = CardQuad.from_axes((300.0, 200.0), (0.3, 1.0), (63.0, 113.0))
+    cv2.fillPoly(top, [np.round(np.array(face.corners_mm)).astype(np.int32)], (10, 10, 10))
+    outer, inner = np.array(card.corners_mm), np.array(face.corners_mm)
+
+    def line(p: Any, q: Any) -> None:
+        cv2.line(top, tuple(np.round(p).astype(int).tolist()),
+                 tuple(np.round(q).astype(int).tolist()), (10, 10, 10), 1)
+
+    for k, towards in ((0, 3), (2, 1)):  # 12 mm of rim along a long side, from a corner
+        step = (outer[towards] - outer[k]) / np.linalg.norm(outer[towards] - outer[k])
+        line(outer[k] + 2 * step, outer[k] + 14 * step)
+        inward = (inner[towards] - inner[k]) / np.linalg.norm(inner[towards] - inner[k])
+        line(outer[k] + 8 * step, inner[k] + 8 * inward)
+    side = (outer[1] + outer[2]) / 2
+    speck = side + (side - (300.0, 200.0)) * 9 / np.linalg.norm(side - (300.0, 200.0))
+    cv2.circle(top, tuple(np.round(speck).astype(int).tolist()), 2, (10, 10, 10), -1)
+    found = find_cards(top, 1.0, card_mm, valid, model)
+    assert len(found.cards) == 1
+    quad = found.cards[0]
+    assert np.hypot(quad.center_mm[0] - 300, quad.center_mm[1] - 200) < 1.5
+    assert abs(quad.angle_deg - card.angle_deg) < 2.0
+    assert not found.clutter
