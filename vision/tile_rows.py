@@ -9,7 +9,11 @@ neighbour is a line darker than the tiles on both sides of it (their rims, the g
 their rounded corners) all along the side, where a numeral darkens only the tile's
 middle, so the median brightness along the side dips there; a side with the mat beyond
 it is where the brightness is halfway between the tile's and the mat's. A tile the
-outlines left out between two others in a row is added where the view shows one.
+outlines left out between two others in a row is added where the view shows one. Two
+rows touching along their long sides (a meld laid under another) are first cut again
+into rows at the seam that runs straight along the whole block, then each row into
+tiles (the blob's grid may be turned the wrong way up, or no grid when the rows are
+staggered).
 
     >>> tiles = on_seams(grey_view, 1.0, found_in_one_blob)   # doctest: +SKIP
 """
@@ -44,6 +48,10 @@ _RIM_STEPS = -np.arange(RIM_MM[0], RIM_MM[1] + STEP_MM / 2, STEP_MM) / STEP_MM  
 NEIGHBOUR = (0.8, 1.25)  # a neighbour's centre lies this many sides away along an axis
 ASKEW = 0.3  # and at most this share of the other side off the axis
 TURNED_DEG = 8.0  # and at most this much turned from the card
+STAGGER = 0.5  # share of a tile's short side two rows may lie apart along their length
+FULL_SEAM = 0.75  # share of a line along a block that is as dark as a seam between its rows
+ROW_GAP_MM = 0.25  # between the tiles of a row, when counting them in its length
+ROW_TOL = 0.09  # relative tolerance on a row's length, as whole tiles
 
 
 def are_tiles(card_mm: tuple[float, float]) -> bool:
@@ -60,6 +68,8 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     stays where no edge shows clearly along an axis. Given the foreground `mask`, a
     card missing from a row (a gap one card wide between two cards in line, wholly
     foreground and as bright as they are) is added after them."""
+    if mask is not None and len(quads) > 1:
+        quads = _recut_block(grey, mask, px_per_mm, quads)
     if mask is not None:
         quads = quads + _gaps_filled(grey, mask, px_per_mm, quads)
     if len(quads) < 2:
@@ -80,6 +90,136 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     return [quad if i not in moved else
             _moved(quad, (float(centres[i][0] + moves[i][0]), float(centres[i][1] + moves[i][1])))
             for i, quad in enumerate(quads)]
+
+
+def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,
+                 quads: list[CardQuad]) -> list[CardQuad]:
+    """The tiles of a block (rows touching along their long sides) cut again along the
+    seams the view shows, if the outlines given put them elsewhere. A block's rectangle
+    splits into a grid both ways up when its sides are whole tiles both ways (three tiles
+    by two rows is 60 x 60 mm), two rows laid a few mm apart along their length are no
+    grid at all, and the blob's edge votes may turn a tile across two; but the seam
+    between two rows runs straight along the whole block, where a line across tiles in
+    the wrong cut does not. The block is the cards turned as most are; a card turned
+    otherwise stays unless its centre lies on a tile of the new cut."""
+    centres, units, sides = _layout(quads)
+    along, off, turned = _apart(quads, centres, units[1], units[0], sides[1], sides[0])
+    parallel = turned <= TURNED_DEG
+    block = np.flatnonzero(parallel[int(parallel.sum(axis=1).argmax())])
+    rows_touch = (NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= NEIGHBOUR[1]) & (
+        off <= STAGGER) & parallel  # tiles of two rows, along their long sides
+    if not rows_touch[np.ix_(block, block)].any():
+        return quads
+    corners = np.array([quads[i].corners_mm for i in block], np.float32).reshape(-1, 2)
+    (cx, cy), (width, height), angle = cv2.minAreaRect(corners)
+    theta = math.radians(angle)
+    a, b = np.array([math.cos(theta), math.sin(theta)]), np.array([-math.sin(theta),
+                                                                    math.cos(theta)])
+    centre = np.array([cx, cy], np.float64)
+    ways = ((b, height, a, width), (a, width, b, height))  # (across rows, along rows)
+    cuts = [_row_seams(grey, px_per_mm, centre, across, length, lines, span, sides[1])
+            for across, length, lines, span in ways]
+    found = [(seams, way) for seams, way in zip(cuts, ways, strict=True) if seams]
+    if len(found) != 1:  # no seam shows, or the view does not say which way the rows run
+        return quads
+    seams, (across, _, lines, span) = found[0]
+    recut = _rows_cut(quads[0], mask, px_per_mm, centre, (lines, across), span, seams, sides)
+    if recut is None or _same_tiles(recut, [quads[i] for i in block]):
+        return quads
+    in_block = set(block.tolist())
+    others = [q for i, q in enumerate(quads) if i not in in_block
+              and not any(_inside(q.center_mm, tile) for tile in recut)]
+    return recut + others
+
+
+def _inside(point: tuple[float, float], quad: CardQuad) -> bool:
+    """Whether a point (mm) lies on the card."""
+    outline = np.array(quad.corners_mm, np.float32)
+    return cv2.pointPolygonTest(outline, point, False) >= 0
+
+
+def _row_seams(grey: NDArray[np.uint8], px_per_mm: float, centre: Floats, across: Floats,
+               length: float, lines: Floats, width: float, long: float
+               ) -> list[float] | None:
+    """Where (mm from the block's centre along `across`) the seams between its rows lie,
+    the rows `long` (a tile's long side) deep across it; None if one is missing. A seam
+    is a dip in the grey level of lines along the block (`lines`, `width` long) that are
+    dark nearly all along (FULL_SEAM of each line)."""
+    rows = round(length / long)
+    if rows < 2:
+        return None
+    reach = length / 2 + SEARCH_MM + 1
+    t = np.arange(-reach, reach + STEP_MM / 2, STEP_MM)
+    s = np.arange(-width / 2, width / 2 + STEP_MM / 2, 2 * STEP_MM)
+    xs, ys = ((centre[c] + t[:, None] * across[c] + s[None, :] * lines[c]) * px_per_mm
+              for c in (0, 1))
+    strip = np.asarray(cv2.remap(grey, xs.astype(np.float32), ys.astype(np.float32),
+                                 cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.float64)
+    profile = np.quantile(strip, FULL_SEAM, axis=1)[None, :]
+    inner = np.abs(t) <= length / 2
+    level = np.array([float(np.median(profile[0, inner]))])
+    window = SEARCH_MM / STEP_MM
+    seams = []
+    for k in range(1, rows):
+        expected = (-length / 2 + k * length / rows + reach) / STEP_MM
+        low, high = max(1, math.floor(expected - window)), min(len(t) - 2,
+                                                               math.ceil(expected + window))
+        at = _seams(profile, low, high, level)[0]
+        if np.isnan(at):
+            return None
+        seams.append(float(at) * STEP_MM - reach)
+    return seams
+
+
+def _rows_cut(like: CardQuad, mask: NDArray[np.uint8], px_per_mm: float, centre: Floats,
+              axes: tuple[Floats, Floats], length: float, seams: list[float],
+              sides: tuple[float, float]) -> list[CardQuad] | None:
+    """The tiles of each row of a block (`axes`: along its rows, across them; `length`
+    of the block along them), the rows either side of the `seams` (mm across from `centre`),
+    each row cut into tiles evenly over the stretches the foreground covers along it;
+    None where a stretch is no whole number of tiles long."""
+    lines, across = axes
+    middles = [seams[0] - sides[1] / 2,
+               *((a + b) / 2 for a, b in zip(seams[:-1], seams[1:], strict=True)),
+               seams[-1] + sides[1] / 2]
+    reach = length / 2 + 2 * STEP_MM
+    t = np.arange(-reach, reach + STEP_MM / 2, STEP_MM)
+    tiles: list[CardQuad] = []
+    for middle in middles:
+        s = np.array([-sides[1] / 4, 0.0, sides[1] / 4]) + middle
+        xs, ys = ((centre[c] + t[:, None] * lines[c] + s[None, :] * across[c]) * px_per_mm
+                  for c in (0, 1))
+        points = np.stack([xs.ravel(), ys.ravel()], axis=1)
+        covered = (_sample(mask, np.asarray(np.round(points), np.intp)) > 0).reshape(xs.shape)
+        for start, stop in _runs(np.asarray(covered.all(axis=1), np.bool_)):
+            span = (stop - start) * STEP_MM
+            count = round(span / (sides[0] + ROW_GAP_MM))
+            if count < 1:
+                continue
+            if abs(span - count * sides[0]) > ROW_TOL * count * sides[0]:
+                return None
+            first = t[start] - STEP_MM / 2
+            for i in range(count):
+                at = centre + lines * (first + span * (i + 0.5) / count) + across * middle
+                tiles.append(type(like).from_axes(at, across, sides))
+    return tiles
+
+
+def _runs(flags: NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """The stretches (start, stop) where `flags` holds."""
+    edges = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
+    return list(zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(),
+                    strict=True))
+
+
+def _same_tiles(ours: list[CardQuad], given: list[CardQuad]) -> bool:
+    """Whether two cuts give as many tiles, each within SEARCH_MM of one the other gives
+    and turned alike (the seams then move the given ones onto their edges)."""
+    if len(ours) != len(given):
+        return False
+    return all(any(math.dist(q.center_mm, g.center_mm) <= SEARCH_MM
+                   and abs((q.angle_deg - g.angle_deg + 90) % 180 - 90) <= TURNED_DEG
+                   for g in given) for q in ours)
 
 
 def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,

@@ -122,3 +122,24 @@ def test_a_tile_missing_between_two_in_a_row_is_added_where_the_view_shows_one()
     # where the view between them is mat, nothing is added
     grey[50:80, 121:141] = 60
     assert len(on_seams(grey, 1.0, ends, np.where(grey > 100, 255, 0).astype(np.uint8))) == 2
+
+
+@pytest.mark.parametrize(("angle", "lengths", "stagger"), [
+    (0.0, (3, 3), 0.0),   # 60 x 60 mm: a grid of whole tiles either way up
+    (3.0, (4, 4), -5.0),  # the rows a quarter tile apart along their length: no grid
+    (-4.0, (4, 5), -7.5),
+    (28.0, (5, 5), 8.0),
+])
+def test_two_rows_touching_along_their_long_sides(scene: Any, tiles: list[Any], angle: float,
+                                                  lengths: tuple[int, int],
+                                                  stagger: float) -> None:
+    # a meld laid right under another one: each tile found on its own outline
+    a = math.radians(angle)
+    along, across = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    first, second = (200.0, 150.0), np.array([200.0, 150.0]) + 30.3 * across + stagger * along
+    truth = lay_row(scene, tiles[:lengths[0]], first, angle, [0.3, 0.1, 0.4, 0.2][:lengths[0] - 1])
+    truth += lay_row(scene, tiles[6:6 + lengths[1]], (float(second[0]), float(second[1])), angle,
+                     [0.2, 0.4, 0.0, 0.3][:lengths[1] - 1])
+    found = found_tiles(scene)
+    assert len(found) == len(truth)
+    assert max(corner_errors(found, truth)) < OFF_MM
