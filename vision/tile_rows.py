@@ -98,19 +98,17 @@ def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     seams the view shows, if the outlines given put them elsewhere. A block's rectangle
     splits into a grid both ways up when its sides are whole tiles both ways (three tiles
     by two rows is 60 x 60 mm), two rows laid a few mm apart along their length are no
-    grid at all, and the blob's edge votes may turn a tile across two; but the seam
-    between two rows runs straight along the whole block, where a line across tiles in
-    the wrong cut does not. The block is the cards turned as most are; a card turned
-    otherwise stays unless its centre lies on a tile of the new cut."""
+    grid at all; but the seam between two rows runs straight along the whole block,
+    where a line across tiles in the wrong cut does not. Only cards all turned alike are
+    cut again (a card turned across them may lie on the rows), and the new cut is kept
+    only if every card given lies on one of its tiles."""
     centres, units, sides = _layout(quads)
     along, off, turned = _apart(quads, centres, units[1], units[0], sides[1], sides[0])
-    parallel = turned <= TURNED_DEG
-    block = np.flatnonzero(parallel[int(parallel.sum(axis=1).argmax())])
     rows_touch = (NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= NEIGHBOUR[1]) & (
-        off <= STAGGER) & parallel  # tiles of two rows, along their long sides
-    if not rows_touch[np.ix_(block, block)].any():
+        off <= STAGGER)  # tiles of two rows, along their long sides
+    if not rows_touch.any() or (turned > TURNED_DEG).any():
         return quads
-    corners = np.array([quads[i].corners_mm for i in block], np.float32).reshape(-1, 2)
+    corners = np.array([q.corners_mm for q in quads], np.float32).reshape(-1, 2)
     (cx, cy), (width, height), angle = cv2.minAreaRect(corners)
     theta = math.radians(angle)
     a, b = np.array([math.cos(theta), math.sin(theta)]), np.array([-math.sin(theta),
@@ -124,12 +122,13 @@ def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
         return quads
     seams, (across, _, lines, span) = found[0]
     recut = _rows_cut(quads[0], mask, px_per_mm, centre, (lines, across), span, seams, sides)
-    if recut is None or _same_tiles(recut, [quads[i] for i in block]):
+    if recut is None or _same_tiles(recut, quads):
         return quads
-    in_block = set(block.tolist())
-    others = [q for i, q in enumerate(quads) if i not in in_block
-              and not any(_inside(q.center_mm, tile) for tile in recut)]
-    return recut + others
+    # every card given must lie on a tile of the new cut (else the blob holds more than
+    # the block: keep what its outlines found)
+    if not all(any(_inside(q.center_mm, tile) for tile in recut) for q in quads):
+        return quads
+    return recut
 
 
 def _inside(point: tuple[float, float], quad: CardQuad) -> bool:
