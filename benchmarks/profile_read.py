@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import dataclasses
 import functools
 import os
 import pstats
@@ -53,10 +52,9 @@ from vision_bench import (  # noqa: E402  (beside this file)
     MAT_PX_PER_MM,
     ROOT,
     Deck,
-    build_scene,
     enrol,
     held_out_seed,
-    shot,
+    take_scene,
     unseen_deck,
     warm_up,
 )
@@ -186,12 +184,8 @@ def profile(name: str, args: argparse.Namespace) -> None:
     profiler = cProfile.Profile() if args.cprofile else None
     load = os.getloadavg()[0]
     for n in range(args.scenes):
-        scene, camera, lighting, optics, _ = build_scene(
-            args.seed_base + n, deck, mat, mat_image, case.cards, resolution, case.piles)
-        rng = np.random.default_rng([args.seed_base + n, 1])
-        empty = dataclasses.replace(scene, cards=[], hand=None)
-        empty_frame, empty_full = shot(optics.render(empty, camera, lighting, rng).image, bench)
-        frame, full = shot(optics.render(scene, camera, lighting, rng).image, bench)
+        taken = take_scene(args.seed_base + n, deck, mat, mat_image, bench, resolution)
+        (empty_frame, empty_full), (frame, full) = taken.bare, taken.shot
         reader = TableReader(mat, timed_identifier, card_mm, dark_rims=dark_rims)
         reader.read(empty_frame, full=empty_full)
         if profiler is not None:

@@ -443,15 +443,34 @@ def warm_up(deck: Deck, mat: MatSpec, mat_image: NDArray[np.uint8],
     """Read one scene before timing: the first read of a process loads (or, after an
     install, compiles) the numba kernels, a one-off like the calibration, not a frame's cost.
     Its seed lies below the measured ones."""
-    scene, camera, lighting, optics, _ = build_scene(
-        args.seed_base - 1, deck, mat, mat_image, args.cards, resolution, args.piles)
-    rng = np.random.default_rng([args.seed_base - 1, 1])
+    taken = take_scene(args.seed_base - 1, deck, mat, mat_image, args, resolution)
     reader = TableReader(mat, identifier, card_mm, dark_rims=dark_rims)
-    for image in (optics.render(dataclasses.replace(scene, cards=[], hand=None), camera,
-                                lighting, rng).image,
-                  optics.render(scene, camera, lighting, rng).image):
-        frame, full = shot(image, args)
+    for frame, full in (taken.bare, taken.shot):
         reader.read(frame, full=full)
+
+
+@dataclass(frozen=True)
+class TakenScene:
+    """A held-out scene as its camera took it: the bare mat first (the frame that
+    calibrates), then with the scene's cards, each as `shot` gives it (frame, full)."""
+
+    scene: Scene
+    conditions: Conditions
+    result: RenderResult  # the render with the cards (where they lie in the image)
+    bare: tuple[Image, Image | None]
+    shot: tuple[Image, Image | None]
+
+
+def take_scene(seed: int, deck: Deck, mat: MatSpec, mat_image: Image, args: argparse.Namespace,
+               resolution: tuple[int, int]) -> TakenScene:
+    """The scene of `seed` (args.cards cards, args.piles piles) rendered by its camera."""
+    scene, camera, lighting, optics, conditions = build_scene(
+        seed, deck, mat, mat_image, args.cards, resolution, args.piles)
+    rng = np.random.default_rng([seed, 1])
+    bare = optics.render(dataclasses.replace(scene, cards=[], hand=None), camera, lighting, rng)
+    result = optics.render(scene, camera, lighting, rng)
+    return TakenScene(scene=scene, conditions=conditions, result=result,
+                      bare=shot(bare.image, args), shot=shot(result.image, args))
 
 
 def shot(image: Image, args: argparse.Namespace) -> tuple[Image, Image | None]:
@@ -503,13 +522,9 @@ def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
     warm_up(deck, mat, mat_image, identifier, args, resolution, card_mm, dark_rims)
     for n in range(args.scenes):
         seed = args.seed_base + n
-        scene, camera, lighting, optics, conditions = build_scene(
-            seed, deck, mat, mat_image, args.cards, resolution, args.piles)
-        rng = np.random.default_rng([seed, 1])
-        empty = dataclasses.replace(scene, cards=[], hand=None)
-        empty_frame, empty_full = shot(optics.render(empty, camera, lighting, rng).image, args)
-        result = optics.render(scene, camera, lighting, rng)
-        frame, full = shot(result.image, args)
+        taken = take_scene(seed, deck, mat, mat_image, args, resolution)
+        scene, conditions, result = taken.scene, taken.conditions, taken.result
+        (empty_frame, empty_full), (frame, full) = taken.bare, taken.shot
         reader = TableReader(mat, identifier, card_mm, dark_rims=dark_rims)
         start = time.perf_counter()
         try:
