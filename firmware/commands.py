@@ -48,6 +48,7 @@ from vision.mat import MatSpec, default_mat
 from vision.mat import export_mat as write_mat
 from webui import create_app, serve
 from webui.control import ControlError
+from webui.i18n import attached
 from webui.joining import wifi_qr_text
 from webui.server import RunningServer
 
@@ -164,16 +165,12 @@ def describe(event: dict[str, Any], game: Game[Any], names: Sequence[str]) -> st
     return f"! {said(event.get('problem', str(event)))}"
 
 
-#: A verdict's news that goes on the move's own sentence with a mark ("discards red 13;
-#: Bogdan to play"), not after a space.
-ATTACHED = (",", ";", ":")
-
-
 def continued(played: str, news: str) -> str:
-    """The move's words, then what its verdict adds: one sentence."""
+    """The move's words, then what its verdict adds: one sentence (news that starts with
+    a mark goes on without a space, as on the page: "discards red 13; Bogdan to play")."""
     if not news:
         return played
-    return f"{played}{news}" if news.startswith(ATTACHED) else f"{played} {news}"
+    return f"{played}{news}" if attached(news) else f"{played} {news}"
 
 
 def describe_result(result: dict[str, Any], names: Sequence[str]) -> str:
