@@ -68,7 +68,7 @@ FOCUS_BLUR = 2.0  # sigma (FINE_SIZE pixels) of the map of where they differ
 PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
 PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
 RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen lately
-RECENT_TOLERANCE = 4.0  # grey levels a block's mean may move and the patch stay the same
+RECENT_TOLERANCE = 4.0  # levels a block's mean may move in a channel and the patch stay the same
 RECENT_COUNT = 64  # patches remembered (a table holds far fewer cards)
 COLOUR_MARGIN = 0.2  # histogram distance by which the best colour must beat the next
 COLOUR_FAR = 0.7  # histogram distance beyond which a patch has none of a face's colours
@@ -218,9 +218,9 @@ class RecentPatches:
     """The last patches named and their answers, to name a card lying still only once.
 
     Two patches are the same view when no block of RECENT_BLOCK pixels differs by more
-    than RECENT_TOLERANCE grey levels on average: camera noise moves a block's mean by
-    well under one level, while a card that changes (another value, a turn, a hand)
-    moves some block by tens of levels.
+    than RECENT_TOLERANCE levels on average in any colour channel: camera noise moves a
+    block's mean by well under one level, while a card that changes (another value, a
+    turn, a hand, another colour of the same grey) moves some block by tens of levels.
     """
 
     def __init__(self) -> None:
@@ -229,10 +229,11 @@ class RecentPatches:
 
     @staticmethod
     def thumbnails(patches: Image8) -> Floats:
-        """Each patch's grey block means, one row per patch: what find and keep compare."""
+        """Each patch's block means in each channel, one row per patch: what find and keep
+        compare."""
         w, h = patches.shape[2] // RECENT_BLOCK, patches.shape[1] // RECENT_BLOCK
-        greys = grey(np.ascontiguousarray(patches))
-        out = np.stack([cv2.resize(g, (w, h), interpolation=cv2.INTER_AREA) for g in greys])
+        out = np.stack([cv2.resize(p, (w, h), interpolation=cv2.INTER_AREA)
+                        for p in np.ascontiguousarray(patches)])
         return out.reshape(len(out), -1).astype(np.float32)
 
     def find(self, thumbs: Floats) -> list[tuple[str | None, float] | None]:

@@ -17,6 +17,7 @@ from vision.identify import augment, batch
 from vision.template_identifier import (
     SIZE,
     Floats,
+    RecentPatches,
     TemplateIdentifier,
     balanced,
     close_call,
@@ -172,6 +173,17 @@ def test_a_card_lying_still_is_named_once(uno: dict[str, Image]) -> None:
     others = patches(camera(uno["red-9"], blur=0.8, turned=True),
                      camera(uno["red-8"], blur=0.8), camera(uno["red-6"], blur=0.8, turned=True))
     assert ident.recent.find(ident.recent.thumbnails(others)) == [None, None, None]
+
+
+def test_a_card_swapped_for_one_of_another_colour_and_the_same_grey_is_named_again() -> None:
+    # a red 5 and a green 5 whose inks have one grey: only their colours tell them apart
+    red, green = np.full((88, 64, 3), 235, np.uint8), np.full((88, 64, 3), 235, np.uint8)
+    red[20:68, 16:48] = (0, 0, 200)
+    green[20:68, 16:48] = (0, 102, 0)
+    recent = RecentPatches()
+    recent.keep(recent.thumbnails(red[None]), [("red-5", 0.9)])
+    assert recent.find(recent.thumbnails(red[None])) == [("red-5", 0.9)]
+    assert recent.find(recent.thumbnails(green[None])) == [None]
 
 
 def test_numbers_close_at_the_small_size_are_told_apart_at_the_fine_one(
