@@ -15,7 +15,7 @@ from vision.calibration import BadFrame, TableNotFound, calibrate
 from vision.cards import warp_patch
 from vision.identify import CardIdentifier
 from vision.mat import default_mat, render_mat
-from vision.table_reader import SeenCard, TableReader, TopDownWarp, cut_sharp
+from vision.table_reader import SeenCard, SharpCut, TableReader, TopDownWarp, cut_sharp
 
 CARD = (63.0, 88.0)
 
@@ -190,6 +190,30 @@ def test_a_patch_cut_from_many_pixels_is_their_mean_not_a_sample_of_them() -> No
     assert patch.shape == sampled.shape == (88, 64, 3)
     assert patch[4:-4, 4:-4].std() < 20 < 100 < sampled[4:-4, 4:-4].std()
     assert abs(float(patch[4:-4, 4:-4].mean()) - 127.5) < 3
+
+
+def test_patches_cut_together_are_those_cut_one_by_one() -> None:
+    """The full frame's patches cut at once (most from a BGRA copy of the parts under them)
+    are cut_sharp's pixel for pixel: tiles and cards of any size and turn, some over the
+    frame's edge, the buffer holding the previous frame's pixels elsewhere."""
+    rng = np.random.default_rng(7)
+    cutter = SharpCut.for_frames((648, 1152, 3))
+    for _ in range(3):
+        noise = rng.integers(0, 256, (648, 1152, 3), np.uint8)
+        image = np.asarray(cv2.GaussianBlur(noise, (3, 3), 0), np.uint8)
+        centres = rng.uniform((-20.0, -20.0), (1172.0, 668.0), (40, 2))
+        scales = rng.uniform(0.5, 7.0, 40)
+        turns = rng.uniform(0.0, 2 * np.pi, 40)
+        along = np.stack([np.cos(turns), np.sin(turns)], axis=1)
+        across = np.stack([-along[:, 1], along[:, 0]], axis=1)
+        half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) / 2
+        corners = (centres[:, None] + scales[:, None, None] * (
+            half[None, :, :1] * 20 * along[:, None] + half[None, :, 1:] * 30 * across[:, None])
+            + rng.normal(0.0, 0.5, (40, 4, 2)))
+        together = cutter.cut(image, corners, (64, 88))
+        one_by_one = np.stack([cut_sharp(image, c, (64, 88)) for c in corners])
+        assert together.shape == (40, 88, 64, 3)
+        assert np.array_equal(together, one_by_one)
 
 
 def test_reads_the_top_cards_of_a_square_of_offset_piles(faces: Any,
