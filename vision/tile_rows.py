@@ -28,6 +28,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision import seam_kernels
+
 if TYPE_CHECKING:  # cards.py calls this module: the quads come from it
     from vision.cards import CardQuad
 
@@ -45,6 +47,8 @@ RIM = 0.85  # share of the card's brightness it keeps right up to an edge (no da
 RIM_MM = (1.0, 3.0)  # where, inside an edge, that brightness is read
 MIN_RISE = 10.0  # grey levels a card is brighter than the mat beyond a free side at least
 _RIM_STEPS = -np.arange(RIM_MM[0], RIM_MM[1] + STEP_MM / 2, STEP_MM) / STEP_MM  # inwards
+_VALLEY = max(1, round(VALLEY_MM / STEP_MM))  # samples
+_LIMITS = np.array([MIN_DIP, RIM, MIN_RISE])  # as seam_kernels.shifts takes them
 NEIGHBOUR = (0.8, 1.25)  # a neighbour's centre lies this many sides away along an axis
 ASKEW = 0.3  # and at most this share of the other side off the axis
 TURNED_DEG = 8.0  # and at most this much turned from the card
@@ -153,21 +157,35 @@ def _row_seams(grey: NDArray[np.uint8], px_per_mm: float, centre: Floats, across
     xs, ys = ((centre[c] + t[:, None] * across[c] + s[None, :] * lines[c]) * px_per_mm
               for c in (0, 1))
     strip = np.asarray(cv2.remap(grey, xs.astype(np.float32), ys.astype(np.float32),
-                                 cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.float64)
-    profile = np.quantile(strip, FULL_SEAM, axis=1)[None, :]
-    inner = np.abs(t) <= length / 2
-    level = np.array([float(np.median(profile[0, inner]))])
+                                 cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    profile = _quantile_rows(strip, FULL_SEAM)
+    level = float(np.median(profile[np.abs(t) <= length / 2]))
     window = SEARCH_MM / STEP_MM
     seams = []
     for k in range(1, rows):
         expected = (-length / 2 + k * length / rows + reach) / STEP_MM
         low, high = max(1, math.floor(expected - window)), min(len(t) - 2,
                                                                math.ceil(expected + window))
-        at = _seams(profile, low, high, level)[0]
+        at = seam_kernels.seam_in(profile, low, high, level, _VALLEY, MIN_DIP, RIM)
         if np.isnan(at):
             return None
         seams.append(float(at) * STEP_MM - reach)
     return seams
+
+
+def _quantile_rows(values: NDArray[np.uint8], q: float) -> Floats:
+    """np.quantile(values, q, axis=1) in float64 (its linear interpolation between the two
+    values about the q-th), from a partition of the uint8 rows: a sort of each is slow."""
+    n = values.shape[1]
+    virtual = (n - 1) * q
+    below = math.floor(virtual)
+    if below + 1 >= n:
+        return np.asarray(values.max(axis=1), np.float64)
+    both = np.partition(values, (below, below + 1), axis=1)
+    a, b = (np.asarray(both[:, i], np.float64) for i in (below, below + 1))
+    gamma = virtual - below
+    quantiles: Floats = a + (b - a) * gamma if gamma < 0.5 else b - (b - a) * (1 - gamma)
+    return quantiles
 
 
 def _rows_cut(like: CardQuad, mask: NDArray[np.uint8], px_per_mm: float, centre: Floats,
@@ -233,8 +251,8 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     added: list[CardQuad] = []
     for i, j in pairs.tolist():
         middle = (centres[i] + centres[j]) / 2
-        taken = [np.array(q.center_mm) for q in (*quads, *added)]
-        if any(float(np.linalg.norm(c - middle)) < NEIGHBOUR[0] * sides[0] for c in taken):
+        if any(float(np.linalg.norm(np.array(q.center_mm) - middle)) < NEIGHBOUR[0] * sides[0]
+               for q in (*quads, *added)):
             continue
         gap = dataclasses.replace(_moved(quads[i], (float(middle[0]), float(middle[1]))),
                                   alternatives=(), beneath=())
@@ -265,11 +283,15 @@ def _apart(quads: list[CardQuad], centres: Floats, unit: Floats, other: Floats, 
     return along, off, np.abs((angles[None, :] - angles[:, None] + 90) % 180 - 90)
 
 
+#: a 7 x 7 grid over a card (shares of its sides), a tenth of it in from its sides
+_INNER_GRID = tuple(g.ravel()[:, None] for g in np.meshgrid(np.linspace(0.1, 0.9, 7),
+                                                             np.linspace(0.1, 0.9, 7)))
+
+
 def _inner_points(quad: CardQuad, px_per_mm: float) -> NDArray[np.intp]:
-    """View pixels (x, y) on a 7 x 7 grid over the card, a tenth of it in from its sides."""
+    """View pixels (x, y) on _INNER_GRID over the card."""
     corners = np.array(quad.corners_mm, np.float64)
-    s, t = (g.ravel()[:, None] for g in np.meshgrid(np.linspace(0.1, 0.9, 7),
-                                                     np.linspace(0.1, 0.9, 7)))
+    s, t = _INNER_GRID
     points = corners[0] + s * (corners[1] - corners[0]) + t * (corners[3] - corners[0])
     return np.asarray(np.round(points * px_per_mm), np.intp)
 
@@ -331,85 +353,24 @@ def _reach(side: float) -> float:
 def _shifts(profiles: Floats, side: float, near: NDArray[np.bool_]) -> Floats:
     """Per card (a row of `profiles`), how far (mm) its centre moves along the profiles'
     axis: to the middle of the two edges found, or by the one edge found; 0 if none is.
-    `near`: whether a neighbour lies before it and after it (a seam there, not a free
-    side)."""
-    middle = profiles.shape[1] // 2
-    half = side / 2 / STEP_MM
-    inner = profiles[:, round(middle - 0.6 * half):round(middle + 0.6 * half) + 1]
-    level = np.partition(inner, inner.shape[1] // 2, axis=1)[:, inner.shape[1] // 2]
-    low, high = (_edges(profiles, middle + sign * half, level, sign, near[:, j])
-                 for j, sign in enumerate((-1, 1)))
-    both = ~np.isnan(low) & ~np.isnan(high)
-    out = np.where(both, (low + high) / 2 - middle, np.nan)
-    out = np.where(np.isnan(out), low + half - middle, out)
-    out = np.where(np.isnan(out), high - half - middle, out)
-    return np.asarray(np.nan_to_num(out, nan=0.0) * STEP_MM, np.float64)
-
-
-def _edges(profiles: Floats, expected: float, level: Floats, sign: int,
-           seam: NDArray[np.bool_]) -> Floats:
-    """Per card, where its edge on one side (sign -1 before, +1 after its centre) lies in
-    its profile (samples) near `expected`: where a neighbour lies (`seam`), the deepest
-    dip; else where the free side falls halfway to the mat; NaN if the profile shows no
-    such edge, or if the card is darker just inside it (a black frame, whose inner line
-    is no card's edge)."""
+    `near`: whether a neighbour lies before it and after it. Each edge is looked for
+    within SEARCH_MM of where the outline puts it: where a neighbour lies, the deepest dip
+    (with the cards' brightness on both sides of it, VALLEY_MM away); else where the free
+    side falls halfway to the mat beyond it; none if the profile shows no such edge, or if
+    the card is darker just inside it (a black frame, whose inner line is no card's edge).
+    The brightness of a card is the median of the middle of its profile."""
     size = profiles.shape[1]
+    middle, half = size // 2, side / 2 / STEP_MM
+    inner = slice(round(middle - 0.6 * half), round(middle + 0.6 * half) + 1).indices(size)
+    expected = [middle + sign * half for sign in (-1, 1)]
     window = SEARCH_MM / STEP_MM
-    low = max(1, math.floor(expected - window))
-    high = min(size - 2, math.ceil(expected + window))
-    out = np.full(len(profiles), np.nan)
-    if seam.any():
-        out[seam] = _seams(profiles[seam], low, high, level[seam])
-    if not seam.all():
-        out[~seam] = _free_sides(profiles[~seam], low, high, expected, level[~seam], sign)
-    return out
-
-
-def _seams(profiles: Floats, low: int, high: int, level: Floats) -> Floats:
-    """Per profile, the deepest dip from sample low to high, with the cards' brightness
-    on both sides of it, to a fraction of a sample; NaN where there is none."""
-    rows = np.arange(len(profiles))
-    depth = _dip_depth(profiles, max(1, round(VALLEY_MM / STEP_MM)))[:, low:high + 1]
-    k = low + depth.argmax(axis=1)
-    dip, at_k = depth[rows, k - low], profiles[rows, k]
-    a, c = profiles[rows, k - 1], profiles[rows, k + 1]
-    bend = a - 2 * at_k + c  # > 0 at a dip
-    vertex = np.clip(0.5 * (a - c) / np.where(bend > 0, bend, np.inf), -0.5, 0.5)
-    found = (dip >= MIN_DIP * level) & (dip + at_k >= RIM * level) & (k > low) & (k < high)
-    return np.where(found, k + vertex, np.nan)
-
-
-def _free_sides(profiles: Floats, low: int, high: int, expected: float, level: Floats,
-                sign: int) -> Floats:
-    """Per profile, where it crosses halfway between the card and the mat beyond it from
-    sample low to high, nearest `expected`, the card as bright just inside; else NaN."""
-    rows = np.arange(len(profiles))
-    outside = profiles[:, :low] if sign < 0 else profiles[:, high + 1:]
-    mat = np.partition(outside, outside.shape[1] // 2, axis=1)[:, outside.shape[1] // 2]
-    halfway = (level + mat) / 2
-    part = profiles[:, low:high + 1]
-    bright = part >= halfway[:, None]
-    crossing = (bright[:, 1:] != bright[:, :-1]) & (bright[:, 1:] == (sign < 0))
-    gaps = np.where(crossing, np.abs(np.arange(part.shape[1] - 1) + low + 0.5 - expected),
-                    np.inf)
-    j = gaps.argmin(axis=1)
-    before, after = part[rows, j], part[rows, j + 1]
-    at = low + j + (halfway - before) / np.where(after != before, after - before, 1.0)
-    inside = np.clip(np.round(at[:, None] + sign * _RIM_STEPS), 0, len(profiles[0]) - 1)
-    rim = np.partition(profiles[rows[:, None], inside.astype(np.intp)], len(_RIM_STEPS) // 2,
-                       axis=1)[:, len(_RIM_STEPS) // 2]
-    found = np.isfinite(gaps[rows, j]) & (level - mat >= MIN_RISE) & (rim >= RIM * level)
-    return np.where(found, at, np.nan)
-
-
-def _dip_depth(profiles: Floats, valley: int) -> Floats:
-    """Per sample, how much darker it is than both sides: the lesser of the brightest
-    levels within `valley` samples before it and after it (each profile a row)."""
-    image = np.ascontiguousarray(profiles, np.float32)
-    kernel = np.ones((1, valley + 1), np.uint8)
-    left = cv2.dilate(image, kernel, anchor=(valley, 0), borderType=cv2.BORDER_REPLICATE)
-    right = cv2.dilate(image, kernel, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
-    return np.asarray(np.minimum(left, right) - image, np.float64)
+    windows = [(max(1, math.floor(at - window)), min(size - 2, math.ceil(at + window)))
+               for at in expected]
+    moves: Floats = seam_kernels.shifts(
+        np.ascontiguousarray(profiles, np.float64), np.ascontiguousarray(near, np.bool_),
+        np.array(inner[:2], np.int64), np.array(windows, np.int64),
+        np.array(expected, np.float64), half, STEP_MM, _VALLEY, _LIMITS, _RIM_STEPS)
+    return moves
 
 
 def _moved(quad: CardQuad, centre: tuple[float, float]) -> CardQuad:

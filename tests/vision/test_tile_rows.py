@@ -17,6 +17,11 @@ from vision.tile_rows import on_seams
 
 TILE = (20.0, 30.0)
 DECK = Path(__file__).resolve().parents[2] / "referee" / "decks" / "remi.json"
+#: on_seams' calls as they were before seam_kernels: the views (each cropped to 15 mm
+#: around its tiles, black beyond), the outlines given and the outlines found; from
+#: vision_bench's Remi scenes (seeds 1000000 to 1000019: rows with a tile left out,
+#: tiles that stay) and this module's rows and blocks of two rows
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "remi_seams.npz"
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +102,30 @@ def test_a_row_with_a_tile_across_its_end(scene: Any, tiles: list[Any]) -> None:
     found = found_tiles(scene)
     assert len(found) == 6
     assert max(corner_errors(found, truth)) < OFF_MM
+
+
+def recorded_quads(corners: Any, poses: Any) -> list[CardQuad]:
+    return [CardQuad(corners_mm=tuple((float(x), float(y)) for x, y in c.reshape(4, 2)),
+                     center_mm=(float(p[0]), float(p[1])), angle_deg=float(p[2]))
+            for c, p in zip(corners, poses, strict=True)]
+
+
+def test_the_outlines_found_are_those_recorded_to_the_bit() -> None:
+    with np.load(RECORDED) as recorded:
+        calls = sorted({int(name.split("_")[0]) for name in recorded.files})
+        assert len(calls) == 17
+        for n in calls:
+            y0, x0, height, width = (int(v) for v in recorded[f"{n}_where"])
+            views = []
+            for kind in ("grey", "mask"):
+                part = recorded[f"{n}_{kind}"]
+                view = np.zeros((height, width), np.uint8)
+                view[y0:y0 + part.shape[0], x0:x0 + part.shape[1]] = part
+                views.append(view)
+            given = recorded_quads(recorded[f"{n}_given_corners"], recorded[f"{n}_given_poses"])
+            found = on_seams(views[0], float(recorded[f"{n}_px_per_mm"]), given, views[1])
+            assert found == recorded_quads(recorded[f"{n}_found_corners"],
+                                           recorded[f"{n}_found_poses"]), n
 
 
 def test_a_lone_card_and_a_square_of_cards_keep_their_outlines() -> None:

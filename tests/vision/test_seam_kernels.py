@@ -1,0 +1,38 @@
+"""The compiled seam loops on profiles drawn by hand (that they give the numpy steps' very
+outlines is test_tile_rows' recorded calls)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.seam_kernels import seam_in
+from vision.tile_rows import MIN_DIP, RIM, _shifts
+
+
+def test_a_seam_is_the_vertex_of_the_deepest_dip() -> None:
+    profile = np.full(40, 200.0)
+    profile[19:22] = (150.0, 100.0, 130.0)
+    # the parabola through the three darkest samples bottoms out 0.125 past the darkest
+    assert seam_in(profile, 10, 30, 200.0, 5, MIN_DIP, RIM) == 20.125
+    # not within the samples searched, too shallow, or nothing beside it as bright as a tile
+    assert math.isnan(seam_in(profile, 22, 30, 200.0, 5, MIN_DIP, RIM))
+    assert math.isnan(seam_in(np.full(40, 200.0) - (np.arange(40) == 20) * 10, 10, 30, 200.0,
+                              5, MIN_DIP, RIM))
+    assert math.isnan(seam_in(profile, 10, 30, 400.0, 5, MIN_DIP, RIM))
+
+
+def test_a_tile_moves_to_the_middle_of_its_edges() -> None:
+    # a 20 mm side: 69 samples half a mm apart, the outline's edges at samples 14 and 54
+    free = np.full((1, 69), 60.0)
+    free[0, 16:56] = 200.0  # the tile 1.5 samples further on, the mat either side
+    assert _shifts(free, 20.0, np.array([[False, False]])).tolist() == [0.75]
+    seams = np.full((1, 69), 200.0)
+    seams[0, [16, 56]] = 90.0  # between two neighbours, the seams 2 samples further on
+    assert _shifts(seams, 20.0, np.array([[True, True]])).tolist() == [1.0]
+    # one edge shows: the tile moves by it alone; none: it stays
+    one = seams.copy()
+    one[0, 56] = 200.0
+    assert _shifts(one, 20.0, np.array([[True, True]])).tolist() == [1.0]
+    assert _shifts(np.full((1, 69), 200.0), 20.0, np.array([[True, False]])).tolist() == [0.0]

@@ -1,0 +1,138 @@
+"""Compiled loops of finding a tile's edges in its brightness profiles (vision.tile_rows).
+
+One pass over each profile finds its edge on either side and the shift of its tile, where
+numpy's whole-array steps made a small array each (some fifty steps a blob and axis, most
+of a tile frame's time in the seams). The arithmetic is the same, in the same order: the
+dip depth in float32 as OpenCV's dilation of the float32 profiles gave it, the medians
+the ones numpy's partition picks, rounding half to even; so the shifts are the same to
+the bit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.compiled import compiled
+
+Floats = NDArray[np.float64]
+
+
+@compiled
+def _kth_smallest(values: Any, k: int) -> float:  # pragma: no cover
+    """np.partition(values, k)[k] of a few values (sorted by insertion, in a copy)."""
+    v = values.copy()
+    for i in range(1, len(v)):
+        x, j = v[i], i - 1
+        while j >= 0 and v[j] > x:
+            v[j + 1] = v[j]
+            j -= 1
+        v[j + 1] = x
+    return float(v[k])
+
+
+@compiled
+def _dip_depth(profile: Any, valley: int, out: Any) -> None:  # pragma: no cover
+    """Per sample, how much darker it is than both sides (tile_rows' dip depth): the lesser
+    of the brightest levels within `valley` samples before it and after it, in float32."""
+    m = len(profile)
+    for j in range(m):
+        left = np.float32(profile[j])
+        for i in range(max(j - valley, 0), j):
+            left = max(left, np.float32(profile[i]))
+        right = np.float32(profile[j])
+        for i in range(j + 1, min(j + valley + 1, m)):
+            right = max(right, np.float32(profile[i]))
+        out[j] = np.float64(min(left, right) - np.float32(profile[j]))
+
+
+@compiled
+def _seam(profile: Any, depth: Any, low: int, high: int, level: float, min_dip: float,
+          rim: float) -> float:  # pragma: no cover
+    """The deepest dip from sample low to high, to a fraction of a sample; NaN if none."""
+    k, dip = low, depth[low]
+    for i in range(low + 1, high + 1):
+        if depth[i] > dip:
+            k, dip = i, depth[i]
+    at_k, a, c = profile[k], profile[k - 1], profile[k + 1]
+    bend = a - 2 * at_k + c  # > 0 at a dip
+    vertex = min(max(0.5 * (a - c) / (bend if bend > 0 else np.inf), -0.5), 0.5)
+    if dip >= min_dip * level and dip + at_k >= rim * level and low < k < high:
+        return float(k + vertex)
+    return np.nan
+
+
+@compiled
+def seam_in(profile: Any, low: int, high: int, level: float, valley: int, min_dip: float,
+            rim: float) -> float:  # pragma: no cover
+    """The deepest dip of one profile from sample low to high, its sides' brightness read
+    `valley` samples either side (tile_rows._seams); NaN where there is none."""
+    depth = np.empty(len(profile))
+    _dip_depth(profile, valley, depth)
+    return _seam(profile, depth, low, high, level, min_dip, rim)
+
+
+@compiled
+def _free_side(profile: Any, low: int, high: int, expected: float, level: float, sign: int,
+               min_rise: float, rim: float, rim_steps: Any) -> float:  # pragma: no cover
+    """Where the profile crosses halfway between the card and the mat beyond it from
+    sample low to high, nearest `expected`, the card as bright just inside; else NaN."""
+    m = len(profile)
+    outside = profile[:low] if sign < 0 else profile[high + 1:]
+    mat = _kth_smallest(outside, len(outside) // 2)
+    halfway = (level + mat) / 2
+    nearest, j = np.inf, 0
+    for i in range(high - low):
+        bright, next_bright = profile[low + i] >= halfway, profile[low + i + 1] >= halfway
+        if next_bright != bright and next_bright == (sign < 0):
+            gap = abs((i + low) + 0.5 - expected)
+            if gap < nearest:
+                nearest, j = gap, i
+    before, after = profile[low + j], profile[low + j + 1]
+    at = (low + j) + (halfway - before) / (after - before if after != before else 1.0)
+    inside = np.empty(len(rim_steps))
+    for r in range(len(rim_steps)):
+        index = min(max(np.rint(at + sign * rim_steps[r]), 0.0), m - 1.0)
+        inside[r] = profile[int(index)]
+    rim_level = _kth_smallest(inside, len(rim_steps) // 2)
+    if np.isfinite(nearest) and level - mat >= min_rise and rim_level >= rim * level:
+        return float(at)
+    return np.nan
+
+
+@compiled
+def shifts(profiles: Any, near: Any, inner: Any, windows: Any, expected: Any, half: float,
+           step: float, valley: int, limits: Any, rim_steps: Any) -> Any:  # pragma: no cover
+    """Per tile (a row of `profiles`), how far (mm) its centre moves along the profiles'
+    axis (tile_rows._shifts): `near` whether a neighbour lies before and after it, `inner`
+    the samples (start, stop) whose median is its brightness, `windows` the samples (low,
+    high) and `expected` the sample of its edge before and after it, `half` half its
+    side (samples), `limits` (MIN_DIP, RIM, MIN_RISE)."""
+    n, m = profiles.shape
+    middle = m // 2
+    min_dip, rim, min_rise = limits[0], limits[1], limits[2]
+    out = np.zeros(n)
+    depth = np.empty(m)
+    edges = np.empty(2)
+    for t in range(n):
+        profile = profiles[t]
+        level = _kth_smallest(profile[inner[0]:inner[1]], (inner[1] - inner[0]) // 2)
+        if near[t, 0] or near[t, 1]:
+            _dip_depth(profile, valley, depth)
+        for side in range(2):
+            low, high = windows[side, 0], windows[side, 1]
+            if near[t, side]:
+                edges[side] = _seam(profile, depth, low, high, level, min_dip, rim)
+            else:
+                edges[side] = _free_side(profile, low, high, expected[side], level,
+                                         2 * side - 1, min_rise, rim, rim_steps)
+        before, after = edges[0], edges[1]
+        if not np.isnan(before) and not np.isnan(after):
+            out[t] = ((before + after) / 2 - middle) * step
+        elif not np.isnan(before):
+            out[t] = (before + half - middle) * step
+        elif not np.isnan(after):
+            out[t] = (after - half - middle) * step
+    return out
