@@ -21,9 +21,12 @@ Floats = NDArray[np.float64]
 
 
 @compiled
-def _kth_smallest(values: Any, k: int) -> float:  # pragma: no cover
-    """np.partition(values, k)[k] of a few values (sorted by insertion, in a copy)."""
-    v = values.copy()
+def _kth_smallest(values: Any, k: int, scratch: Any) -> float:  # pragma: no cover
+    """np.partition(values, k)[k] of a few values (sorted by insertion in `scratch`, a
+    float64 array at least as long)."""
+    v = scratch[:len(values)]
+    for i in range(len(values)):
+        v[i] = values[i]
     for i in range(1, len(v)):
         x, j = v[i], i - 1
         while j >= 0 and v[j] > x:
@@ -80,8 +83,9 @@ def _free_side(profile: Any, low: int, high: int, expected: float, level: float,
     """Where the profile crosses halfway between the card and the mat beyond it from
     sample low to high, nearest `expected`, the card as bright just inside; else NaN."""
     m = len(profile)
+    scratch = np.empty(m)
     outside = profile[:low] if sign < 0 else profile[high + 1:]
-    mat = _kth_smallest(outside, len(outside) // 2)
+    mat = _kth_smallest(outside, len(outside) // 2, scratch)
     halfway = (level + mat) / 2
     nearest, j = np.inf, 0
     for i in range(high - low):
@@ -96,7 +100,7 @@ def _free_side(profile: Any, low: int, high: int, expected: float, level: float,
     for r in range(len(rim_steps)):
         index = min(max(np.rint(at + sign * rim_steps[r]), 0.0), m - 1.0)
         inside[r] = profile[int(index)]
-    rim_level = _kth_smallest(inside, len(rim_steps) // 2)
+    rim_level = _kth_smallest(inside, len(rim_steps) // 2, scratch)
     if np.isfinite(nearest) and level - mat >= min_rise and rim_level >= rim * level:
         return float(at)
     return np.nan
@@ -114,11 +118,11 @@ def shifts(profiles: Any, near: Any, inner: Any, windows: Any, expected: Any, ha
     middle = m // 2
     min_dip, rim, min_rise = limits[0], limits[1], limits[2]
     out = np.zeros(n)
-    depth = np.empty(m)
+    depth, scratch = np.empty(m), np.empty(m)
     edges = np.empty(2)
     for t in range(n):
         profile = profiles[t]
-        level = _kth_smallest(profile[inner[0]:inner[1]], (inner[1] - inner[0]) // 2)
+        level = _kth_smallest(profile[inner[0]:inner[1]], (inner[1] - inner[0]) // 2, scratch)
         if near[t, 0] or near[t, 1]:
             _dip_depth(profile, valley, depth)
         for side in range(2):
@@ -135,4 +139,66 @@ def shifts(profiles: Any, near: Any, inner: Any, windows: Any, expected: Any, ha
             out[t] = (before + half - middle) * step
         elif not np.isnan(after):
             out[t] = (after - half - middle) * step
+    return out
+
+
+@compiled
+def sample_points(centres: Any, unit: Any, other: Any, t: Any, s: Any,
+                  px_per_mm: float) -> Any:  # pragma: no cover
+    """The view pixels (x and y, float32, one row per card and sample along `unit`, one
+    column per line across it) at t mm along `unit` and s mm along `other` from each card's
+    centre: ((centre + t unit) + s other) px_per_mm, rounded once to float32 as numpy's
+    broadcast steps round it."""
+    n, nt, ns = len(centres), len(t), len(s)
+    xs = np.empty((n * nt, ns), np.float32)
+    ys = np.empty((n * nt, ns), np.float32)
+    for card in range(n):
+        for i in range(nt):
+            row = card * nt + i
+            for j in range(ns):
+                xs[row, j] = np.float32(
+                    (centres[card, 0] + t[i] * unit[card, 0] + s[j] * other[card, 0]) * px_per_mm)
+                ys[row, j] = np.float32(
+                    (centres[card, 1] + t[i] * unit[card, 1] + s[j] * other[card, 1]) * px_per_mm)
+    return xs, ys
+
+
+@compiled
+def row_medians(strip: Any) -> Any:  # pragma: no cover
+    """The middle value of each row of an odd number of uint8 values, as float64."""
+    n, width = strip.shape
+    out, scratch = np.empty(n), np.empty(width)
+    for r in range(n):
+        out[r] = _kth_smallest(strip[r], width // 2, scratch)
+    return out
+
+
+@compiled
+def row_quantiles(strip: Any, q: float) -> Any:  # pragma: no cover
+    """np.quantile(strip, q, axis=1) of uint8 rows, in float64: numpy's linear
+    interpolation between the two values about the q-th (found by counting each row's
+    levels, not sorting it)."""
+    n, width = strip.shape
+    virtual = (width - 1) * q
+    below = int(np.floor(virtual))
+    gamma = virtual - below
+    out = np.empty(n)
+    counts = np.empty(256, np.int64)
+    for r in range(n):
+        counts[:] = 0
+        for j in range(width):
+            counts[strip[r, j]] += 1
+        level, seen = 0, counts[0]
+        while seen <= below:
+            level += 1
+            seen += counts[level]
+        a = float(level)
+        if below + 1 >= width:  # q = 1: the largest
+            out[r] = a
+            continue
+        while seen <= below + 1:
+            level += 1
+            seen += counts[level]
+        b = float(level)
+        out[r] = a + (b - a) * gamma if gamma < 0.5 else b - (b - a) * (1 - gamma)
     return out

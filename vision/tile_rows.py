@@ -154,11 +154,11 @@ def _row_seams(grey: NDArray[np.uint8], px_per_mm: float, centre: Floats, across
     reach = length / 2 + SEARCH_MM + 1
     t = np.arange(-reach, reach + STEP_MM / 2, STEP_MM)
     s = np.arange(-width / 2, width / 2 + STEP_MM / 2, 2 * STEP_MM)
-    xs, ys = ((centre[c] + t[:, None] * across[c] + s[None, :] * lines[c]) * px_per_mm
-              for c in (0, 1))
-    strip = np.asarray(cv2.remap(grey, xs.astype(np.float32), ys.astype(np.float32),
-                                 cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8)
-    profile = _quantile_rows(strip, FULL_SEAM)
+    xs, ys = seam_kernels.sample_points(centre[None], across[None], lines[None], t, s,
+                                        px_per_mm)
+    strip = np.asarray(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    profile: Floats = seam_kernels.row_quantiles(strip, FULL_SEAM)
     level = float(np.median(profile[np.abs(t) <= length / 2]))
     window = SEARCH_MM / STEP_MM
     seams = []
@@ -171,21 +171,6 @@ def _row_seams(grey: NDArray[np.uint8], px_per_mm: float, centre: Floats, across
             return None
         seams.append(float(at) * STEP_MM - reach)
     return seams
-
-
-def _quantile_rows(values: NDArray[np.uint8], q: float) -> Floats:
-    """np.quantile(values, q, axis=1) in float64 (its linear interpolation between the two
-    values about the q-th), from a partition of the uint8 rows: a sort of each is slow."""
-    n = values.shape[1]
-    virtual = (n - 1) * q
-    below = math.floor(virtual)
-    if below + 1 >= n:
-        return np.asarray(values.max(axis=1), np.float64)
-    both = np.partition(values, (below, below + 1), axis=1)
-    a, b = (np.asarray(both[:, i], np.float64) for i in (below, below + 1))
-    gamma = virtual - below
-    quantiles: Floats = a + (b - a) * gamma if gamma < 0.5 else b - (b - a) * (1 - gamma)
-    return quantiles
 
 
 def _rows_cut(like: CardQuad, mask: NDArray[np.uint8], px_per_mm: float, centre: Floats,
@@ -288,32 +273,33 @@ _INNER_GRID = tuple(g.ravel()[:, None] for g in np.meshgrid(np.linspace(0.1, 0.9
                                                              np.linspace(0.1, 0.9, 7)))
 
 
-def _inner_points(quad: CardQuad, px_per_mm: float) -> NDArray[np.intp]:
-    """View pixels (x, y) on _INNER_GRID over the card."""
-    corners = np.array(quad.corners_mm, np.float64)
+def _inner_points(quads: list[CardQuad], px_per_mm: float) -> NDArray[np.intp]:
+    """View pixels (x, y) on _INNER_GRID over each card (a row of points a card)."""
+    corners = np.array([q.corners_mm for q in quads], np.float64)[:, None]
     s, t = _INNER_GRID
-    points = corners[0] + s * (corners[1] - corners[0]) + t * (corners[3] - corners[0])
+    points = corners[..., 0, :] + s * (corners[..., 1, :] - corners[..., 0, :]) + t * (
+        corners[..., 3, :] - corners[..., 0, :])
     return np.asarray(np.round(points * px_per_mm), np.intp)
 
 
 def _sample(image: NDArray[np.uint8], points: NDArray[np.intp]) -> NDArray[np.uint8]:
     h, w = image.shape[:2]
-    xs, ys = np.clip(points[:, 0], 0, w - 1), np.clip(points[:, 1], 0, h - 1)
+    xs = np.minimum(np.maximum(points[..., 0], 0), w - 1)
+    ys = np.minimum(np.maximum(points[..., 1], 0), h - 1)
     return image[ys, xs]
 
 
 def _covered(quad: CardQuad, mask: NDArray[np.uint8], px_per_mm: float) -> bool:
     """Whether the foreground covers the card's inside wholly."""
-    return bool((_sample(mask, _inner_points(quad, px_per_mm)) > 0).all())
+    return bool((_sample(mask, _inner_points([quad], px_per_mm)) > 0).all())
 
 
 def _as_bright(quad: CardQuad, beside: tuple[CardQuad, CardQuad], grey: NDArray[np.uint8],
                px_per_mm: float) -> bool:
     """Whether the view inside the card is about as bright as inside the cards beside it
     (a tile, not a hand or the gap between two rows)."""
-    levels = [float(np.median(_sample(grey, _inner_points(q, px_per_mm))))
-              for q in (quad, *beside)]
-    return levels[0] >= RIM * min(levels[1:])
+    levels = np.median(_sample(grey, _inner_points([quad, *beside], px_per_mm)), axis=1)
+    return bool(levels[0] >= RIM * min(levels[1:].tolist()))
 
 
 def _neighbours(along: Floats, off: Floats, turned: Floats) -> NDArray[np.bool_]:
@@ -334,15 +320,13 @@ def _profiles(grey: NDArray[np.uint8], px_per_mm: float, centres: Floats, unit: 
     t = np.arange(-reach, reach + STEP_MM / 2, STEP_MM)
     rows = max(3, round(ALONG * other_side / ROW_MM)) | 1  # odd: a middle one
     s = np.linspace(-ALONG * other_side / 2, ALONG * other_side / 2, rows)
-    # (card, sample along the axis, row across it), the rows last: the median is of them
-    xs, ys = ((centres[:, c, None, None] + t[None, :, None] * unit[:, c, None, None]
-               + s[None, None, :] * other[:, c, None, None]) * px_per_mm for c in (0, 1))
-    strip = cv2.remap(grey, xs.reshape(-1, rows).astype(np.float32),
-                      ys.reshape(-1, rows).astype(np.float32), cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_REPLICATE)
-    middle = rows // 2
-    median = np.partition(np.asarray(strip), middle, axis=1)[:, middle]
-    return np.asarray(median.reshape(len(centres), len(t)), np.float64)
+    # (card and sample along the axis, row across it), the rows last: the median is of them
+    xs, ys = seam_kernels.sample_points(np.ascontiguousarray(centres), np.ascontiguousarray(unit),
+                                        np.ascontiguousarray(other), t, s, px_per_mm)
+    strip = np.asarray(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    median: Floats = seam_kernels.row_medians(strip).reshape(len(centres), len(t))
+    return median
 
 
 def _reach(side: float) -> float:

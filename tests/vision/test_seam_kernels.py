@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from vision.seam_kernels import seam_in
+from vision.seam_kernels import row_quantiles, seam_in
 from vision.tile_rows import MIN_DIP, RIM, _shifts
 
 
@@ -36,3 +36,13 @@ def test_a_tile_moves_to_the_middle_of_its_edges() -> None:
     one[0, 56] = 200.0
     assert _shifts(one, 20.0, np.array([[True, True]])).tolist() == [1.0]
     assert _shifts(np.full((1, 69), 200.0), 20.0, np.array([[True, False]])).tolist() == [0.0]
+
+
+def test_the_quantile_of_each_row_is_numpys() -> None:
+    rng = np.random.default_rng(3)
+    for width in (1, 2, 3, 4, 5, 8, 77, 100, 101, 160):
+        for levels in ((0, 256), (120, 124), (255, 256)):
+            rows = rng.integers(*levels, (20, width), np.uint8)
+            for q in (0.0, 0.1, 0.5, 0.75, 0.9, 1.0):
+                assert np.array_equal(row_quantiles(rows, q),
+                                      np.quantile(rows.astype(np.float64), q, axis=1))
