@@ -286,7 +286,7 @@ def _sample(image: NDArray[np.uint8], points: NDArray[np.intp]) -> NDArray[np.ui
     h, w = image.shape[:2]
     xs = np.minimum(np.maximum(points[..., 0], 0), w - 1)
     ys = np.minimum(np.maximum(points[..., 1], 0), h - 1)
-    return image[ys, xs]
+    return np.asarray(image[ys, xs], np.uint8)
 
 
 def _covered(quad: CardQuad, mask: NDArray[np.uint8], px_per_mm: float) -> bool:
