@@ -72,15 +72,20 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     stays where no edge shows clearly along an axis. Given the foreground `mask`, a
     card missing from a row (a gap one card wide between two cards in line, wholly
     foreground and as bright as they are) is added after them."""
+    if not quads:
+        return quads
+    layout = _layout(quads)
     if mask is not None and len(quads) > 1:
-        quads = _recut_block(grey, mask, px_per_mm, quads)
-    if mask is not None:
-        quads = quads + _gaps_filled(grey, mask, px_per_mm, quads)
+        recut = _recut_block(grey, mask, px_per_mm, quads, layout)
+        if recut is not quads:
+            quads, layout = recut, _layout(recut)
+    if mask is not None and (added := _gaps_filled(grey, mask, px_per_mm, quads, layout)):
+        quads = quads + added
+        layout = _layout(quads)
     if len(quads) < 2:
         return quads
-    centres, units, sides = _layout(quads)
-    near = [_neighbours(*_apart(quads, centres, units[k], units[1 - k], sides[k], sides[1 - k]))
-            for k in range(2)]
+    centres, units, sides = layout.centres, layout.units, layout.sides
+    near = [_neighbours(*layout.apart[k]) for k in range(2)]
     moving = np.flatnonzero(np.any(near[0] | near[1], axis=1))
     if not len(moving):
         return quads
@@ -97,7 +102,7 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
 
 
 def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,
-                 quads: list[CardQuad]) -> list[CardQuad]:
+                 quads: list[CardQuad], layout: _Layout) -> list[CardQuad]:
     """The tiles of a block (rows touching along their long sides) cut again along the
     seams the view shows, if the outlines given put them elsewhere. A block's rectangle
     splits into a grid both ways up when its sides are whole tiles both ways (three tiles
@@ -106,8 +111,8 @@ def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     where a line across tiles in the wrong cut does not. Only cards all turned alike are
     cut again (a card turned across them may lie on the rows), and the new cut is kept
     only if every card given lies on one of its tiles."""
-    centres, units, sides = _layout(quads)
-    along, off, turned = _apart(quads, centres, units[1], units[0], sides[1], sides[0])
+    sides = layout.sides
+    along, off, turned = layout.apart[1]
     rows_touch = (NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= NEIGHBOUR[1]) & (
         off <= STAGGER)  # tiles of two rows, along their long sides
     if not rows_touch.any() or (turned > TURNED_DEG).any():
@@ -225,12 +230,12 @@ def _same_tiles(ours: list[CardQuad], given: list[CardQuad]) -> bool:
 
 
 def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,
-                 quads: list[CardQuad]) -> list[CardQuad]:
+                 quads: list[CardQuad], layout: _Layout) -> list[CardQuad]:
     """Cards for the gaps one card wide between two cards in line along their short sides
     (the edge votes of a blob of many tiles miss a tile now and then), where the mask
     covers the gap wholly and the view there is as bright as the two cards."""
-    centres, units, sides = _layout(quads)
-    along, off, turned = _apart(quads, centres, units[0], units[1], sides[0], sides[1])
+    centres, sides = layout.centres, layout.sides
+    along, off, turned = layout.apart[0]
     pairs = np.argwhere((2 * NEIGHBOUR[0] <= along) & (along <= 2 * NEIGHBOUR[1])
                         & (off <= ASKEW) & (turned <= TURNED_DEG))  # each pair once
     added: list[CardQuad] = []
@@ -247,25 +252,40 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     return added
 
 
-def _layout(quads: list[CardQuad]) -> tuple[Floats, tuple[Floats, Floats], tuple[float, float]]:
-    """The cards' centres, the unit vectors along their short and long sides (a row per
-    card), and the lengths of those sides (every card is the same size)."""
+@dataclasses.dataclass(frozen=True)
+class _Layout:
+    """How the cards of a blob lie: their centres, the unit vectors along their short and
+    long sides (a row per card), the lengths of those sides (every card is the same
+    size), and per axis (short, long) the `_apart` matrices along it."""
+
+    centres: Floats
+    units: tuple[Floats, Floats]
+    sides: tuple[float, float]
+    apart: tuple[tuple[Floats, Floats, Floats], tuple[Floats, Floats, Floats]]
+
+
+def _layout(quads: list[CardQuad]) -> _Layout:
+    """The layout of (one or more) cards."""
     corners = np.array([q.corners_mm for q in quads], np.float64)
     short, long = corners[:, 1] - corners[:, 0], corners[:, 3] - corners[:, 0]
     sides = (float(np.linalg.norm(short[0])), float(np.linalg.norm(long[0])))
-    return corners.mean(axis=1), (short / sides[0], long / sides[1]), sides
+    centres, units = corners.mean(axis=1), (short / sides[0], long / sides[1])
+    angles = np.array([q.angle_deg for q in quads])
+    turned = np.abs((angles[None, :] - angles[:, None] + 90) % 180 - 90)
+    apart = tuple(_apart(centres, units[k], units[1 - k], sides[k], sides[1 - k], turned)
+                  for k in range(2))
+    return _Layout(centres, units, sides, (apart[0], apart[1]))
 
 
-def _apart(quads: list[CardQuad], centres: Floats, unit: Floats, other: Floats, side: float,
-           other_side: float) -> tuple[Floats, Floats, Floats]:
+def _apart(centres: Floats, unit: Floats, other: Floats, side: float, other_side: float,
+           turned: Floats) -> tuple[Floats, Floats, Floats]:
     """For each card i (rows) and card j (columns): how many sides `side` card j lies
     from card i along i's `unit` axis, how many `other_side` off that axis, and how far
-    (degrees) the two are turned from each other."""
+    (degrees) the two are turned from each other (`turned`, given)."""
     apart = centres[None, :, :] - centres[:, None, :]
     along = np.einsum("ijc,ic->ij", apart, unit) / side
     off = np.abs(np.einsum("ijc,ic->ij", apart, other)) / other_side
-    angles = np.array([q.angle_deg for q in quads])
-    return along, off, np.abs((angles[None, :] - angles[:, None] + 90) % 180 - 90)
+    return along, off, turned
 
 
 #: a 7 x 7 grid over a card (shares of its sides), a tenth of it in from its sides
