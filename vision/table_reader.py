@@ -235,9 +235,9 @@ class TableReader:
             corners_px = cal.mat_to_image(np.array([q.corners_mm for q in quads]).reshape(-1, 2))
             corners_px = corners_px.round(1).reshape(-1, 4, 2)
         cards = [
-            SeenCard(code=code, confidence=conf, corners_px=corners.tolist(),
+            SeenCard(code=code, confidence=conf, corners_px=corners,
                      table_mm=(round(quad.center_mm[0], 1), round(quad.center_mm[1], 1)))
-            for quad, (code, conf), corners in zip(quads, named, corners_px, strict=True)
+            for quad, (code, conf), corners in zip(quads, named, corners_px.tolist(), strict=True)
         ]
         card_area = self.card_mm[0] * self.card_mm[1]
         obstructed = covered or any(
@@ -271,8 +271,11 @@ class TableReader:
         known = {i: q for i, (q, (code, _)) in enumerate(zip(quads, named, strict=True))
                  if code is not None}
 
+        radius = {i: _radius(k) for i, k in known.items()}  # (each tried against many)
+
         def blocked(quad: CardQuad) -> list[int]:
-            return [i for i, k in known.items() if _overlapping(quad, k, limit)]
+            own = _radius(quad)
+            return [i for i, k in known.items() if _overlapping(quad, k, limit, own + radius[i])]
 
         tries = [q for q in scan.extras if set(blocked(q)) <= set(q.beneath)]
         if not tries:
@@ -531,9 +534,15 @@ def _bgr(image: Frame) -> Frame:
     return image
 
 
-def _overlapping(a: CardQuad, b: CardQuad, limit: float) -> bool:
+def _radius(quad: CardQuad) -> float:
+    """How far the outline's farthest corner lies from its centre (mm)."""
+    return max(math.dist(quad.center_mm, c) for c in quad.corners_mm)
+
+
+def _overlapping(a: CardQuad, b: CardQuad, limit: float, reach: float | None = None) -> bool:
     """Whether two outlines share `limit` mm^2 (> 0) or more. Most pairs lie too far apart
-    to touch (each lies within its farthest corner's distance of its centre): their shared
-    area is not computed."""
-    reach = sum(max(math.dist(q.center_mm, c) for c in q.corners_mm) for q in (a, b))
+    to touch (each lies within its _radius of its centre; `reach`, their sum, when known):
+    their shared area is not computed."""
+    if reach is None:
+        reach = _radius(a) + _radius(b)
     return math.dist(a.center_mm, b.center_mm) < reach and overlap_mm2(a, b) >= limit
