@@ -42,7 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import MIN_CONTRAST, batch, contrasts, grey
-from vision.template_search import ShapeSearch, standardised
+from vision.template_search import Scored, ShapeSearch, standardised
 
 Image8 = NDArray[np.uint8]
 Floats = NDArray[np.float32]
@@ -205,6 +205,34 @@ def _around(picture: Floats, y: int, x: int) -> Floats:
     return np.stack([picture[a : a + th, b : b + tw] for a in ys for b in xs])
 
 
+def _correlations(cuts: Floats, templates: Floats) -> NDArray[np.float64]:
+    """The correlation of each of its windows with each template (standardised rows),
+    (templates, windows): in float64 from each window's sums, without standardising the
+    windows (the finer look's costliest step). Within a float32 rounding of
+    _correlation's, which says the winner's."""
+    k, n = cuts.shape[:2]
+    out = np.empty((k, n))
+    for j in range(k):
+        rows = cuts[j].reshape(n, -1).astype(np.float64)
+        plane = np.zeros((rows.shape[1], 2))
+        plane[0::2, 0] = plane[1::2, 1] = 1.0
+        sums, squares = rows @ plane, (rows * rows) @ plane
+        dots = rows @ (plane * templates[j][:, None])
+        size = rows.shape[1] // 2
+        norms = np.sqrt(np.maximum(squares - sums ** 2 / size, 0.0))
+        out[j] = ((dots - sums / size * (plane * templates[j][:, None]).sum(axis=0))
+                  / (np.sqrt(2.0) * norms + 1e-6)).sum(axis=1)
+    return out
+
+
+def _correlation(cut: Floats, template: Floats) -> float:
+    """A window's correlation with a template (a standardised row), to the bit as the
+    comparison of all the windows at once made it: the window standardised, then the dot
+    product (of the row twice: einsum sums a lone row in another order)."""
+    row = standardised(cut.reshape(1, -1))
+    return float(np.einsum("sv,v->s", np.concatenate([row, row]), template)[0])
+
+
 def close_call(shape_scores: Floats) -> bool:
     """Whether a patch's best shape is a shape of the deck (SHAPE_FLOOR) but the next one
     comes close (FINE_FROM): the two are then told apart at FINE_SIZE."""
@@ -343,14 +371,14 @@ class TemplateIdentifier:
         """identify_batch() without the memory of recent patches."""
         pictures = balanced(patches)
         inks = ink(pictures)
-        per_shape = self.search.scores(inks)
+        scored = self.search.scored(inks)
+        per_shape = scored.scores
         hist = hues(pictures)
         colour_d = self._colour_distances(hist)
         spread = contrasts(grey(patches))
         close = [i for i in range(len(patches)) if close_call(per_shape[i])]
         fine_inks = ink(balanced(patches[close], FINE_SIZE)) if close else inks[:0]
-        fine = {i: self._fine_ratios(inks[i], fine_inks[k], per_shape[i])
-                for k, i in enumerate(close)}
+        fine = {i: self._fine_ratios(scored, i, fine_inks[k]) for k, i in enumerate(close)}
         return [self._decide(per_shape[i], colour_d[i], spread[i], fine.get(i))
                 for i in range(len(patches))]
 
@@ -363,25 +391,24 @@ class TemplateIdentifier:
         out: Floats = np.minimum.reduceat(views, self.colour_starts, axis=1)
         return out
 
-    def _fine_ratios(self, coarse: Floats, fine: Floats, shape_scores: Floats
-                     ) -> tuple[float, float]:
-        """The ratio test of the two best shapes again at FINE_SIZE (a numeral's strokes
-        that SIZE blurs: 8 against 0, 3 against 5), and the same focused on where those
-        two shapes differ: (ratio, focused ratio). Each shape's FINE_TEMPLATES best
+    def _fine_ratios(self, scored: Scored, picture: int, fine: Floats) -> tuple[float, float]:
+        """The ratio test of the picture's two best shapes again at FINE_SIZE (a numeral's
+        strokes that SIZE blurs: 8 against 0, 3 against 5), and the same focused on where
+        those two shapes differ: (ratio, focused ratio). Each shape's FINE_TEMPLATES best
         templates at SIZE are compared at FINE_SIZE where they matched best, a pixel either
         way; the focus weighs each pixel by how much the two best of them differ there,
         so the oval and the field they share weigh nothing and the strokes all."""
         (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
         tw, th = w - 2 * mx, h - 2 * my
         best: list[tuple[float, int, Floats]] = []
-        two = [int(shape) for shape in np.argsort(-shape_scores)[:2]]
-        for found in self.search.best_templates(coarse, two, FINE_TEMPLATES):
+        two = [int(shape) for shape in np.argsort(-scored.scores[picture])[:2]]
+        for found in scored.best_templates(picture, two, FINE_TEMPLATES):
             cuts = np.stack([_around(fine, 2 * dy, 2 * dx) for _, dy, dx in found])
-            rows = standardised(cuts.reshape(cuts.shape[0] * cuts.shape[1], -1))
-            scores = np.einsum("tsv,tv->ts", rows.reshape(cuts.shape[0], cuts.shape[1], -1),
-                               self.fine[[t for t, _, _ in found]].astype(np.float32))
-            k, shift = np.unravel_index(int(scores.argmax()), scores.shape)
-            best.append((float(scores[k, shift]), found[k][0], cuts[k, shift]))
+            templates = self.fine[[t for t, _, _ in found]].astype(np.float32)
+            k, shift = np.unravel_index(int(_correlations(cuts, templates).argmax()),
+                                        cuts.shape[:2])
+            cut = cuts[k, shift]
+            best.append((_correlation(cut, templates[k]), found[k][0], cut))
         (first, t1, cut1), (second, t2, cut2) = best
         a, b = (self.fine[t].astype(np.float32).reshape(th, tw, 2) for t in (t1, t2))
         focus = np.asarray(cv2.GaussianBlur(np.abs(a - b).sum(axis=2), (0, 0), FOCUS_BLUR),

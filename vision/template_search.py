@@ -143,43 +143,27 @@ class ShapeSearch:
         out = standardised(flat[:, self.window_index].reshape(-1, self.window_index.shape[1]))
         return out.reshape(len(inks), len(self.window_index), -1)
 
-    def best_templates(self, ink: Floats, shapes: Sequence[int], count: int
-                       ) -> list[list[tuple[int, int, int]]]:
-        """For each of these shapes, the `count` templates that correlate best with some
-        window of one ink picture, best first, and where: (template, shift row, shift
-        column)."""
-        windows = self.windows(ink[None])[0]
-        columns = 2 * self.margin[0] + 1
-        out = []
-        for shape in shapes:
-            start, end = int(self.starts[shape]), int(self.ends[shape])
-            with _blas().limit(limits=1, user_api="blas"):
-                products = windows @ self.templates[start:end].T
-            best = np.argsort(-products.max(axis=0), kind="stable")[:count]
-            out.append([(start + int(t), *divmod(int(products[:, t].argmax()), columns))
-                        for t in best])
-        return out
-
-    def full_scores(self, inks: Floats) -> Floats:
-        """Each picture's best correlation with each shape, every pair compared:
-        (pictures, shapes)."""
+    def full_scored(self, inks: Floats) -> Scored:
+        """scored() with every pair compared: each picture's best correlation with each
+        shape, and every correlation (a hair above, for rounding) as its bound."""
         windows = self.windows(inks)
         n, shifts, values = windows.shape
         with _blas().limit(limits=1, user_api="blas"):
-            products = windows.reshape(n * shifts, values) @ self.templates.T
-        per_template = products.reshape(n, shifts, -1).max(axis=1)
-        out: Floats = np.maximum.reduceat(per_template, self.starts, axis=1)
-        return out
+            products = (windows.reshape(n * shifts, values) @ self.templates.T
+                        ).reshape(n, shifts, -1)
+            scales = self._bounds(inks)[1]
+        scores: Floats = np.maximum.reduceat(products.max(axis=1), self.starts, axis=1)
+        return Scored(self, scores, products + SLACK, scales, self._window_views(inks))
 
-    def scores(self, inks: Floats) -> Floats:
-        """full_scores() where the decision needs it: each picture's two best shapes get
-        their full score, every other shape a score no higher than the second's (the best
-        it reached among the pairs compared, or -1)."""
+    def scored(self, inks: Floats) -> Scored:
+        """Each picture's two best shapes with their full score (full_scored()'s), every
+        other shape a score no higher than the second's (the best it reached among the
+        pairs compared, or -1); and what the search compared them with."""
         with _blas().limit(limits=1, user_api="blas"):
-            return self._scores(inks)
+            return self._scored(inks)
 
-    def _scores(self, inks: Floats) -> Floats:
-        """scores(), its matmuls in this thread."""
+    def _scored(self, inks: Floats) -> Scored:
+        """scored(), its matmuls in this thread."""
         n = len(inks)
         bounds, scales = self._bounds(inks)
         windows = self._window_views(inks)
@@ -195,8 +179,7 @@ class ShapeSearch:
         j = bounds[rows, :, t.ravel()].argmax(axis=1)
         chosen = windows[rows, j // windows.shape[2], j % windows.shape[2]]
         scale = scales[rows, j]
-        values = ((chosen * scale[:, None, None, :2]).reshape(len(rows), -1)
-                  * self.templates[t.ravel()]).sum(axis=1) + (
+        values = (_scaled(chosen, scale) * self.templates[t.ravel()]).sum(axis=1) + (
                       scale[:, 2:] * self.channel_sums[t.ravel()]).sum(axis=1)
         out = np.full((n, self.n_shapes), -1.0, np.float32)
         np.maximum.at(out, (rows, self.shapes[t.ravel()]), values.astype(np.float32))
@@ -208,7 +191,7 @@ class ShapeSearch:
         for i in np.flatnonzero(wanted.any(axis=1)):
             self._complete(windows[i], scales[i], bounds[i], np.flatnonzero(wanted[i]),
                            floor[i], out[i])
-        return out
+        return Scored(self, out, bounds, scales, windows)
 
     def _window_views(self, inks: Floats) -> Floats:
         """Every window of each picture the size of a template, as a view:
@@ -265,12 +248,72 @@ class ShapeSearch:
         """Compare these templates in full with every window of one picture where a bound
         lies above the template's floor, raising each shape's `best` score."""
         shifts = np.flatnonzero((bound[:, templates] > floor[templates]).any(axis=1))
-        scale = scales[shifts]
-        nx = windows.shape[1]
-        chosen = windows[shifts // nx, shifts % nx] * scale[:, None, None, :2]
-        values = (chosen.reshape(len(shifts), -1) @ self.templates[templates].T
-                  + scale[:, 2:] @ self.channel_sums[templates].T).max(axis=0)
+        values = self.products(windows, scales, shifts, templates).max(axis=0)
         np.maximum.at(best, self.shapes[templates], values)
+
+    def products(self, windows: Floats, scales: Floats, shifts: NDArray[np.intp],
+                 templates: NDArray[np.intp]) -> Floats:
+        """The correlations of these windows (shifts) of one picture with these templates,
+        (shifts, templates): each window standardised by its scales on the way."""
+        nx = windows.shape[1]
+        scale = scales[shifts]
+        chosen = _scaled(windows[shifts // nx, shifts % nx], scale)
+        out: Floats = (chosen @ self.templates[templates].T
+                       + scale[:, 2:] @ self.channel_sums[templates].T)
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Scored:
+    """What a search found in some pictures: each shape's score, and the bounds and
+    window views it was found with, from which a shape's best templates follow at the
+    cost of a few comparisons more."""
+
+    search: ShapeSearch
+    scores: Floats  # (pictures, shapes): see ShapeSearch.scored
+    bounds: Floats  # (pictures, shifts, templates): above every correlation
+    scales: Floats  # (pictures, shifts, 4): what standardises each window (_bounds)
+    windows: Floats  # (pictures, shift rows, shift columns, height, width, 2): views
+
+    def best_templates(self, picture: int, shapes: Sequence[int], count: int
+                       ) -> list[list[tuple[int, int, int]]]:
+        """For each of these shapes, the `count` templates that correlate best with some
+        window of this picture, best first, and where: (template, shift row, shift
+        column). Compared: the `count` best-bounded templates at every shift, then the
+        others (and shifts) whose bound lies above the count-th best of those; no other
+        could be among the best."""
+        search = self.search
+        bound, windows, scales = (self.bounds[picture], self.windows[picture],
+                                  self.scales[picture])
+        everywhere = np.arange(len(bound))
+        out = []
+        for shape in shapes:
+            start, end = int(search.starts[shape]), int(search.ends[shape])
+            reach = bound[:, start:end].max(axis=0)
+            first = np.argsort(-reach, kind="stable")[:count]
+            found = search.products(windows, scales, everywhere, first + start)
+            best, where = list(found.max(axis=0)), list(found.argmax(axis=0))
+            floor = sorted(best)[-count] if len(best) == count else -np.inf
+            rest = np.setdiff1d(np.flatnonzero(reach > floor), first)
+            if len(rest):
+                shifts = np.flatnonzero((bound[:, rest + start] > floor).any(axis=1))
+                found = search.products(windows, scales, shifts, rest + start)
+                best += list(found.max(axis=0))
+                where += list(shifts[found.argmax(axis=0)])
+            chosen = [*first, *rest]
+            ranked = sorted(range(len(chosen)), key=lambda j: (-best[j], chosen[j]))[:count]
+            out.append([(start + int(chosen[j]), *divmod(int(where[j]), windows.shape[1]))
+                        for j in ranked])
+        return out
+
+
+def _scaled(windows: Floats, scales: Floats) -> Floats:
+    """Windows (n, height, width, 2) with each channel multiplied by its scale (the first
+    two of `scales`, (n, 4)), as rows (n, values): the scales laid out value by value
+    first, as numpy broadcast along the two channels multiplies two values a step."""
+    per_value = np.tile(scales[:, :2], windows[0].size // 2)
+    out: Floats = windows.reshape(len(windows), -1) * per_value
+    return out
 
 
 def _separable_basis(pictures: NDArray[np.float64]

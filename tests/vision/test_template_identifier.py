@@ -192,7 +192,7 @@ def test_numbers_close_at_the_small_size_are_told_apart_at_the_fine_one(
     # again at FINE_SIZE, and named right or left unknown, never named wrong
     codes = [c for c in uno if c.split("-")[-1] in {"0", "3", "5", "6", "8", "9"}]
     views = batch([camera(uno[c], blur=2.4, brightness=0.5) for c in codes])
-    scores = uno_identifier.search.scores(ink(balanced(views)))
+    scores = uno_identifier.search.scored(ink(balanced(views))).scores
     close = [c for c, s in zip(codes, scores, strict=True) if close_call(s)]
     assert close
     named = dict(zip(codes, (got for got, _ in uno_identifier.identify_batch(views)),
