@@ -83,18 +83,22 @@ def balanced(patches: Image8, size: tuple[int, int] = SIZE) -> Floats:
     WHITE_PERCENTILE level, capped at 1), (n, height, width, 3): what ink and hues read."""
     small = np.stack([cv2.resize(p, size, interpolation=cv2.INTER_AREA) for p in patches])
     img = small.astype(np.float32) + 4.0
-    out: Floats = np.minimum(img / _percentile(img.reshape(len(img), -1, 3))[:, None, None, :],
-                             1.0)
+    out: Floats = np.minimum(img / _white_levels(small)[:, None, None, :], 1.0)
     return out
 
 
-def _percentile(values: Floats) -> Floats:
-    """np.percentile(values, WHITE_PERCENTILE, axis=1) to the bit (its linear
-    interpolation between the two values around the rank), from a partial sort."""
-    rank = WHITE_PERCENTILE / 100 * (values.shape[1] - 1)
+def _white_levels(small: Image8) -> Floats:
+    """Each picture's WHITE_PERCENTILE level of each channel, 4 added (as balanced() adds
+    it), (n, 3): np.percentile's to the bit (its linear interpolation between the two
+    values around the rank), from counts of the 256 levels, not a sort."""
+    n = len(small)
+    levels = small.reshape(n, -1, 3)
+    rank = WHITE_PERCENTILE / 100 * (levels.shape[1] - 1)
     below = int(rank)
-    nearest = np.partition(values, (below, below + 1), axis=1)
-    low, high = nearest[:, below], nearest[:, below + 1]
+    lanes = 256 * np.arange(3 * n).reshape(n, 1, 3)  # each picture's channel its own counts
+    counts = np.bincount((levels + lanes).ravel(), minlength=256 * 3 * n).reshape(n, 3, 256)
+    upto = counts.cumsum(axis=2)  # the level of rank r: the number of levels up to r or less
+    low, high = ((upto <= r).sum(axis=2).astype(np.float32) + 4.0 for r in (below, below + 1))
     out: Floats = high - (high - low) * (1 - (rank - below))
     return out
 
@@ -195,33 +199,43 @@ def _weighted_correlation(picture: Floats, template: Floats, weight: Floats) -> 
     return total / 2.0
 
 
-def _around(picture: Floats, y: int, x: int) -> Floats:
-    """The windows of a FINE_SIZE ink picture the size of a fine template at (y, x) and a
-    pixel either way (kept inside FINE_MARGIN): (windows, height, width, 2)."""
-    (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
-    tw, th = w - 2 * mx, h - 2 * my
+def _around(y: int, x: int) -> list[tuple[int, int]]:
+    """The places in a FINE_SIZE ink picture of the windows the size of a fine template
+    at (y, x) and a pixel either way (kept inside FINE_MARGIN), rows of columns."""
+    mx, my = FINE_MARGIN
     ys = [min(max(y + d, 0), 2 * my) for d in (-1, 0, 1)]
     xs = [min(max(x + d, 0), 2 * mx) for d in (-1, 0, 1)]
-    return np.stack([picture[a : a + th, b : b + tw] for a in ys for b in xs])
+    return [(a, b) for a in ys for b in xs]
 
 
-def _correlations(cuts: Floats, templates: Floats) -> NDArray[np.float64]:
-    """The correlation of each of its windows with each template (standardised rows),
-    (templates, windows): in float64 from each window's sums, without standardising the
-    windows (the finer look's costliest step). Within a float32 rounding of
-    _correlation's, which says the winner's."""
-    k, n = cuts.shape[:2]
-    out = np.empty((k, n))
-    for j in range(k):
-        rows = cuts[j].reshape(n, -1).astype(np.float64)
-        plane = np.zeros((rows.shape[1], 2))
-        plane[0::2, 0] = plane[1::2, 1] = 1.0
-        sums, squares = rows @ plane, (rows * rows) @ plane
-        dots = rows @ (plane * templates[j][:, None])
-        size = rows.shape[1] // 2
-        norms = np.sqrt(np.maximum(squares - sums ** 2 / size, 0.0))
-        out[j] = ((dots - sums / size * (plane * templates[j][:, None]).sum(axis=0))
-                  / (np.sqrt(2.0) * norms + 1e-6)).sum(axis=1)
+def _correlations(planes: Floats, places: list[list[tuple[int, int]]], templates: Floats
+                  ) -> NDArray[np.float64]:
+    """The correlation of each template (a standardised row) with the windows of a
+    FINE_SIZE ink picture (its channels apart, (2, height, width)) at its places,
+    (templates, places): in float64, each window's sums from integral images, not
+    standardising the windows (the finer look's costliest step). Within a float32
+    rounding of _correlation's, which says the winner's."""
+    (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
+    tw, th = w - 2 * mx, h - 2 * my
+    k, n = len(templates), len(places[0])
+    ys, xs = np.array(places).reshape(k * n, 2).T
+    total, squared = cv2.integral2(planes.reshape(2 * h, w), sdepth=cv2.CV_64F,
+                                   sqdepth=cv2.CV_64F)
+    top = h * np.arange(2)[:, None] + ys  # each channel's window rows in the stacked planes
+
+    def box(image: NDArray[np.float64]) -> NDArray[np.float64]:
+        out: NDArray[np.float64] = (image[top + th, xs + tw] - image[top, xs + tw]
+                                    - image[top + th, xs] + image[top, xs])
+        return out.T.reshape(k, n, 2)
+
+    sums, squares = box(np.asarray(total)), box(np.asarray(squared))
+    windows = np.stack([planes[:, y : y + th, x : x + tw] for y, x in zip(ys, xs, strict=True)]
+                       ).reshape(k, n, 2, -1).astype(np.float64)
+    planar = templates.reshape(k, -1, 2).transpose(0, 2, 1).astype(np.float64)
+    dots = np.matmul(windows.transpose(0, 2, 1, 3), planar[..., None])[..., 0].transpose(0, 2, 1)
+    norms = np.sqrt(np.maximum(squares - sums ** 2 / (tw * th), 0.0))
+    out: NDArray[np.float64] = ((dots - sums / (tw * th) * planar.sum(axis=2)[:, None])
+                                / (np.sqrt(2.0) * norms + 1e-6)).sum(axis=2)
     return out
 
 
@@ -400,21 +414,23 @@ class TemplateIdentifier:
         so the oval and the field they share weigh nothing and the strokes all."""
         (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
         tw, th = w - 2 * mx, h - 2 * my
-        best: list[tuple[float, int, Floats]] = []
+        best: list[tuple[float, Floats, Floats]] = []
         two = [int(shape) for shape in np.argsort(-scored.scores[picture])[:2]]
+        planes = np.ascontiguousarray(fine.transpose(2, 0, 1))
         for found in scored.best_templates(picture, two, FINE_TEMPLATES):
-            cuts = np.stack([_around(fine, 2 * dy, 2 * dx) for _, dy, dx in found])
+            places = [_around(2 * dy, 2 * dx) for _, dy, dx in found]
             templates = self.fine[[t for t, _, _ in found]].astype(np.float32)
-            k, shift = np.unravel_index(int(_correlations(cuts, templates).argmax()),
-                                        cuts.shape[:2])
-            cut = cuts[k, shift]
-            best.append((_correlation(cut, templates[k]), found[k][0], cut))
-        (first, t1, cut1), (second, t2, cut2) = best
-        a, b = (self.fine[t].astype(np.float32).reshape(th, tw, 2) for t in (t1, t2))
-        focus = np.asarray(cv2.GaussianBlur(np.abs(a - b).sum(axis=2), (0, 0), FOCUS_BLUR),
+            scores = _correlations(planes, places, templates)
+            k, shift = np.unravel_index(int(scores.argmax()), scores.shape)
+            y, x = places[k][shift]
+            cut = fine[y : y + th, x : x + tw]
+            best.append((_correlation(cut, templates[k]), templates[k].reshape(th, tw, 2), cut))
+        (first, a, cut1), (second, b, cut2) = best
+        apart = np.abs(a - b)  # summed over the two channels, as .sum(axis=2) does
+        focus = np.asarray(cv2.GaussianBlur(apart[..., 0] + apart[..., 1], (0, 0), FOCUS_BLUR),
                            np.float32)
         focus /= float(focus.sum()) + 1e-9
-        focused = [_weighted_correlation(cut.reshape(th, tw, 2), t, focus)
+        focused = [_weighted_correlation(cut, t, focus)
                    for cut, t in ((cut1, a), (cut2, b))]
         return ((1.0 - first) / max(1.0 - second, 1e-6),
                 (1.0 - focused[0]) / max(1.0 - focused[1], 1e-6))

@@ -169,8 +169,7 @@ class ShapeSearch:
         windows = self._window_views(inks)
         per_template = bounds.max(axis=1)
         # seeds: each picture's best-bounded pair of its SEED_SHAPES best-bounded shapes
-        top = np.stack([per_template[:, a:b].argmax(axis=1) + a
-                        for a, b in zip(self.starts, self.ends, strict=True)], axis=1)
+        top = _segment_argmax(per_template, self.starts)
         per_shape = np.take_along_axis(per_template, top, axis=1)
         seeds = min(SEED_SHAPES, self.n_shapes)
         shapes = np.argpartition(-per_shape, seeds - 1, axis=1)[:, :seeds]
@@ -279,32 +278,39 @@ class Scored:
                        ) -> list[list[tuple[int, int, int]]]:
         """For each of these shapes, the `count` templates that correlate best with some
         window of this picture, best first, and where: (template, shift row, shift
-        column). Compared: the `count` best-bounded templates at every shift, then the
-        others (and shifts) whose bound lies above the count-th best of those; no other
-        could be among the best."""
+        column). The `count` best-bounded templates, each compared where its bound is
+        highest, give a floor that the count-th best reaches; the templates whose bound
+        rises above it are compared wherever it does, and no other could be among the
+        best."""
         search = self.search
         bound, windows, scales = (self.bounds[picture], self.windows[picture],
                                   self.scales[picture])
-        everywhere = np.arange(len(bound))
         out = []
         for shape in shapes:
             start, end = int(search.starts[shape]), int(search.ends[shape])
-            reach = bound[:, start:end].max(axis=0)
+            own = bound[:, start:end]
+            reach = own.max(axis=0)
             first = np.argsort(-reach, kind="stable")[:count]
-            found = search.products(windows, scales, everywhere, first + start)
-            best, where = list(found.max(axis=0)), list(found.argmax(axis=0))
-            floor = sorted(best)[-count] if len(best) == count else -np.inf
-            rest = np.setdiff1d(np.flatnonzero(reach > floor), first)
-            if len(rest):
-                shifts = np.flatnonzero((bound[:, rest + start] > floor).any(axis=1))
-                found = search.products(windows, scales, shifts, rest + start)
-                best += list(found.max(axis=0))
-                where += list(shifts[found.argmax(axis=0)])
-            chosen = [*first, *rest]
-            ranked = sorted(range(len(chosen)), key=lambda j: (-best[j], chosen[j]))[:count]
-            out.append([(start + int(chosen[j]), *divmod(int(where[j]), windows.shape[1]))
+            floor = float(np.diagonal(search.products(
+                windows, scales, own[:, first].argmax(axis=0), first + start)).min())
+            templates = np.flatnonzero(reach > floor)
+            shifts = np.flatnonzero((own[:, templates] > floor).any(axis=1))
+            found = search.products(windows, scales, shifts, templates + start)
+            best, where = found.max(axis=0), shifts[found.argmax(axis=0)]
+            ranked = np.lexsort((templates, -best))[:count]
+            out.append([(start + int(templates[j]), *divmod(int(where[j]), windows.shape[1]))
                         for j in ranked])
         return out
+
+
+def _segment_argmax(values: Floats, starts: NDArray[np.intp]) -> NDArray[np.intp]:
+    """The first place of each row's highest value within each segment of its columns
+    (segments beginning at `starts`), (rows, segments): argmax of each, at once."""
+    highest = np.maximum.reduceat(values, starts, axis=1)
+    segment = np.repeat(np.arange(len(starts)), np.diff(starts, append=values.shape[1]))
+    places = np.where(values == highest[:, segment], np.arange(values.shape[1]), values.shape[1])
+    out: NDArray[np.intp] = np.minimum.reduceat(places, starts, axis=1)
+    return out
 
 
 def _scaled(windows: Floats, scales: Floats) -> Floats:
