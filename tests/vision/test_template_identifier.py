@@ -16,9 +16,11 @@ from vision.foreign_decks import DESIGNS, paint_deck
 from vision.identify import augment, batch
 from vision.template_identifier import (
     SIZE,
+    WHITE_PERCENTILE,
     Floats,
     RecentPatches,
     TemplateIdentifier,
+    _white_levels,
     balanced,
     close_call,
     hues,
@@ -287,3 +289,13 @@ def test_a_grey_card_has_a_slight_histogram_not_its_specks_blown_up() -> None:
     red, blue = hues(balanced(np.stack([camera(card) for card in specks])))
     assert red.sum() < 0.5 and blue.sum() < 0.5
     assert 0.5 * np.abs(red - blue).sum() < 0.25
+
+
+def test_the_white_level_from_counts_is_numpys_percentile() -> None:
+    rng = np.random.default_rng(2)
+    for shape in ((3, 48, 32, 3), (1, 96, 64, 3), (2, 7, 5, 3)):
+        small = rng.integers(0, 256, shape, dtype=np.uint8)
+        small[0, :2] = 255  # a white field, as a card has
+        lifted = small.astype(np.float32).reshape(shape[0], -1, 3) + 4.0
+        assert np.array_equal(_white_levels(small),
+                              np.percentile(lifted, WHITE_PERCENTILE, axis=1).astype(np.float32))

@@ -1,5 +1,6 @@
 """The shape search's cascade gives what the full comparison gives where the decision looks:
-its bounds bound, its two best shapes are the full comparison's, and so are the names."""
+its bounds bound, its two best shapes are the full comparison's, and so are the names; the
+finer look at two close shapes gives what comparing every window of their templates does."""
 
 from __future__ import annotations
 
@@ -13,10 +14,23 @@ from numpy.typing import NDArray
 
 from vision.deck_art import FaceArt, paint_face
 from vision.identify import batch
-from vision.template_identifier import TemplateIdentifier, balanced, ink
-from vision.template_search import ShapeSearch
+from vision.mat import MatSpec
+from vision.table_reader import TableReader
+from vision.template_identifier import (
+    FINE_MARGIN,
+    FINE_SIZE,
+    FINE_TEMPLATES,
+    FOCUS_BLUR,
+    TemplateIdentifier,
+    _weighted_correlation,
+    balanced,
+    close_call,
+    ink,
+)
+from vision.template_search import Scored, ShapeSearch, standardised
 
 DECKS = Path(__file__).resolve().parents[2] / "referee" / "decks"
+FOREIGN = Path(__file__).resolve().parents[1] / "fixtures" / "foreign" / "uno-classic"
 Image = NDArray[np.uint8]
 
 
@@ -107,3 +121,118 @@ def test_a_shapes_best_templates_are_the_full_comparisons(identifier: TemplateId
                 start + np.argsort(-every, kind="stable")[:3])
             assert [dy * columns + dx for _, dy, dx in found] == [
                 int(products[:, t].argmax()) for t, _, _ in found]
+
+
+@pytest.fixture(scope="module")
+def enrolled() -> TemplateIdentifier:
+    """A deck we never drew (uno-classic) as its rendered enrolment session learnt it."""
+    profile = json.loads((FOREIGN / "profile" / "profile.json").read_text(encoding="utf-8"))
+    return TemplateIdentifier.from_references(
+        {code: [cv2.imread(str(FOREIGN / "profile" / name)) for name in names]
+         for code, names in profile["faces"].items()})
+
+
+class Cutting:
+    """An identifier that keeps every batch of patches a table reader gives it to name."""
+
+    def __init__(self, identifier: TemplateIdentifier) -> None:
+        self.identifier = identifier
+        self.codes = identifier.codes
+        self.batches: list[Image] = []
+
+    def identify(self, patch: Image) -> tuple[str | None, float]:
+        return self.identify_batch(batch([patch]))[0]
+
+    def identify_many(self, patches: list[Image]) -> list[tuple[str | None, float]]:
+        return self.identify_batch(batch(patches))
+
+    def identify_batch(self, patches: Image) -> list[tuple[str | None, float]]:
+        self.batches.append(patches)
+        return self.identifier.identify_batch(patches)
+
+
+@pytest.fixture(scope="module")
+def scene_patches(enrolled: TemplateIdentifier) -> Image:
+    """The cards of the session played with that deck, as a table reader cuts them from
+    its rendered frames to name them."""
+    session = json.loads((FOREIGN / "session" / "session.json").read_text(encoding="utf-8"))
+    profile = json.loads((FOREIGN / "profile" / "profile.json").read_text(encoding="utf-8"))
+    cutting = Cutting(enrolled)
+    reader = TableReader(MatSpec.from_json(session["mat"]), cutting,
+                         tuple(profile["card_mm"]))
+    for frame in sorted((FOREIGN / "session" / "frames").glob("*.jpg"))[::3]:
+        reader.read(cv2.imread(str(frame)))
+    return np.concatenate([b for b in cutting.batches if len(b)])
+
+
+def direct_fine_ratios(identifier: TemplateIdentifier, ink_picture: Image, fine: Image,
+                       shapes: list[int]) -> tuple[float, float]:
+    """The finer look at two shapes computed directly: each one's FINE_TEMPLATES best
+    templates (every window compared with every template of the shape), every window a
+    pixel either way of theirs standardised and compared, the focus from the two best (and
+    the focused correlation as the identifier weighs it)."""
+    search = identifier.search
+    (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
+    tw, th = w - 2 * mx, h - 2 * my
+    products = search.windows(ink_picture[None])[0] @ search.templates.T
+    best = []
+    for shape in shapes:
+        start, end = search.starts[shape], search.ends[shape]
+        templates = start + np.argsort(-products[:, start:end].max(axis=0),
+                                       kind="stable")[:FINE_TEMPLATES]
+        cuts = []
+        for t in templates:
+            dy, dx = divmod(int(products[:, t].argmax()), 2 * search.margin[0] + 1)
+            cuts.append([fine[y : y + th, x : x + tw]
+                         for y in (min(max(2 * dy + d, 0), 2 * my) for d in (-1, 0, 1))
+                         for x in (min(max(2 * dx + d, 0), 2 * mx) for d in (-1, 0, 1))])
+        rows = standardised(np.array(cuts).reshape(len(templates) * 9, -1))
+        fine_templates = identifier.fine[templates].astype(np.float32)
+        scores = np.einsum("tsv,tv->ts", rows.reshape(len(templates), 9, -1), fine_templates)
+        k, shift = np.unravel_index(int(scores.argmax()), scores.shape)
+        best.append((float(scores[k, shift]), fine_templates[k].reshape(th, tw, 2),
+                     cuts[k][shift]))
+    (first, a, cut_a), (second, b, cut_b) = best
+    focus = cv2.GaussianBlur(np.abs(a - b).sum(axis=2), (0, 0), FOCUS_BLUR)
+    focus /= focus.sum()
+    return ((1 - first) / (1 - second), (1 - _weighted_correlation(cut_a, a, focus))
+            / (1 - _weighted_correlation(cut_b, b, focus)))
+
+
+def test_the_finer_look_is_the_direct_comparisons_on_an_enrolled_decks_scenes(
+        enrolled: TemplateIdentifier, scene_patches: Image) -> None:
+    views = [camera_like(patch, blur) for patch in scene_patches for blur in (0.0, 1.6)]
+    patches = batch(views)
+    inks = ink(balanced(patches))
+    scored: Scored = enrolled.search.scored(inks)
+    close = [i for i, scores in enumerate(scored.scores) if close_call(scores)]
+    fine = ink(balanced(patches[close], FINE_SIZE))
+    assert len(close) >= 10
+    for k, i in enumerate(close):
+        two = list(np.argsort(-scored.scores[i])[:2])  # (the full scores' to a rounding)
+        assert enrolled._fine_ratios(scored, i, fine[k]) == pytest.approx(
+            direct_fine_ratios(enrolled, inks[i], fine[k], two), abs=1e-6)
+
+
+def test_an_enrolled_decks_scenes_are_named_as_by_the_full_comparison(
+        enrolled: TemplateIdentifier, scene_patches: Image,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    patches = batch([camera_like(patch, blur) for patch in scene_patches
+                     for blur in (0.0, 1.6)])
+    fast = enrolled._identify(patches)
+    two = np.sort(enrolled.search.full_scored(ink(balanced(patches))).scores, axis=1)[:, -2:]
+    monkeypatch.setattr(ShapeSearch, "scored", ShapeSearch.full_scored)
+    full = enrolled._identify(patches)
+    assert [code for code, _ in fast] == [code for code, _ in full]
+    # where the two best shapes lie within a rounding of each other, which comes first
+    # (and so the finer look's ratios) is the rounding's
+    apart = two[:, 1] - two[:, 0] > 1e-5
+    assert apart.mean() > 0.9
+    assert np.allclose(np.array([c for _, c in fast])[apart],
+                       np.array([c for _, c in full])[apart], atol=1e-6)
+    assert sum(code is not None for code, _ in fast) > len(fast) // 3
+
+
+def camera_like(patch: Image, blur: float) -> Image:
+    """A patch as a blurrier camera would cut it: where two numerals come close."""
+    return np.asarray(cv2.GaussianBlur(patch, (0, 0), blur), np.uint8) if blur else patch
