@@ -18,7 +18,9 @@ shapes' scores (the best and the ratio test against the next): after the best bo
 pairs of the likeliest shapes are compared, every (window, template) pair whose bound
 could still raise the second best score, or its own shape's, is compared in full, and
 no other. The two best scores are then the full comparison's, and every other shape's
-score (a lower bound) is no higher than the second: the same decision, provably.
+score (a lower bound) is no higher than the second: the same decision, provably. The
+same bounds give a shape's best few templates (those the finer look compares again) at
+the cost of a handful of comparisons more (Scored.best_templates).
 """
 
 from __future__ import annotations
