@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify_kernels import description_rows, edge_profiles, project
+from vision.numeral_look import class_means, numerals, second_look
 
 Image8 = NDArray[np.uint8]
 Vectors = NDArray[np.float32]
@@ -50,6 +51,10 @@ CHROMA_FLOOR = 1.0  # added to the hue map's length: a grey patch keeps a short 
 SHRINKAGE = 0.02  # ridge added to the within-face covariance, relative to its mean variance
 SMALL_CARD_MM = 30.0  # a card narrower than this (a Remi tile, 20 mm) is learnt with
 SMALL_SHRINKAGE = 0.4  # this ridge instead
+SMALL_MIN_CONTRAST = 0.03  # MIN_CONTRAST of such a card: a tile's numeral covers a few per
+# cent of it, and a faint one (yellow, dim light) spreads its grey by 3.5 % of its mean
+CLOSE_FACES = 3  # a small card's nearest faces its numeral is looked at again among, when
+# the two nearest come close (vision.numeral_look)
 MAX_SHIFT = 7  # pixels a patch is moved at most to line its edges up with the faces
 MIN_CONTRAST = 0.06  # grey std / mean below this is a blank surface, not a card
 SIMILARITY_FLOOR = 0.0  # cosine similarity to a face's mean view at which confidence starts
@@ -212,9 +217,11 @@ class CardIdentifier:
     Each face is learnt as two classes, upright and turned a half turn (`class_codes`
     maps a class to its code). `projection` takes a description into the discriminant
     space, where every class has a mean (`centres`) and its views spread about 1 along
-    each axis; `templates` are the unit mean descriptions of the classes. The views
-    learnt from are not kept: naming needs only these (and a deck of 60 faces has about
-    50 MB of views).
+    each axis; `templates` are the unit mean descriptions of the classes. A small card (a
+    tile) also has its classes' mean numerals and ink colours (`numerals`, `inks`:
+    vision.numeral_look), for a second look when its two nearest faces come close; a card
+    deck has none (no rows), and no second look. The views learnt from are not kept:
+    naming needs only these (and a deck of 60 faces has about 50 MB of views).
     """
 
     codes: tuple[str, ...]
@@ -224,6 +231,8 @@ class CardIdentifier:
     templates: Vectors  # class mean description (unit length) per row
     class_codes: NDArray[np.intp]  # index into codes, per class
     layout: Layout  # where the faces have their edges
+    numerals: Vectors = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    inks: Vectors = field(default_factory=lambda: np.zeros((0, 3), np.float32))
     centre_norms: Vectors = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -279,8 +288,11 @@ class CardIdentifier:
         projection, centres, templates = _discriminant(
             vectors, classes, 2 * len(codes), SMALL_SHRINKAGE if small else SHRINKAGE)
         class_codes = np.repeat(np.arange(len(codes), dtype=np.intp), 2)
+        looks: dict[str, Vectors] = {}
+        if small:
+            looks["numerals"], looks["inks"] = _numeral_means(patches, classes, 2 * len(codes))
         return cls(codes=codes, threshold=threshold, projection=projection, centres=centres,
-                   templates=templates, class_codes=class_codes, layout=layout)
+                   templates=templates, class_codes=class_codes, layout=layout, **looks)
 
     def identify(self, patch: Image8) -> tuple[str | None, float]:
         """(code, confidence) for an upright card patch; (None, confidence) when unsure."""
@@ -295,7 +307,8 @@ class CardIdentifier:
         if not len(patches):
             return []
         greys = grey(patches)
-        desc = _describe(*_aligned(patches, greys, self.layout))
+        aligned, aligned_greys = _aligned(patches, greys, self.layout)
+        desc = _describe(aligned, aligned_greys)
         z = project(desc, self.projection)  # compiled: no BLAS threads fighting the camera loop
         d2 = (np.einsum("pk,pk->p", z, z)[:, None] - 2.0 * np.einsum("pk,ck->pc", z, self.centres)
               + self.centre_norms[None, :])
@@ -313,12 +326,56 @@ class CardIdentifier:
         similarity = np.einsum("pd,pd->p", desc, self.templates[best_class])
         ratio = best_d2 / np.maximum(second, 1e-6)
         conf = confidences(similarity, best_d2 / max(self.centres.shape[1], 1), ratio)
+        blank = np.array(contrasts(greys)) < (SMALL_MIN_CONTRAST if len(self.numerals)
+                                              else MIN_CONTRAST)
+        conf[blank] = 0.0
+        if len(self.numerals) and n_codes > CLOSE_FACES:
+            base = confidences(similarity, best_d2 / max(self.centres.shape[1], 1),
+                               np.zeros(n))
+            close = np.flatnonzero(~blank & (base >= self.threshold) & (ratio > RATIO_FULL))
+            if len(close):
+                self._look_again(aligned[close], desc[close], by_way[close], close, conf, best)
         results: list[tuple[str | None, float]] = []
-        for i, spread in enumerate(contrasts(greys)):
-            c = float(conf[i]) if spread >= MIN_CONTRAST else 0.0
+        for i in range(n):
+            c = float(conf[i])
             code = self.codes[int(best[i])] if c >= self.threshold else None
             results.append((code, round(c, 3)))
         return results
+
+    def _look_again(self, patches: Image8, desc: Vectors, by_way: Vectors,
+                    rows: NDArray[np.intp], conf: NDArray[np.float64],
+                    best: NDArray[np.intp]) -> None:
+        """Name again the close calls `rows` (their aligned patches, descriptions and
+        squared distances to each code's two classes) by a finer look at their numerals
+        among their CLOSE_FACES nearest faces (vision.numeral_look), in `conf` and `best`.
+        A face chosen there must also be near in the discriminant space, and the face next
+        after those clearly farther. Where the look finds no face, or another than the
+        nearest, its answer alone counts; else the better of the two."""
+        maps, colours = numerals(patches)
+        dims = max(self.centres.shape[1], 1)
+        for k, i in enumerate(rows.tolist()):
+            per_code = by_way[k].min(axis=1)
+            order = np.argsort(per_code, kind="stable")[: CLOSE_FACES + 1]
+            near, after = order[:CLOSE_FACES], order[CLOSE_FACES]
+            classes = 2 * near + by_way[k, near].argmin(axis=1)
+            looked = second_look(maps[k], colours[k], [
+                (self.numerals[c], self.inks[c], self.codes[int(code)])
+                for c, code in zip(classes, near, strict=True)])
+            found = 0.0
+            if looked is not None:
+                j, worst = looked
+                c, code = int(classes[j]), int(near[j])
+                d2 = float(per_code[code])
+                found = float(min(
+                    confidence(float(desc[k] @ self.templates[c]), d2 / dims,
+                               d2 / max(float(per_code[after]), 1e-6)),
+                    np.clip((RATIO_NONE - worst) / (RATIO_NONE - RATIO_FULL), 0.0, 1.0)))
+            if looked is None or int(near[looked[0]]) != int(best[i]):
+                conf[i] = found
+                if looked is not None:
+                    best[i] = near[looked[0]]
+            else:
+                conf[i] = max(float(conf[i]), found)
 
     def is_card_like(self, patch: Image8) -> bool:
         """True if the patch looks like one of the learnt faces at all (not a phone, a coin...)."""
@@ -410,6 +467,15 @@ def augment(card: Image8, rng: np.random.Generator) -> Image8:
         if ok:
             out = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
     return out
+
+
+def _numeral_means(patches: Sequence[Image8], classes: NDArray[np.intp], n_classes: int
+                   ) -> tuple[Vectors, Vectors]:
+    """The classes' mean numerals and ink colours (vision.numeral_look) over their views,
+    taken a few hundred views at a time (all at once would hold another copy of them)."""
+    parts = [numerals(batch(patches[k : k + 512])) for k in range(0, len(patches), 512)]
+    return class_means(np.concatenate([p[0] for p in parts]),
+                       np.concatenate([p[1] for p in parts]), classes, n_classes)
 
 
 def _images(refs: Image8 | Sequence[Image8]) -> list[Image8]:

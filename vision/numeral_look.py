@@ -1,0 +1,137 @@
+"""A second, finer look at a tile's numeral: which of a few close faces it is, or none.
+
+vision.identify names a tile from a grey detail at half the patch's resolution, where a
+blurred 8 lies about as near a 5 as its own face, and from a colour thumbnail where dim
+blue ink is about as dark as black. When its two best faces come close, this look tells
+the few nearest apart on what differs between them:
+
+- **the numeral's shape** at the patch's full resolution: how much ink each pixel of the
+  middle holds (1 minus its lowest channel against the middle's own median, the tile's
+  ground, so yellow ink shows as well as black), correlated with each face's mean view
+  where the two faces' views differ (a blurred map of that difference), so the ground and
+  the strokes they share weigh nothing;
+- **the ink's colour**: the direction of the ink's absorption in blue, green and red over
+  the middle (each pixel weighed by how much ink it holds), which brightness, contrast and
+  blur leave alone and a colour cast barely moves once the tile's own ground is its white.
+
+Two faces of one value differ only in colour, two of one colour only in shape; each test
+is made where the faces differ. A face is chosen only if it wins a test against every
+other close face and loses none, its numeral correlates with its own mean view at all
+(NUMERAL_FLOOR) and its ink lies near its colour (COLOUR_FAR); otherwise no face: the
+tile stays unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image8 = NDArray[np.uint8]
+Floats = NDArray[np.float32]
+
+NUMERAL_BOX = (8, 22, 56, 66)  # x0, y0, x1, y1 in a 64 x 88 patch: the numeral (and the
+# bar under a 6 or a 9), the same box either way up
+FOCUS_BLUR = 2.0  # sigma (pixels) of the map of where two faces' numerals differ
+WIN = 0.6  # a test's ratio (the face's distance over the rival's) a face wins it below,
+# and loses it above the inverse of
+NUMERAL_FLOOR = 0.8  # correlation of a numeral with its face's mean view, at least (a
+# tile, blurred or dim, correlates above 0.9; a patch cut across two tiles does not)
+COLOUR_FAR = 0.3  # distance of the ink's colour from its face's, at most (faces of
+# different colours lie 0.45 or more apart, a face's views within 0.1 of its own)
+
+
+def numerals(patches: Image8) -> tuple[Floats, Floats]:
+    """Per BGR patch (n, 88, 64, 3): its numeral's ink map, centred and of unit length, one
+    row each; and its ink's colour, a unit (blue, green, red) absorption."""
+    x0, y0, x1, y1 = NUMERAL_BOX
+    box = patches[:, y0:y1, x0:x1].astype(np.float32).reshape(len(patches), -1, 3) + 4.0
+    ground = np.median(box, axis=1)
+    ink = np.maximum(1.0 - box / ground[:, None, :], 0.0)
+    maps = ink.max(axis=2)
+    maps -= maps.mean(axis=1, keepdims=True)
+    maps /= np.linalg.norm(maps, axis=1, keepdims=True) + 1e-6
+    colours = (ink * ink.sum(axis=2, keepdims=True)).sum(axis=1)
+    colours /= np.linalg.norm(colours, axis=1, keepdims=True) + 1e-6
+    return maps.astype(np.float32), colours.astype(np.float32)
+
+
+def class_means(maps: Floats, colours: Floats, classes: NDArray[np.intp], n_classes: int
+                ) -> tuple[Floats, Floats]:
+    """Each class's mean numeral (centred, of unit length) and mean ink colour."""
+    counts = np.maximum(np.bincount(classes, minlength=n_classes), 1).astype(np.float64)
+    mean_maps = np.zeros((n_classes, maps.shape[1]))
+    np.add.at(mean_maps, classes, maps)
+    mean_maps -= mean_maps.mean(axis=1, keepdims=True)
+    mean_maps /= np.linalg.norm(mean_maps, axis=1, keepdims=True) + 1e-12
+    mean_colours = np.zeros((n_classes, 3))
+    np.add.at(mean_colours, classes, colours)
+    mean_colours /= counts[:, None]
+    return mean_maps.astype(np.float32), mean_colours.astype(np.float32)
+
+
+def colour_and_value(code: str) -> tuple[str | None, str]:
+    """A tile's colour and value from its code (`red-8`); a face with no number (a joly, the
+    back) has no colour of its own and is its own value."""
+    colour, _, value = code.partition("-")
+    return (colour, value) if value.isdigit() else (None, code)
+
+
+def _focused_correlation(numeral: Floats, face: Floats, weight: Floats) -> float:
+    """Correlation of two maps, each pixel weighed (the weights summing to 1)."""
+    x = numeral - float((weight * numeral).sum())
+    t = face - float((weight * face).sum())
+    return float((weight * x * t).sum()) / float(
+        np.sqrt((weight * x * x).sum() * (weight * t * t).sum()) + 1e-12)
+
+
+def _ratios(numeral: Floats, colour: Floats, face: tuple[Floats, Floats, str],
+            rival: tuple[Floats, Floats, str], shape: tuple[int, int]) -> list[float]:
+    """The tests that tell `face` from `rival`, each as the face's distance over the
+    rival's: the shape where they differ (if their values differ), the colour (if theirs
+    do)."""
+    (face_map, face_colour, face_code), (rival_map, rival_colour, rival_code) = face, rival
+    (colour_a, value_a), (colour_b, value_b) = (colour_and_value(face_code),
+                                                colour_and_value(rival_code))
+    out = []
+    if value_a != value_b:
+        a, b = face_map.reshape(shape), rival_map.reshape(shape)
+        focus = np.asarray(cv2.GaussianBlur(np.abs(a - b), (0, 0), FOCUS_BLUR), np.float32)
+        focus /= float(focus.sum()) + 1e-12
+        seen = numeral.reshape(shape)
+        out.append((1.0 - _focused_correlation(seen, a, focus))
+                   / max(1.0 - _focused_correlation(seen, b, focus), 1e-6))
+    if colour_a is not None and colour_b is not None and colour_a != colour_b:
+        out.append(float(np.linalg.norm(colour - face_colour))
+                   / max(float(np.linalg.norm(colour - rival_colour)), 1e-6))
+    return out
+
+
+def second_look(numeral: Floats, colour: Floats, faces: Sequence[tuple[Floats, Floats, str]]
+                ) -> tuple[int, float] | None:
+    """Which of the close faces (each its mean numeral, mean colour and code) the patch's
+    numeral and ink colour are: (its index, its worst ratio against a rival), or None. The
+    face must win a test against every rival and lose none, correlate with its own mean
+    view (NUMERAL_FLOOR) and, a coloured face, lie near its colour (COLOUR_FAR)."""
+    x0, y0, x1, y1 = NUMERAL_BOX
+    shape = (y1 - y0, x1 - x0)
+    best: tuple[int, float] | None = None
+    for i, face in enumerate(faces):
+        tests = [_ratios(numeral, colour, face, rival, shape)
+                 for j, rival in enumerate(faces) if j != i]
+        if any(not t or max(t) > 1.0 / WIN for t in tests):
+            continue
+        worst = max(min(t) for t in tests)
+        if worst < 1.0 and (best is None or worst < best[1]):
+            best = (i, worst)
+    if best is None:
+        return None
+    face_map, face_colour, code = faces[best[0]]
+    if float(numeral @ face_map) < NUMERAL_FLOOR:
+        return None
+    if colour_and_value(code)[0] is not None and float(
+            np.linalg.norm(colour - face_colour)) > COLOUR_FAR:
+        return None
+    return best
