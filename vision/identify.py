@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify_kernels import description_rows, edge_profiles, project
-from vision.numeral_look import class_means, numerals, second_look
+from vision.numeral_look import SHIFT, class_means, numerals, second_look
 
 Image8 = NDArray[np.uint8]
 Vectors = NDArray[np.float32]
@@ -55,6 +55,10 @@ SMALL_MIN_CONTRAST = 0.03  # MIN_CONTRAST of such a card: a tile's numeral cover
 # cent of it, and a faint one (yellow, dim light) spreads its grey by 3.5 % of its mean
 CLOSE_FACES = 3  # a small card's nearest faces its numeral is looked at again among, when
 # the two nearest come close (vision.numeral_look)
+OUTSIDE_RATIO = 0.7  # a face chosen there: its squared distance over that of the next face
+# after those, at most (that face may be the tile, not looked at)
+FINE_FULL = 0.45  # the look's worst ratio against a rival (vision.numeral_look): full
+FINE_NONE = 0.85  # confidence up to the first, none from the second on
 MAX_SHIFT = 7  # pixels a patch is moved at most to line its edges up with the faces
 MIN_CONTRAST = 0.06  # grey std / mean below this is a blank surface, not a card
 SIMILARITY_FLOOR = 0.0  # cosine similarity to a face's mean view at which confidence starts
@@ -351,7 +355,7 @@ class CardIdentifier:
         A face chosen there must also be near in the discriminant space, and the face next
         after those clearly farther. Where the look finds no face, or another than the
         nearest, its answer alone counts; else the better of the two."""
-        maps, colours = numerals(patches)
+        maps, colours = numerals(patches, SHIFT)
         dims = max(self.centres.shape[1], 1)
         for k, i in enumerate(rows.tolist()):
             per_code = by_way[k].min(axis=1)
@@ -366,10 +370,10 @@ class CardIdentifier:
                 j, worst = looked
                 c, code = int(classes[j]), int(near[j])
                 d2 = float(per_code[code])
-                found = float(min(
-                    confidence(float(desc[k] @ self.templates[c]), d2 / dims,
-                               d2 / max(float(per_code[after]), 1e-6)),
-                    np.clip((RATIO_NONE - worst) / (RATIO_NONE - RATIO_FULL), 0.0, 1.0)))
+                if d2 <= OUTSIDE_RATIO * float(per_code[after]):
+                    found = float(min(
+                        confidence(float(desc[k] @ self.templates[c]), d2 / dims, 0.0),
+                        np.clip((FINE_NONE - worst) / (FINE_NONE - FINE_FULL), 0.0, 1.0)))
             if looked is None or int(near[looked[0]]) != int(best[i]):
                 conf[i] = found
                 if looked is not None:

@@ -34,6 +34,7 @@ Floats = NDArray[np.float32]
 
 NUMERAL_BOX = (8, 22, 56, 66)  # x0, y0, x1, y1 in a 64 x 88 patch: the numeral (and the
 # bar under a 6 or a 9), the same box either way up
+SHIFT = 2  # pixels a numeral may lie off its face's place either way (the outline's error)
 FOCUS_BLUR = 2.0  # sigma (pixels) of the map of where two faces' numerals differ
 WIN = 0.6  # a test's ratio (the face's distance over the rival's) a face wins it below,
 # and loses it above the inverse of
@@ -43,19 +44,36 @@ COLOUR_FAR = 0.3  # distance of the ink's colour from its face's, at most (faces
 # different colours lie 0.45 or more apart, a face's views within 0.1 of its own)
 
 
-def numerals(patches: Image8) -> tuple[Floats, Floats]:
-    """Per BGR patch (n, 88, 64, 3): its numeral's ink map, centred and of unit length, one
-    row each; and its ink's colour, a unit (blue, green, red) absorption."""
+def numerals(patches: Image8, margin: int = 0) -> tuple[Floats, Floats]:
+    """Per BGR patch (n, 88, 64, 3): its numeral's ink map (NUMERAL_BOX, grown by `margin`
+    pixels each side), centred and of unit length, one row each; and its ink's colour, a
+    unit (blue, green, red) absorption over NUMERAL_BOX."""
     x0, y0, x1, y1 = NUMERAL_BOX
-    box = patches[:, y0:y1, x0:x1].astype(np.float32).reshape(len(patches), -1, 3) + 4.0
+    m = margin
+    n = len(patches)
+    grown = patches[:, y0 - m : y1 + m, x0 - m : x1 + m].astype(np.float32) + 4.0
+    box = grown[:, m : grown.shape[1] - m, m : grown.shape[2] - m].reshape(n, -1, 3)
     ground = np.median(box, axis=1)
     ink = np.maximum(1.0 - box / ground[:, None, :], 0.0)
-    maps = ink.max(axis=2)
+    maps = np.maximum(1.0 - grown / ground[:, None, None, :], 0.0).max(axis=3).reshape(n, -1)
     maps -= maps.mean(axis=1, keepdims=True)
     maps /= np.linalg.norm(maps, axis=1, keepdims=True) + 1e-6
     colours = (ink * ink.sum(axis=2, keepdims=True)).sum(axis=1)
     colours /= np.linalg.norm(colours, axis=1, keepdims=True) + 1e-6
     return maps.astype(np.float32), colours.astype(np.float32)
+
+
+def _windows(grown: Floats) -> Floats:
+    """The NUMERAL_BOX-sized windows of a numeral map grown by SHIFT, at every shift, each
+    centred and of unit length: (shifts, values)."""
+    x0, y0, x1, y1 = NUMERAL_BOX
+    h, w, s = y1 - y0, x1 - x0, SHIFT
+    full = grown.reshape(h + 2 * s, w + 2 * s)
+    cuts = np.stack([full[dy : dy + h, dx : dx + w].ravel()
+                     for dy in range(2 * s + 1) for dx in range(2 * s + 1)])
+    cuts -= cuts.mean(axis=1, keepdims=True)
+    cuts /= np.linalg.norm(cuts, axis=1, keepdims=True) + 1e-6
+    return cuts
 
 
 def class_means(maps: Floats, colours: Floats, classes: NDArray[np.intp], n_classes: int
@@ -87,11 +105,12 @@ def _focused_correlation(numeral: Floats, face: Floats, weight: Floats) -> float
         np.sqrt((weight * x * x).sum() * (weight * t * t).sum()) + 1e-12)
 
 
-def _ratios(numeral: Floats, colour: Floats, face: tuple[Floats, Floats, str],
-            rival: tuple[Floats, Floats, str], shape: tuple[int, int]) -> list[float]:
+def _ratios(numeral: Floats, rival_numeral: Floats, colour: Floats,
+            face: tuple[Floats, Floats, str], rival: tuple[Floats, Floats, str],
+            shape: tuple[int, int]) -> list[float]:
     """The tests that tell `face` from `rival`, each as the face's distance over the
-    rival's: the shape where they differ (if their values differ), the colour (if theirs
-    do)."""
+    rival's: the shape where they differ (if their values differ; the numeral where it
+    lines up with each), the colour (if theirs do)."""
     (face_map, face_colour, face_code), (rival_map, rival_colour, rival_code) = face, rival
     (colour_a, value_a), (colour_b, value_b) = (colour_and_value(face_code),
                                                 colour_and_value(rival_code))
@@ -100,26 +119,31 @@ def _ratios(numeral: Floats, colour: Floats, face: tuple[Floats, Floats, str],
         a, b = face_map.reshape(shape), rival_map.reshape(shape)
         focus = np.asarray(cv2.GaussianBlur(np.abs(a - b), (0, 0), FOCUS_BLUR), np.float32)
         focus /= float(focus.sum()) + 1e-12
-        seen = numeral.reshape(shape)
-        out.append((1.0 - _focused_correlation(seen, a, focus))
-                   / max(1.0 - _focused_correlation(seen, b, focus), 1e-6))
+        out.append((1.0 - _focused_correlation(numeral.reshape(shape), a, focus))
+                   / max(1.0 - _focused_correlation(rival_numeral.reshape(shape), b, focus),
+                         1e-6))
     if colour_a is not None and colour_b is not None and colour_a != colour_b:
         out.append(float(np.linalg.norm(colour - face_colour))
                    / max(float(np.linalg.norm(colour - rival_colour)), 1e-6))
     return out
 
 
-def second_look(numeral: Floats, colour: Floats, faces: Sequence[tuple[Floats, Floats, str]]
+def second_look(grown: Floats, colour: Floats, faces: Sequence[tuple[Floats, Floats, str]]
                 ) -> tuple[int, float] | None:
     """Which of the close faces (each its mean numeral, mean colour and code) the patch's
-    numeral and ink colour are: (its index, its worst ratio against a rival), or None. The
-    face must win a test against every rival and lose none, correlate with its own mean
-    view (NUMERAL_FLOOR) and, a coloured face, lie near its colour (COLOUR_FAR)."""
+    numeral (its map grown by SHIFT: `numerals(..., SHIFT)`) and ink colour are: (its
+    index, its worst ratio against a rival), or None. The numeral is compared with each
+    face where it lines up with it best. The face must win a test against every rival and
+    lose none, correlate with its own mean view (NUMERAL_FLOOR) and, a coloured face, lie
+    near its colour (COLOUR_FAR)."""
     x0, y0, x1, y1 = NUMERAL_BOX
     shape = (y1 - y0, x1 - x0)
+    windows = _windows(grown)
+    scores = windows @ np.stack([face[0] for face in faces]).T  # (shifts, faces)
+    lined_up = [windows[int(k)] for k in scores.argmax(axis=0)]
     best: tuple[int, float] | None = None
     for i, face in enumerate(faces):
-        tests = [_ratios(numeral, colour, face, rival, shape)
+        tests = [_ratios(lined_up[i], lined_up[j], colour, face, rival, shape)
                  for j, rival in enumerate(faces) if j != i]
         if any(not t or max(t) > 1.0 / WIN for t in tests):
             continue
@@ -129,7 +153,7 @@ def second_look(numeral: Floats, colour: Floats, faces: Sequence[tuple[Floats, F
     if best is None:
         return None
     face_map, face_colour, code = faces[best[0]]
-    if float(numeral @ face_map) < NUMERAL_FLOOR:
+    if float(scores[:, best[0]].max()) < NUMERAL_FLOOR:
         return None
     if colour_and_value(code)[0] is not None and float(
             np.linalg.norm(colour - face_colour)) > COLOUR_FAR:

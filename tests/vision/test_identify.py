@@ -117,6 +117,7 @@ def test_a_playing_card_is_learnt_as_without_its_size(faces: Any) -> None:
                                        card_mm=(63.0, 88.0))
     for learnt in ("projection", "centres", "templates"):
         assert np.array_equal(getattr(a, learnt), getattr(b, learnt)), learnt
+    assert len(a.numerals) == len(b.numerals) == 0  # no second look at a numeral
 
 
 REMI = Path(__file__).resolve().parents[2] / "referee" / "decks" / "remi.json"
