@@ -34,9 +34,9 @@ def tiles() -> dict[str, np.ndarray]:
 def seen(tile: np.ndarray, dx: int = 0, gains: tuple[float, float, float] = (1, 1, 1),
          brightness: float = 1.0, blur: float = 1.2) -> np.ndarray:
     """A tile under a light, blurred, its numeral `dx` pixels off its place."""
-    img = np.roll(tile, dx, axis=1).astype(np.float32) * np.array(gains, np.float32)
-    img = cv2.GaussianBlur(img * brightness, (0, 0), blur)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    lit = np.roll(tile, dx, axis=1).astype(np.float32) * np.array(gains, np.float32)
+    blurred = cv2.GaussianBlur(lit * brightness, (0, 0), blur)
+    return np.clip(blurred, 0, 255).astype(np.uint8)
 
 
 def learnt(faces: dict[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarray, str]]:
