@@ -54,9 +54,10 @@ SMALL_SHRINKAGE = 0.4  # this ridge instead
 SMALL_MIN_CONTRAST = 0.03  # MIN_CONTRAST of such a card: a tile's numeral covers a few per
 # cent of it, and a faint one (yellow, dim light) spreads its grey by 3.5 % of its mean
 CLOSE_FACES = 3  # a small card's nearest faces its numeral is looked at again among, when
-# the two nearest come close (vision.numeral_look)
+MAX_CLOSE_FACES = 4  # the two nearest come close (vision.numeral_look): this many more where
+# they lie within the distance OUTSIDE_RATIO allows
 OUTSIDE_RATIO = 0.7  # a face chosen there: its squared distance over that of the next face
-# after those, at most (that face may be the tile, not looked at)
+# after those, at most (that face, not looked at, may be the tile)
 FINE_FULL = 0.45  # the look's worst ratio against a rival (vision.numeral_look): full
 FINE_NONE = 0.85  # confidence up to the first, none from the second on
 MAX_SHIFT = 7  # pixels a patch is moved at most to line its edges up with the faces
@@ -333,7 +334,7 @@ class CardIdentifier:
         blank = np.array(contrasts(greys)) < (SMALL_MIN_CONTRAST if len(self.numerals)
                                               else MIN_CONTRAST)
         conf[blank] = 0.0
-        if len(self.numerals) and n_codes > CLOSE_FACES:
+        if len(self.numerals) and n_codes > MAX_CLOSE_FACES:
             base = confidences(similarity, best_d2 / max(self.centres.shape[1], 1),
                                np.zeros(n))
             close = np.flatnonzero(~blank & (base >= self.threshold) & (ratio > RATIO_FULL))
@@ -351,16 +352,19 @@ class CardIdentifier:
                     best: NDArray[np.intp]) -> None:
         """Name again the close calls `rows` (their aligned patches, descriptions and
         squared distances to each code's two classes) by a finer look at their numerals
-        among their CLOSE_FACES nearest faces (vision.numeral_look), in `conf` and `best`.
-        A face chosen there must also be near in the discriminant space, and the face next
-        after those clearly farther. Where the look finds no face, or another than the
+        among their nearest faces (CLOSE_FACES, or up to MAX_CLOSE_FACES as near as a face
+        chosen may be; vision.numeral_look), in `conf` and `best`. A face chosen there must
+        also be near in the discriminant space, and the next face after those clearly
+        farther. Where the look finds no face, or another than the
         nearest, its answer alone counts; else the better of the two."""
         maps, colours = numerals(patches, SHIFT)
         dims = max(self.centres.shape[1], 1)
         for k, i in enumerate(rows.tolist()):
             per_code = by_way[k].min(axis=1)
-            order = np.argsort(per_code, kind="stable")[: CLOSE_FACES + 1]
-            near, after = order[:CLOSE_FACES], order[CLOSE_FACES]
+            order = np.argsort(per_code, kind="stable")[: MAX_CLOSE_FACES + 1]
+            count = int(np.clip((per_code[order] * OUTSIDE_RATIO <= per_code[order[0]]).sum(),
+                                CLOSE_FACES, MAX_CLOSE_FACES))
+            near, after = order[:count], order[count]
             classes = 2 * near + by_way[k, near].argmin(axis=1)
             looked = second_look(maps[k], colours[k], [
                 (self.numerals[c], self.inks[c], self.codes[int(code)])

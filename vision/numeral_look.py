@@ -35,7 +35,7 @@ Floats = NDArray[np.float32]
 NUMERAL_BOX = (8, 22, 56, 66)  # x0, y0, x1, y1 in a 64 x 88 patch: the numeral (and the
 # bar under a 6 or a 9), the same box either way up
 SHIFT = 2  # pixels a numeral may lie off its face's place either way (the outline's error)
-FOCUS_BLUR = 2.0  # sigma (pixels) of the map of where two faces' numerals differ
+FOCUS_BLUR = 1.0  # sigma (pixels) of the map of where two faces' numerals differ
 WIN = 0.6  # a test's ratio (the face's distance over the rival's) a face wins it below,
 # and loses it above the inverse of
 NUMERAL_FLOOR = 0.8  # correlation of a numeral with its face's mean view, at least (a
