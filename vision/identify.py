@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify_kernels import description_rows, edge_profiles, project
-from vision.numeral_look import SHIFT, class_means, numerals, second_look
+from vision.numeral_look import SHIFT, class_means, colour_and_value, numerals, second_look
 
 Image8 = NDArray[np.uint8]
 Vectors = NDArray[np.float32]
@@ -52,7 +52,8 @@ SHRINKAGE = 0.02  # ridge added to the within-face covariance, relative to its m
 SMALL_CARD_MM = 30.0  # a card narrower than this (a Remi tile, 20 mm) is learnt with
 SMALL_SHRINKAGE = 0.4  # this ridge instead
 SMALL_MIN_CONTRAST = 0.03  # MIN_CONTRAST of such a card: a tile's numeral covers a few per
-# cent of it, and a faint one (yellow, dim light) spreads its grey by 3.5 % of its mean
+# cent of it, and a faint one (yellow, dim light) spreads its grey by 3.5 % of its mean; a
+# tile below MIN_CONTRAST is named only if a second look at its numeral names it
 CLOSE_FACES = 3  # a small card's nearest faces its numeral is looked at again among, when
 MAX_CLOSE_FACES = 4  # the two nearest come close (vision.numeral_look): this many more where
 # they lie within the distance OUTSIDE_RATIO allows
@@ -331,13 +332,15 @@ class CardIdentifier:
         similarity = np.einsum("pd,pd->p", desc, self.templates[best_class])
         ratio = best_d2 / np.maximum(second, 1e-6)
         conf = confidences(similarity, best_d2 / max(self.centres.shape[1], 1), ratio)
-        blank = np.array(contrasts(greys)) < (SMALL_MIN_CONTRAST if len(self.numerals)
-                                              else MIN_CONTRAST)
-        conf[blank] = 0.0
+        spreads = np.array(contrasts(greys))
+        faint = spreads < MIN_CONTRAST
+        blank = spreads < SMALL_MIN_CONTRAST if len(self.numerals) else faint
+        conf[faint] = 0.0  # a faint tile is named only by the second look
         if len(self.numerals) and n_codes > MAX_CLOSE_FACES:
             base = confidences(similarity, best_d2 / max(self.centres.shape[1], 1),
                                np.zeros(n))
-            close = np.flatnonzero(~blank & (base >= self.threshold) & (ratio > RATIO_FULL))
+            close = np.flatnonzero(~blank & (base >= self.threshold)
+                                   & ((ratio > RATIO_FULL) | faint))
             if len(close):
                 self._look_again(aligned[close], desc[close], by_way[close], close, conf, best)
         results: list[tuple[str | None, float]] = []
@@ -364,7 +367,7 @@ class CardIdentifier:
             order = np.argsort(per_code, kind="stable")[: MAX_CLOSE_FACES + 1]
             count = int(np.clip((per_code[order] * OUTSIDE_RATIO <= per_code[order[0]]).sum(),
                                 CLOSE_FACES, MAX_CLOSE_FACES))
-            near, after = order[:count], order[count]
+            near, after = self._rivals_added(order[:count], per_code), order[count]
             classes = 2 * near + by_way[k, near].argmin(axis=1)
             looked = second_look(maps[k], colours[k], [
                 (self.numerals[c], self.inks[c], self.codes[int(code)])
@@ -384,6 +387,19 @@ class CardIdentifier:
                     best[i] = near[looked[0]]
             else:
                 conf[i] = max(float(conf[i]), found)
+
+    def _rivals_added(self, near: NDArray[np.intp], per_code: Vectors) -> NDArray[np.intp]:
+        """The close faces, and the nearest face of another value and of another colour
+        where all of them share one: the look then tests what they share too."""
+        parts = [colour_and_value(self.codes[int(code)]) for code in near]
+        out = list(near)
+        for kind in (1, 0):
+            if len({part[kind] for part in parts}) == 1 and parts[0][kind] is not None:
+                others = [int(code) for code in np.argsort(per_code, kind="stable")
+                          if colour_and_value(self.codes[int(code)])[kind] != parts[0][kind]
+                          and int(code) not in out]
+                out.extend(others[:1])
+        return np.array(out, np.intp)
 
     def is_card_like(self, patch: Image8) -> bool:
         """True if the patch looks like one of the learnt faces at all (not a phone, a coin...)."""

@@ -38,8 +38,10 @@ SHIFT = 2  # pixels a numeral may lie off its face's place either way (the outli
 FOCUS_BLUR = 1.0  # sigma (pixels) of the map of where two faces' numerals differ
 WIN = 0.6  # a test's ratio (the face's distance over the rival's) a face wins it below,
 # and loses it above the inverse of
-NUMERAL_FLOOR = 0.8  # correlation of a numeral with its face's mean view, at least (a
-# tile, blurred or dim, correlates above 0.9; a patch cut across two tiles does not)
+NUMERAL_FLOOR = 0.9  # correlation of a numeral with its face's mean view, at least: most
+# tiles cut from a camera's full frame correlate more with their own; one seen across too
+# few pixels (a 1280x720 frame), where a numeral correlates about 0.88 with every face's,
+# or a patch cut across two tiles, does not
 COLOUR_FAR = 0.3  # distance of the ink's colour from its face's, at most (faces of
 # different colours lie 0.45 or more apart, a face's views within 0.1 of its own)
 
