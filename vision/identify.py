@@ -358,8 +358,8 @@ class CardIdentifier:
         among their nearest faces (CLOSE_FACES, or up to MAX_CLOSE_FACES as near as a face
         chosen may be; vision.numeral_look), in `conf` and `best`. A face chosen there must
         also be near in the discriminant space, and the next face after those clearly
-        farther. Where the look finds no face, or another than the
-        nearest, its answer alone counts; else the better of the two."""
+        farther. Where the look finds no face, or another than the nearest, its answer
+        alone counts; else the better of the two."""
         maps, colours = numerals(patches, SHIFT)
         dims = max(self.centres.shape[1], 1)
         for k, i in enumerate(rows.tolist()):
