@@ -248,6 +248,9 @@ def test_cards_with_a_black_frame_in_dim_light_are_found_when_their_rims_are_dar
     # the frame differs from the dark mat in no channel by enough, so only the field (53 x
     # 78 mm) is foreground, which is no card; with dark_rims the frame is found as darker
     # than any shadow (two of them touching too, though no seam shows between them).
+    # Without, the lone card is found in the faint difference from the mat model around
+    # its field, but the two touching make one dark blob, which only the seam between
+    # their frames parts.
     data = json.loads((ROOT / "referee" / "decks" / "tempus.json").read_text("utf-8"))
     faces = paint_deck(DESIGNS["tempus-framed"], data["faces"], seed=1)
     bare = (scene.frame() * 0.4).astype(np.uint8)
@@ -266,7 +269,7 @@ def test_cards_with_a_black_frame_in_dim_light_are_found_when_their_rims_are_dar
                        for q in cards)]
 
     assert found(dark_rims=True) == places
-    assert found(dark_rims=False) == []
+    assert found(dark_rims=False) == places[:1]
 
 
 def worn_tall_face(code: str) -> Any:

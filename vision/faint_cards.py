@@ -1,0 +1,68 @@
+"""What lies on the mat but hardly differs from it: the view against the learnt mat model in
+grey, smoothed, measured against its own noise.
+
+The foreground mask (vision.cards) needs a channel MODEL_DIFF grey levels off the mat
+model. In dim light a dark card inside a thin light rim is only 4 to 16 levels off a mat
+of about 26; under a lamp's glare a black border is 0.9 of the glared mat's grey. Against
+the model the mat's print, glare and fall-off are gone: what is left is the camera's
+noise and what lies on the mat, and smoothed a little, a card's face, rim or border stands
+many of that noise's sigmas out of it. A shadow does too, but only as a soft patch: the
+cards are found in this faint foreground by the same outline checks as in the mask, on a
+picture of the difference (`picture`), where a card's side is a sharp step and the mat's
+print is no edge at all.
+
+    >>> faint, picture = faint_foreground(grey, mat_grey, look, mask)   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Mask = NDArray[np.uint8]
+Floats = NDArray[np.float32]
+
+SMOOTH_PX = 3  # the box (px) the view is smoothed in, as the model is: the noise, not a rim
+NOISE_SIGMAS = 4.0  # a pixel this many sigmas of the smoothed noise off the mat is something
+FAINT_FLOOR = 3.0  # and this many grey levels at least
+#: the picture of the difference shows one sigma of the smoothed noise as this many levels
+#: (a dim card's sides step some ten sigmas, as sharp as a card in good light), at most
+#: PICTURE_GAIN times the difference
+PICTURE_SIGMA = 3.0
+PICTURE_GAIN = 4.0
+MID_GREY = 128  # the mat in the picture
+NOISE_SAMPLE = 2  # every this many pixels (each way) measure the noise
+
+
+def faint_foreground(grey: Mask, mat_grey: Floats, look: Mask, mask: Mask
+                     ) -> tuple[Mask, Mask]:
+    """Within `look`, the pixels of a grey view that differ from the mat's grey (the model's
+    at the view's gain) by NOISE_SIGMAS of the smoothed difference's noise (measured on the
+    pixels of `look` outside the foreground `mask`), and those of `mask`; and the picture of
+    that difference (MID_GREY where the view is the mat, the mat's print gone, and outside
+    `look`: a tag the model learnt is no edge under a hand), uint8, the view's size."""
+    h, w = grey.shape
+    faint = np.zeros((h, w), np.uint8)
+    picture = np.full((h, w), MID_GREY, np.uint8)
+    x, y, bw, bh = cv2.boundingRect(look)
+    if bw == 0 or bh == 0:
+        return faint, picture
+    box = (slice(y, y + bh), slice(x, x + bw))
+    # the view smoothed as the model was learnt (vision.cards.MatModel): its print cancels
+    view = np.asarray(cv2.blur(grey[box].astype(np.float32), (SMOOTH_PX, SMOOTH_PX)), np.float32)
+    smooth = np.asarray(cv2.subtract(view, mat_grey[box]), np.float32)
+    inside = look[box] > 0
+    chosen = (inside & (mask[box] == 0))[::NOISE_SAMPLE, ::NOISE_SAMPLE]
+    sample = smooth[::NOISE_SAMPLE, ::NOISE_SAMPLE][chosen]
+    if not len(sample):
+        return faint, picture
+    centre = float(np.median(sample))
+    sigma = max(0.25, 1.4826 * float(np.median(np.abs(sample - centre))))
+    limit = max(FAINT_FLOOR, NOISE_SIGMAS * sigma)
+    off = np.abs(smooth - centre) > limit
+    faint[box] = np.where((off | (mask[box] > 0)) & inside, 255, 0).astype(np.uint8)
+    gain = min(PICTURE_GAIN, PICTURE_SIGMA / sigma)
+    shown = np.clip(MID_GREY + gain * (smooth - centre), 0, 255).astype(np.uint8)
+    picture[box] = np.where(inside, shown, np.uint8(MID_GREY))
+    return faint, picture
