@@ -71,10 +71,15 @@ HULL_OUTLINE = 0.6  # share of a mended blob's hull along the blob, for a card (
 SEAM_RATIO = 0.6
 SEAM_MM = 5.0
 #: a blob no card explains this share of a card at least shows part of one: the faint
-#: foreground around it is searched for cards (_Finding._faint_cards), this share of the
-#: card's long side each way
+#: foreground is searched for cards around it (_Finding._faint_cards)
 FAINT_EVIDENCE = 0.02
-FAINT_REACH = 0.6
+#: a face darker than the mat inside a light rim is this much (mm a side) smaller than its
+#: card at most, in the faint difference: the rim, the blur and the face's edge, lightened
+#: by that blur, under the threshold (_faces)
+FACE_INSET_MM = 7.0
+#: a lighter line printed on a dark face this wide at most (a ring round its value) is
+#: closed over, where two touching faces' light rims, twice as wide, are not (_faces)
+RING_MM = 3.0
 #: a card found there lies at most this share in the mask (else the mask showed it whole)
 FAINT_SOLID = 0.9
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
@@ -478,33 +483,37 @@ class _Finding:
             return blobs
         s = self.px_per_mm
         h, w = self.mask.shape[:2]
-        reach = round(FAINT_REACH * max(self.card_mm) * s)
-        look = np.zeros((h, w), np.uint8)
         seeds = np.zeros((h, w), np.uint8)
-        for blob in evidence:
-            x, y, bw, bh = cv2.boundingRect(blob.contour)
-            cv2.rectangle(look, (x - reach, y - reach), (x + bw + reach, y + bh + reach), 255, -1)
-            cv2.drawContours(seeds, [blob.contour], -1, 255, -1)
-        if self.valid is not None:
-            look = np.asarray(cv2.bitwise_and(look, self.valid), np.uint8)
+        cv2.drawContours(seeds, [blob.contour for blob in evidence], -1, 255, -1)
+        # the whole view: a box round the blobs would cut faint blobs along straight lines
+        look = self.valid if self.valid is not None else np.full((h, w), 255, np.uint8)
         grey = (self.grey if self.grey is not None
                 else np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY), np.uint8))
         _, mat_grey = self.background.grey(self.top_down)
-        faint, picture = faint_cards.faint_foreground(grey, mat_grey, look, self.mask)
+        seen = faint_cards.faint_foreground(grey, mat_grey, look, self.mask)
         # the cards found (and the blur of their edges) and the arms are no faint cards
         cut = _drawn(self.cards, s, 1.0, h, w)
         cv2.drawContours(cut, [arm.contour for arm in arms], -1, 255, -1)
         cv2.drawContours(cut, [arm.contour for arm in arms], -1, 255, max(3, round(4 * s)))
-        faint = np.asarray(cv2.bitwise_and(faint, cv2.bitwise_not(cut)), np.uint8)
-        seeds = np.asarray(cv2.bitwise_and(seeds, cv2.bitwise_not(cut)), np.uint8)
-        found = _Finding(self.top_down, picture, s, self.card_mm, faint, self.dark_rims)
+        kept = np.asarray(cv2.bitwise_not(cut), np.uint8)
+        faint = np.asarray(cv2.bitwise_and(seen.foreground, kept), np.uint8)
+        seeds = np.asarray(cv2.bitwise_and(seeds, kept), np.uint8)
+        found = _Finding(self.top_down, seen.picture, s, self.card_mm, faint, self.dark_rims)
         contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        searched = np.zeros((h, w), np.uint8)
         for contour in contours:
             outline = np.asarray(contour, np.int32)
             area = cv2.contourArea(outline) / s**2
-            if (0.6 * self.card_area <= area <= MEND_FIT_MOST * self.card_area
-                    and _holds_any(outline, seeds)):
+            if area < 0.6 * self.card_area or not _holds_any(outline, seeds):
+                continue
+            cv2.drawContours(searched, [outline], -1, 255, -1)
+            if area <= MEND_FIT_MOST * self.card_area:
                 found.explain(outline, area, seams=False)
+        # touching dark faces inside light rims make one faint blob; darker than the mat,
+        # each face is a blob of its own, a card's middle
+        darker = np.asarray(cv2.bitwise_and(seen.darker, searched), np.uint8)
+        found.cards.extend(_faces(np.asarray(cv2.bitwise_and(darker, cv2.bitwise_not(
+            _drawn(found.cards, s, 1.0, h, w))), np.uint8), s, self.card_mm))
         limit = MAX_OVERLAP * self.card_area
         new = [q for q in found.cards if all(overlap_mm2(q, c) <= limit for c in self.cards)
                and _share_inside(np.round(np.array(q.corners_mm) * s).astype(np.int32),
@@ -576,6 +585,37 @@ class _Finding:
             self.rests.append(_Blob(contour, rest, []))
 
 
+def _faces(darker: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> list[CardQuad]:
+    """The cards whose faces, darker than the mat, these pixels are: a lighter ring printed
+    on a face closed over (RING_MM), each piece filled in, its spurs and the bridges to
+    others cut off (an opening OPEN_MM wide), and the bites a lighter print near its edge
+    takes out of it filled in (its hull, along which it lies for most of the way): a
+    rectangle up to FACE_INSET_MM a side smaller than its card."""
+    s = px_per_mm
+    k = 2 * round(OPEN_MM * s / 2) + 1
+    ring = 2 * round(RING_MM * s / 2) + 1
+    darker = np.asarray(cv2.morphologyEx(darker, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (ring, ring))), np.uint8)
+    outlines, _ = cv2.findContours(darker, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(darker)  # a lighter ring printed on the face is no cut in it
+    cv2.drawContours(filled, outlines, -1, 255, -1)
+    opened = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
+    pieces, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cards: list[CardQuad] = []
+    card_area = card_mm[0] * card_mm[1]
+    for piece in pieces:
+        hull = np.asarray(cv2.convexHull(piece), np.int32)
+        area = cv2.contourArea(hull) / s**2
+        if not 0.6 * card_area <= area <= (1 + SIZE_TOL) ** 2 * card_area:
+            continue
+        found = _inset_card(hull.reshape(-1, 2).astype(np.float64) / s, area, card_mm,
+                            FACE_INSET_MM)
+        if found and _share_along(hull, np.asarray(piece, np.int32), s) >= HULL_OUTLINE:
+            cards.extend(found)
+    return cards
+
+
 def _grown(card: CardQuad, mm: float) -> Vec:
     """A card's corners (mm) moved out along its diagonals, by `mm` or so from each side."""
     corners: Vec = np.array(card.corners_mm, np.float64)
@@ -587,23 +627,25 @@ def _grown(card: CardQuad, mm: float) -> Vec:
 
 def _holds_any(contour: NDArray[np.int32], seeds: Mask) -> bool:
     """Whether a (filled) outline holds any pixel of `seeds`."""
-    x, y, bw, bh = cv2.boundingRect(contour)
-    inside = np.zeros((bh, bw), np.uint8)
-    cv2.drawContours(inside, [contour], -1, 255, -1, offset=(-x, -y))
-    return cv2.countNonZero(cv2.bitwise_and(inside, seeds[y:y + bh, x:x + bw])) > 0
+    return _share_inside(contour, seeds, seeds, empty=0.0) > 0
 
 
-def _share_inside(contour: NDArray[np.int32], chosen: Mask | None, region: Mask) -> float:
-    """The share of a (filled) outline's pixels (those `chosen` of them) in `region`; 1
-    for none."""
+def _share_inside(contour: NDArray[np.int32], chosen: Mask | None, region: Mask,
+                  empty: float = 1.0) -> float:
+    """The share of the pixels of a (filled) outline in the view (those `chosen` of them)
+    that lie in `region`; `empty` for none."""
+    h, w = region.shape[:2]
     x, y, bw, bh = cv2.boundingRect(contour)
-    inside = np.zeros((bh, bw), np.uint8)
-    cv2.drawContours(inside, [contour], -1, 255, -1, offset=(-x, -y))
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + bw), min(h, y + bh)
+    if x1 <= x0 or y1 <= y0:
+        return empty
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(inside, [contour], -1, 255, -1, offset=(-x0, -y0))
     if chosen is not None:
-        inside = np.asarray(cv2.bitwise_and(inside, chosen[y:y + bh, x:x + bw]), np.uint8)
+        inside = np.asarray(cv2.bitwise_and(inside, chosen[y0:y1, x0:x1]), np.uint8)
     drawn = cv2.countNonZero(inside)
-    shared = cv2.countNonZero(cv2.bitwise_and(inside, region[y:y + bh, x:x + bw]))
-    return shared / drawn if drawn else 1.0
+    shared = cv2.countNonZero(cv2.bitwise_and(inside, region[y0:y1, x0:x1]))
+    return shared / drawn if drawn else empty
 
 
 def _drawn(cards: list[CardQuad], px_per_mm: float, grown_mm: float, h: int, w: int) -> Mask:
@@ -668,14 +710,15 @@ def _mended(contours: list[NDArray[np.int32]], px_per_mm: float
             for label, group in groups.items()]
 
 
-def _inset_card(pts: Vec, area: float, card_mm: tuple[float, float]) -> list[CardQuad] | None:
-    """The card a rectangular blob up to INSET_MM a side smaller than it is the middle of."""
+def _inset_card(pts: Vec, area: float, card_mm: tuple[float, float],
+                inset_mm: float = INSET_MM) -> list[CardQuad] | None:
+    """The card a rectangular blob up to `inset_mm` a side smaller than it is the middle of."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts.astype(np.float32))
     if rw * rh <= 0 or area / (rw * rh) < MIN_FILL:
         return None
     (short, long), (card_short, card_long) = sorted((rw, rh)), sorted(card_mm)
-    if not (card_short - 2 * INSET_MM <= short <= card_short * (1 + SIZE_TOL)
-            and card_long - 2 * INSET_MM <= long <= card_long * (1 + SIZE_TOL)):
+    if not (card_short - 2 * inset_mm <= short <= card_short * (1 + SIZE_TOL)
+            and card_long - 2 * inset_mm <= long <= card_long * (1 + SIZE_TOL)):
         return None
     theta = math.radians(angle)
     axis = (math.cos(theta), math.sin(theta)) if rw > rh else (-math.sin(theta), math.cos(theta))

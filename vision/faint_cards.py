@@ -11,10 +11,13 @@ cards are found in this faint foreground by the same outline checks as in the ma
 picture of the difference (`picture`), where a card's side is a sharp step and the mat's
 print is no edge at all.
 
-    >>> faint, picture = faint_foreground(grey, mat_grey, look, mask)   # doctest: +SKIP
+    >>> faint = faint_foreground(grey, mat_grey, look, mask)   # doctest: +SKIP
+    >>> faint.foreground, faint.darker, faint.picture         # doctest: +SKIP
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -32,11 +35,20 @@ FAINT_FLOOR = 3.0  # and this many grey levels at least
 PICTURE_SIGMA = 3.0
 PICTURE_GAIN = 4.0
 MID_GREY = 128  # the mat in the picture
-NOISE_SAMPLE = 2  # every this many pixels (each way) measure the noise
+NOISE_SAMPLE = 4  # every this many pixels (each way) measure the noise
 
 
-def faint_foreground(grey: Mask, mat_grey: Floats, look: Mask, mask: Mask
-                     ) -> tuple[Mask, Mask]:
+@dataclass(frozen=True)
+class Faint:
+    """The faint foreground of a view (`faint_foreground`), the part of it darker than the
+    mat, and the picture of the difference."""
+
+    foreground: Mask
+    darker: Mask
+    picture: Mask
+
+
+def faint_foreground(grey: Mask, mat_grey: Floats, look: Mask, mask: Mask) -> Faint:
     """Within `look`, the pixels of a grey view that differ from the mat's grey (the model's
     at the view's gain) by NOISE_SIGMAS of the smoothed difference's noise (measured on the
     pixels of `look` outside the foreground `mask`), and those of `mask`; and the picture of
@@ -44,25 +56,29 @@ def faint_foreground(grey: Mask, mat_grey: Floats, look: Mask, mask: Mask
     `look`: a tag the model learnt is no edge under a hand), uint8, the view's size."""
     h, w = grey.shape
     faint = np.zeros((h, w), np.uint8)
+    darker = np.zeros((h, w), np.uint8)
     picture = np.full((h, w), MID_GREY, np.uint8)
     x, y, bw, bh = cv2.boundingRect(look)
     if bw == 0 or bh == 0:
-        return faint, picture
+        return Faint(faint, darker, picture)
     box = (slice(y, y + bh), slice(x, x + bw))
     # the view smoothed as the model was learnt (vision.cards.MatModel): its print cancels
-    view = np.asarray(cv2.blur(grey[box].astype(np.float32), (SMOOTH_PX, SMOOTH_PX)), np.float32)
+    view = np.asarray(cv2.boxFilter(grey[box], cv2.CV_32F, (SMOOTH_PX, SMOOTH_PX)), np.float32)
     smooth = np.asarray(cv2.subtract(view, mat_grey[box]), np.float32)
-    inside = look[box] > 0
-    chosen = (inside & (mask[box] == 0))[::NOISE_SAMPLE, ::NOISE_SAMPLE]
-    sample = smooth[::NOISE_SAMPLE, ::NOISE_SAMPLE][chosen]
+    inside = look[box]
+    chosen = np.asarray(cv2.bitwise_and(inside, cv2.bitwise_not(mask[box])), np.uint8)
+    sample = smooth[::NOISE_SAMPLE, ::NOISE_SAMPLE][chosen[::NOISE_SAMPLE, ::NOISE_SAMPLE] > 0]
     if not len(sample):
-        return faint, picture
+        return Faint(faint, darker, picture)
     centre = float(np.median(sample))
     sigma = max(0.25, 1.4826 * float(np.median(np.abs(sample - centre))))
     limit = max(FAINT_FLOOR, NOISE_SIGMAS * sigma)
-    off = np.abs(smooth - centre) > limit
-    faint[box] = np.where((off | (mask[box] > 0)) & inside, 255, 0).astype(np.uint8)
+    smooth -= np.float32(centre)
+    below = cv2.compare(smooth, -limit, cv2.CMP_LT)
+    off = cv2.bitwise_or(cv2.compare(smooth, limit, cv2.CMP_GT), below)
+    faint[box] = cv2.bitwise_and(cv2.bitwise_or(off, mask[box]), inside)
+    darker[box] = cv2.bitwise_and(below, inside)
     gain = min(PICTURE_GAIN, PICTURE_SIGMA / sigma)
-    shown = np.clip(MID_GREY + gain * (smooth - centre), 0, 255).astype(np.uint8)
-    picture[box] = np.where(inside, shown, np.uint8(MID_GREY))
-    return faint, picture
+    shown = cv2.addWeighted(smooth, gain, smooth, 0.0, MID_GREY, dtype=cv2.CV_8U)
+    cv2.copyTo(shown, inside, picture[box])
+    return Faint(faint, darker, picture)
