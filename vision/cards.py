@@ -80,8 +80,11 @@ FACE_INSET_MM = 7.0
 #: a lighter line printed on a dark face this wide at most (a ring round its value) is
 #: closed over, where two touching faces' light rims, twice as wide, are not (_faces)
 RING_MM = 3.0
-#: a card found there lies at most this share in the mask (else the mask showed it whole)
+#: a card found there lies at most this share in the mask (else the mask showed it whole),
+#: and each of its sides is a sharp step for this share of it at least (a patch of light
+#: the mat model has not learnt yet, or a shadow, is soft: vision.faint_cards.sharp_sides)
 FAINT_SOLID = 0.9
+FAINT_SHARP = 0.6
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
 MIN_COVER = 0.97  # share of a card hypothesis inside the blob
@@ -475,7 +478,8 @@ class _Finding:
         coming in over the edge of the view) leads none either and is cut out, and a card
         the mask shows (nearly) whole was no card to the outline checks there: neither is
         taken for a faint card (a hand's fingers and shadow make a faint blob whose sides
-        run straight along the arm for a card's length)."""
+        run straight along the arm for a card's length). Every side of a faint card is a
+        sharp step in the difference: the edge of a soft patch is none."""
         arms = [b for b in blobs if b.area >= self.card_area and self._at_edge(b.contour)]
         evidence = [b for b in blobs if b.area >= FAINT_EVIDENCE * self.card_area
                     and not any(b is arm for arm in arms)]
@@ -516,14 +520,24 @@ class _Finding:
             _drawn(found.cards, s, 1.0, h, w))), np.uint8), s, self.card_mm))
         limit = MAX_OVERLAP * self.card_area
         new = [q for q in found.cards if all(overlap_mm2(q, c) <= limit for c in self.cards)
-               and _share_inside(np.round(np.array(q.corners_mm) * s).astype(np.int32),
-                                 None, self.mask) <= FAINT_SOLID]
+               and self._faint_card(q, seen.picture, seeds)]
         if not new:
             return blobs
         self.cards.extend(new)
         covered = _drawn(new, s, 0.0, h, w)
         return [_Blob(b.contour, b.area - _share_inside(b.contour, None, covered)
                       * cv2.contourArea(b.contour) / s**2, b.extras) for b in blobs]
+
+    def _faint_card(self, card: CardQuad, picture: Mask, seeds: Mask) -> bool:
+        """Whether a card found in the faint foreground is one: part of it shows in the mask
+        (FAINT_EVIDENCE of it in the blobs no card explains: where a card lay a while ago,
+        the mat model holds a faint ghost of it, with sharp sides, that the mask does not
+        show), not (nearly) all of it (FAINT_SOLID), and its sides are sharp (FAINT_SHARP)."""
+        corners = np.array(card.corners_mm) * self.px_per_mm
+        outline = np.round(corners).astype(np.int32)
+        return (_share_inside(outline, None, seeds) >= FAINT_EVIDENCE
+                and _share_inside(outline, None, self.mask) <= FAINT_SOLID
+                and faint_cards.sharp_sides(picture, corners).min() >= FAINT_SHARP)
 
     def _at_edge(self, contour: NDArray[np.int32]) -> bool:
         """Whether a blob reaches the edge of the view."""

@@ -18,6 +18,7 @@ print is no edge at all.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -74,11 +75,48 @@ def faint_foreground(grey: Mask, mat_grey: Floats, look: Mask, mask: Mask) -> Fa
     sigma = max(0.25, 1.4826 * float(np.median(np.abs(sample - centre))))
     limit = max(FAINT_FLOOR, NOISE_SIGMAS * sigma)
     smooth -= np.float32(centre)
-    below = cv2.compare(smooth, -limit, cv2.CMP_LT)
-    off = cv2.bitwise_or(cv2.compare(smooth, limit, cv2.CMP_GT), below)
+    below = np.asarray(cv2.threshold(smooth, -limit, 255, cv2.THRESH_BINARY_INV)[1], np.uint8)
+    above = np.asarray(cv2.threshold(smooth, limit, 255, cv2.THRESH_BINARY)[1], np.uint8)
+    off = cv2.bitwise_or(above, below)
     faint[box] = cv2.bitwise_and(cv2.bitwise_or(off, mask[box]), inside)
     darker[box] = cv2.bitwise_and(below, inside)
     gain = min(PICTURE_GAIN, PICTURE_SIGMA / sigma)
     shown = cv2.addWeighted(smooth, gain, smooth, 0.0, MID_GREY, dtype=cv2.CV_8U)
     cv2.copyTo(shown, inside, picture[box])
     return Faint(faint, darker, picture)
+
+
+#: where along each side of a card its step is read (its rounded corners left out)
+ALONG = np.linspace(0.1, 0.9, 24)
+ACROSS_PX = 1.5  # px either side of the outline where the step across it is read
+SHIFTS_PX = np.arange(-3.0, 3.5, 1.0)  # the outline may lie this far off the card's side
+SHARP_STEP = 4.0  # a step of this many sigmas of the picture's noise is a card's side
+
+
+def sharp_sides(picture: Mask, corners_px: NDArray[np.floating[Any]]) -> Floats:
+    """Per side of a card outline (4 x 2 corners, px, in order), the share of it along
+    which the picture steps sharply across it (by SHARP_STEP sigmas of its noise within
+    2 x ACROSS_PX, the side where it lies within SHIFTS_PX): a card's side does, and
+    the soft edge of a shadow or of a patch of light the mat model has not learnt yet
+    does not."""
+    corners = corners_px.astype(np.float32)
+    centre = corners.mean(axis=0)
+    shares = np.zeros(4, np.float32)
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        along = b - a
+        normal = np.array([along[1], -along[0]], np.float32) / max(
+            float(np.linalg.norm(along)), 1e-6)
+        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
+            normal = -normal
+        base = a[None] + ALONG[:, None].astype(np.float32) * along[None]  # (points, 2)
+        shift = SHIFTS_PX.astype(np.float32)[:, None, None] * normal  # (shifts, 1, 2)
+        inner = base[None] + shift - ACROSS_PX * normal
+        outer = base[None] + shift + ACROSS_PX * normal
+        values = [cv2.remap(picture, np.ascontiguousarray(p[..., 0]),
+                            np.ascontiguousarray(p[..., 1]), cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                  for p in (inner, outer)]
+        step = np.abs(values[0] - values[1]).max(axis=0)  # (points,)
+        shares[i] = float((step >= SHARP_STEP * PICTURE_SIGMA).mean())
+    return shares
