@@ -465,7 +465,7 @@ def test_outline_fitting_finds_the_outlines_it_always_found(case: dict[str, Any]
     # tiles in rows, two dark-rimmed designs): each the grey view around the blob and its
     # outline, with the cards, their alternatives and the extra outlines the fit gave
     # before it was made faster. A faster fit must find the same, to a micrometre.
-    grey = cv2.imread(str(OUTLINES / case["image"]), cv2.IMREAD_GRAYSCALE)
+    grey = np.asarray(cv2.imread(str(OUTLINES / case["image"]), cv2.IMREAD_GRAYSCALE), np.uint8)
     contour = np.array(case["contour"], np.int32).reshape(-1, 1, 2)
     found, extras = _fit_cards(contour, grey, case["px_per_mm"], tuple(case["card_mm"]),
                                case["dark_rims"])
