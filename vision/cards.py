@@ -857,16 +857,15 @@ class _Fit:
         # the votes use one direction per group of cards; fit each promising candidate to the
         # edges along its own outline (piles are a few degrees off each other)
         best: list[int] = []
-        mids: list[list[float]] = quads.mean(axis=1).tolist()
-        strengths, outlines = strength.tolist(), outline.tolist()
-        for k in np.argsort(-strength, kind="stable").tolist():
-            if strengths[k] < 0.5 or len(best) == refined:
+        chosen: list[tuple[float, float]] = []  # their centres
+        candidates = outline_kernels.promising(strength, outline, 0.5, WELL_PLACED)
+        mids: list[list[float]] = outline_kernels.centres(quads[candidates]).tolist()
+        for k, (x, y) in zip(candidates.tolist(), mids, strict=True):
+            if len(best) == refined:
                 break
-            if outlines[k] >= WELL_PLACED:
-                continue  # its outline already lies on the blob border and edges
-            x, y = mids[k]
-            if all(math.hypot(x - mids[j][0], y - mids[j][1]) > 3 * px_per_mm for j in best):
+            if all(math.hypot(x - mx, y - my) > 3 * px_per_mm for mx, my in chosen):
                 best.append(k)
+                chosen.append((x, y))
         if best:
             refits = _refine_many(quads[best], self.edge_x, self.edge_y, self.edge_normal)
             more = _outline_scores((refits + offset) / px_per_mm, blob, edges, offset, px_per_mm,
@@ -875,7 +874,7 @@ class _Fit:
             outline = np.concatenate([outline, more[0]])
             strength = np.concatenate([strength, more[1]])
         quads_mm = (quads + offset) / px_per_mm
-        centres = quads_mm.mean(axis=1)
+        centres = outline_kernels.centres(quads_mm)
         ranked = np.argsort(-np.where(outline >= MIN_OUTLINE, strength, -1.0), kind="stable")
         # the cards; where each lies, the next best outlines (if the reader cannot name a
         # card, one of these may be the true one: a phantom spanning two cards of a pile
@@ -998,14 +997,15 @@ def _percentiles_of_counts(counts: NDArray[np.int64], percents: tuple[float, ...
 
 def _percentile_f32(values: NDArray[np.float32], percent: float) -> float:
     """np.percentile (linear) of a non-empty float32 array, rounded in float32 as numpy does
-    for a plain number `percent`, from a partition of the two values it lies between."""
+    for a plain number `percent`, from the two values it lies between (one partition)."""
     n = len(values)
     at = (n - 1) * (percent / 100)
     before = n - 1 if at >= n - 1 else math.floor(at)
     after = min(before + 1, n - 1)
     t = at - (-1 if at >= n - 1 else before)  # (numpy's weight when at the last value)
-    part = np.partition(values, (before, after))
-    a, b = part[before], part[after]
+    part = np.partition(values, before)
+    a = part[before]
+    b = part[after] if after == before else part[after:].min()  # (the next value up)
     step = b - a
     value = b - step * np.float32(1 - t) if t >= 0.5 else a + step * np.float32(t)
     return float(value)

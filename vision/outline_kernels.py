@@ -258,13 +258,21 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int) -> Any:  # p
     turn_votes = np.empty(n_px)
     side_votes = np.empty((4, n_px))  # near and far side on axis a, then on axis b
     side_counts = np.zeros(4, np.int64)
+    near_x, near_y, near_normal = np.empty(n_px), np.empty(n_px), np.empty(n_px)
     quarter = np.pi / 4
     for k in range(quads.shape[0]):
         quad = quads[k]
-        # the edge pixels near the candidate: within 6 px of its box (they come row by row)
+        # the edge pixels near the candidate: within 6 px of its box (they come row by row),
+        # gathered once for every round
         lo_x, lo_y = quad[:, 0].min() - 6, quad[:, 1].min() - 6
         hi_x, hi_y = quad[:, 0].max() + 6, quad[:, 1].max() + 6
         first, last = np.searchsorted(py, lo_y), np.searchsorted(py, hi_y, side="right")
+        n_near = 0
+        for i in range(first, last):
+            if px[i] >= lo_x and px[i] <= hi_x:
+                near_x[n_near], near_y[n_near] = px[i], py[i]
+                near_normal[n_near] = normal[i]
+                n_near += 1
         for _ in range(rounds):
             cx = (((quad[0, 0] + quad[1, 0]) + quad[2, 0]) + quad[3, 0]) / 4.0
             cy = (((quad[0, 1] + quad[1, 1]) + quad[2, 1]) + quad[3, 1]) / 4.0
@@ -275,11 +283,8 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int) -> Any:  # p
             c, s = np.cos(theta), np.sin(theta)
             near = 0
             side_counts[:] = 0
-            for i in range(first, last):
-                qx, qy = px[i], py[i]
-                if not (qx >= lo_x and qx <= hi_x):
-                    continue
-                rx, ry = qx - cx, qy - cy
+            for i in range(n_near):
+                rx, ry = near_x[i] - cx, near_y[i] - cy
                 a = rx * c + ry * s
                 b = -rx * s + ry * c
                 abs_a, abs_b = abs(a), abs(b)
@@ -287,7 +292,7 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int) -> Any:  # p
                 band_b = abs(abs_b - half_b) < 2.5 and abs_a < half_a - 3
                 if not (band_a or band_b):
                     continue
-                dev = _quarter_turn_mod(normal[i] - theta + quarter) - quarter
+                dev = _quarter_turn_mod(near_normal[i] - theta + quarter) - quarter
                 if not abs(dev) < 0.2:
                     continue
                 turn_votes[near] = dev
@@ -419,12 +424,14 @@ def _candidate_rects(xs: Any, ys: Any, along_u: Any, along_v: Any, thetas: Any, 
     u, v = np.empty(n_px), np.empty(n_px)
     for t in range(len(thetas)):
         c, s = np.cos(thetas[t]), np.sin(thetas[t])
-        for i in range(n_px):
+        u_low, v_low, u_high, v_high = np.inf, np.inf, -np.inf, -np.inf
+        for i in range(n_px):  # (and their least and greatest, in the same pass)
             u[i] = xs[i] * c + ys[i] * s
             v[i] = -xs[i] * s + ys[i] * c
-        u_low, v_low = u.min(), v.min()
-        hist_u = _axis_votes(u, along_u[t], u_low, int(u.max() - u_low) + 2)
-        hist_v = _axis_votes(v, along_v[t], v_low, int(v.max() - v_low) + 2)
+            u_low, u_high = min(u_low, u[i]), max(u_high, u[i])
+            v_low, v_high = min(v_low, v[i]), max(v_high, v[i])
+        hist_u = _axis_votes(u, along_u[t], u_low, int(u_high - u_low) + 2)
+        hist_v = _axis_votes(v, along_v[t], v_low, int(v_high - v_low) + 2)
         for way in range(2):  # the card's short side across u, then its long side
             side_u, side_v = sides[way], sides[1 - way]
             span_u, span_v = spans[way], spans[1 - way]
@@ -658,6 +665,46 @@ def anchored_quads(poly: Vec, card_mm: tuple[float, float], px_per_mm: float,
                                  float(card_mm[1]), float(px_per_mm),
                                  np.ascontiguousarray(offset, np.float64))
     return quads
+
+
+@compiled
+def _centres(quads: Any) -> Any:  # pragma: no cover
+    out = np.empty((len(quads), 2))
+    for k in range(len(quads)):
+        for d in range(2):
+            out[k, d] = (((quads[k, 0, d] + quads[k, 1, d]) + quads[k, 2, d])
+                         + quads[k, 3, d]) / 4.0
+    return out
+
+
+def centres(quads: Vec) -> Vec:
+    """quads.mean(axis=1) of N x 4 x 2 quads as numpy gives it (the corners added in turn, then
+    divided by 4), without its overhead."""
+    out: Vec = _centres(np.ascontiguousarray(quads, np.float64))
+    return out
+
+
+@compiled
+def _promising(strength: Any, outline: Any, least: float,
+               well_placed: float) -> Any:  # pragma: no cover
+    order = np.argsort(-strength, kind="mergesort")
+    out = np.empty(len(order), np.int64)
+    n = 0
+    for k in order:
+        if strength[k] < least:
+            break
+        if outline[k] < well_placed:
+            out[n] = k
+            n += 1
+    return out[:n]
+
+
+def promising(strength: Vec, outline: Vec, least: float, well_placed: float
+              ) -> NDArray[np.int64]:
+    """The candidates whose strength is `least` or more, strongest first (the first of equals
+    first, as a stable sort), but for those whose outline already scores `well_placed`."""
+    out: NDArray[np.int64] = _promising(strength, outline, float(least), float(well_placed))
+    return out
 
 
 @compiled
