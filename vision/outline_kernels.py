@@ -349,19 +349,15 @@ def _side_pairs(hist: Any, span: int, k: int) -> Any:  # pragma: no cover
         near, far = hist[i], hist[i + span]
         pair[i] = near + far
         pair[i] += min(near, far)
-    # the strongest free position, the first of equals (a stable sort's order), k times
-    taken = np.zeros(n, np.bool_)
+    # the strongest free position, the first of equals (a stable sort's order), k times: the
+    # positions taken (and their neighbours) are set below any free one that collects votes
     out = np.empty(min(k, n), np.int64)
     found = 0
-    while found < k:
-        best = -1
-        for i in range(n):
-            if not taken[i] and (best < 0 or pair[i] > pair[best]):
-                best = i
-        if best < 0 or pair[best] <= 0:
+    while found < k and n > 0:
+        best = np.argmax(pair)
+        if pair[best] <= 0:
             break
-        for i in range(max(0, best - 3), min(n, best + 4)):
-            taken[i] = True
+        pair[max(0, best - 3):min(n, best + 4)] = -1.0
         out[found] = best
         found += 1
     return out[:found]
