@@ -791,6 +791,8 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     roi = grey[y0:y1, x0:x1]
     blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
+    if not _may_cover_a_card(blob, px_per_mm, card_mm):
+        return [], []  # (what the fit would find: every candidate's scores are 0)
     # edge thresholds follow the contrast, so a dim table still shows the seams between cards
     levels = outline_kernels.histogram_under(roi, blob)
     area_px = int(levels.sum())
@@ -815,6 +817,24 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
                edge_normal.astype(np.float64))
     votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
     return fit.solve(np.concatenate([votes, anchored]), REFINED)
+
+
+def _may_cover_a_card(blob: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> bool:
+    """Whether a card candidate may lie on the blob (`_outline_scores`' cover test), by
+    whether the blob reaches far enough from its ROI's border: a thin blob along the view's
+    edge (its bounding box the whole view) would be fitted over the whole view, for nothing.
+
+    A candidate lies on the blob if 48 of its inner grid's 7 x 7 points (MIN_COVER: all but
+    one; steps of d or more, 0.15 of the card's short side) are in it, and so are then some
+    point q and the four points two steps from q along the grid's axes. One of those
+    (perpendicular) axes runs at 45 degrees or less to the normal of the ROI's border
+    nearest q; if q's pixel lies t pixels or less from that border, the point two steps
+    outward along it lies beyond the border (rounded to a pixel) once d sqrt(2) > t + 1. So
+    if no blob pixel lies further in than that, no candidate lies on the blob."""
+    step = 0.15 * min(card_mm) * px_per_mm
+    reach = max(0, math.ceil(step * math.sqrt(2) - 1 - 0.01))  # the first depth not ruled out
+    h, w = blob.shape
+    return bool(blob[reach:h - reach, reach:w - reach].any())
 
 
 def _dark_seams(roi: Frame, blob: Mask, px_per_mm: float) -> Mask:

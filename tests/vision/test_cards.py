@@ -478,3 +478,17 @@ def test_outline_fitting_finds_the_outlines_it_always_found(case: dict[str, Any]
     got += [_corners(q) for q in extras]
     want += [e["corners"] for e in case["extras"]]
     assert np.abs(np.array(got) - np.array(want)).max(initial=0.0) <= 1e-6
+
+
+def test_a_blob_too_thin_for_a_card_is_not_fitted() -> None:
+    from vision.cards import _may_cover_a_card
+
+    # a strip 3 px wide along the view's top and left edges (its box the whole view): no
+    # tile's grid of points fits in it; a tile-sized blob is worth fitting
+    strip = np.zeros((420, 594), np.uint8)
+    strip[:3, :] = strip[:, :3] = 255
+    assert not _may_cover_a_card(strip, 1.0, (20.0, 30.0))
+    tile = np.zeros((40, 30), np.uint8)
+    tile[4:35, 4:25] = 255
+    assert _may_cover_a_card(tile, 1.0, (20.0, 30.0))
+    assert _may_cover_a_card(strip, 1.0, (10.0, 15.0))  # (steps too short to rule it out)
