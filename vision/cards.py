@@ -185,7 +185,8 @@ def mat_colour(top_down: Frame, valid: Mask | None = None) -> NDArray[np.float64
     counts = [outline_kernels.histogram_under(view[:, :, c], chosen) for c in range(3)]
     if not counts[0].any():
         return np.zeros(3)
-    return np.array([_percentiles_of_counts(c, (50,))[0] for c in counts])  # (np.median)
+    # (np.median)
+    return np.array([outline_kernels.percentiles_of_counts(c, (50,))[0] for c in counts])
 
 
 def mat_background(top_down: Frame, px_per_mm: float) -> Frame:
@@ -796,7 +797,8 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     # edge thresholds follow the contrast, so a dim table still shows the seams between cards
     levels = outline_kernels.histogram_under(roi, blob)
     area_px = int(levels.sum())
-    low, high = _percentiles_of_counts(levels, (5, 95)) if area_px else (0.0, 255.0)
+    low, high = (outline_kernels.percentiles_of_counts(levels, (5, 95)) if area_px
+                 else (0.0, 255.0))
     strong = max(20.0, 0.4 * float(high - low))
     canny = np.asarray(cv2.Canny(roi, 0.4 * strong, strong), np.uint8)
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
@@ -841,7 +843,8 @@ def _dark_seams(roi: Frame, blob: Mask, px_per_mm: float) -> Mask:
     """Where two cards with dark rims touch: the middle of a dark band wider than one rim.
     Their outline there is no edge (black meets black), so these pixels stand for it."""
     mat = outline_kernels.histogram_under(roi, np.asarray(cv2.bitwise_not(blob), np.uint8))
-    level = SEAM_RATIO * _percentiles_of_counts(mat, (50,))[0] if mat.any() else 0.0
+    level = (SEAM_RATIO * outline_kernels.percentiles_of_counts(mat, (50,))[0] if mat.any()
+             else 0.0)
     dark = np.asarray(cv2.threshold(roi, level, 255, cv2.THRESH_BINARY_INV)[1], np.uint8)
     k = 2 * round(SEAM_MM * px_per_mm / 2) + 1
     return np.asarray(cv2.erode(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))),
@@ -994,25 +997,6 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
     row by row, with the angles of their gradient) along its own outline."""
     return outline_kernels.refine(quads, xs.astype(np.float64), ys.astype(np.float64),
                                   np.ascontiguousarray(normal, np.float64), rounds)
-
-
-def _percentiles_of_counts(counts: NDArray[np.int64], percents: tuple[float, ...]
-                           ) -> list[float]:
-    """np.percentile (linear) of the (not no) uint8 values that have these counts (256)."""
-    ends = np.cumsum(counts)  # ends[v]: how many are <= v
-    n = int(ends[-1])
-
-    def ranked(i: int) -> int:  # the i-th smallest value
-        return int(np.searchsorted(ends, i, side="right"))
-
-    out = []
-    for percent in percents:
-        at = (n - 1) * (percent / 100)
-        before = -1 if at >= n - 1 else math.floor(at)
-        a, b = ranked(n - 1 if before < 0 else before), ranked(n - 1 if before < 0 else before + 1)
-        t = at - before
-        out.append(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t))
-    return out
 
 
 def _percentile_f32(values: NDArray[np.float32], percent: float) -> float:

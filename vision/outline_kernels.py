@@ -469,6 +469,29 @@ def candidate_rects(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray[
 
 
 @compiled
+def _percentiles_of_counts(counts: Any, percents: Any) -> Any:  # pragma: no cover
+    ends = np.cumsum(counts)  # ends[v]: how many are <= v
+    n = ends[-1]
+    out = np.empty(len(percents))
+    for p in range(len(percents)):
+        at = (n - 1) * (percents[p] / 100)
+        before = -1 if at >= n - 1 else math.floor(at)
+        # the before-th and next smallest values
+        a = np.searchsorted(ends, n - 1 if before < 0 else before, side="right")
+        b = np.searchsorted(ends, n - 1 if before < 0 else before + 1, side="right")
+        t = at - before
+        out[p] = a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t)
+    return out
+
+
+def percentiles_of_counts(counts: NDArray[np.int64], percents: tuple[float, ...]
+                          ) -> list[float]:
+    """np.percentile (linear) of the (not no) uint8 values that have these counts (256)."""
+    out: Vec = _percentiles_of_counts(counts, np.array(percents, np.float64))
+    return [float(v) for v in out]
+
+
+@compiled
 def _histogram_under(image: Any, mask: Any) -> Any:  # pragma: no cover
     counts = np.zeros(256, np.int64)
     for y in range(image.shape[0]):

@@ -171,18 +171,6 @@ def test_colour_alone_marks_something_on_the_mat(scene: Any) -> None:
     assert np.count_nonzero(mask) < 1.3 * np.pi * 40 * 60
 
 
-def test_percentiles_from_the_histogram_are_numpys() -> None:
-    from vision.cards import _percentiles_of_counts
-
-    rng = np.random.default_rng(3)
-    for n in (1, 2, 3, 7, 20, 21, 500, 4001):
-        for _ in range(20):
-            low, high = sorted(rng.integers(0, 256, 2))
-            values = rng.integers(low, high + 1, n).astype(np.uint8)
-            counts = np.bincount(values, minlength=256)
-            assert _percentiles_of_counts(counts, (5, 95)) == list(np.percentile(values, [5, 95]))
-
-
 def test_mat_colour_is_the_median_of_every_8th_pixel() -> None:
     rng = np.random.default_rng(14)
     for _ in range(20):

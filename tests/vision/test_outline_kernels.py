@@ -457,3 +457,32 @@ def test_choose_is_the_choice_written_out() -> None:
         want_accepted, want_rivals, want_extras = _choose_python(quads, score, ranked)
         assert accepted.tolist() == want_accepted and extras.tolist() == want_extras
         assert [[r for r in row if r >= 0] for row in rivals.tolist()] == want_rivals
+
+
+def test_percentiles_from_the_histogram_are_numpys() -> None:
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 3, 7, 20, 21, 500, 4001):
+        for _ in range(20):
+            low, high = sorted(rng.integers(0, 256, 2))
+            values = rng.integers(low, high + 1, n).astype(np.uint8)
+            counts = np.bincount(values, minlength=256)
+            expected = list(np.percentile(values, [5, 95]))
+            assert outline_kernels.percentiles_of_counts(counts, (5, 95)) == expected
+
+
+def test_centres_are_numpys_means() -> None:
+    rng = np.random.default_rng(21)
+    for n in (1, 2, 17):
+        quads = rng.uniform(-300, 900, (n, 4, 2))
+        assert np.array_equal(outline_kernels.centres(quads), quads.mean(axis=1))
+
+
+def test_promising_candidates_are_the_strong_ones_not_yet_well_placed_strongest_first() -> None:
+    rng = np.random.default_rng(22)
+    for _ in range(50):
+        n = int(rng.integers(1, 40))
+        strength = np.round(rng.uniform(0, 1, n), 1)  # ties: the first of equals comes first
+        outline = rng.uniform(0.5, 1, n)
+        expected = [k for k in np.argsort(-strength, kind="stable").tolist()
+                    if strength[k] >= 0.5 and outline[k] < 0.97]
+        assert outline_kernels.promising(strength, outline, 0.5, 0.97).tolist() == expected
