@@ -906,12 +906,22 @@ class _Fit:
         accepted, rivals, extras = outline_kernels.choose(
             quads_mm, centres, outline, ranked, card_mm, MIN_OUTLINE, MAX_OVERLAP,
             ALTERNATIVE_OUTLINE, EXTRA_OUTLINE, RIVALS_CHECKED, EXTRAS)
-        cards = [_to_card(quads_mm[k], card_mm,
-                          tuple(_to_card(quads_mm[r], card_mm) for r in group if r >= 0))
-                 for k, group in zip(accepted.tolist(), rivals.tolist(), strict=True)]
+        rival_rows = rivals.tolist()
+        wanted = sorted({*accepted.tolist(), *extras.tolist(),
+                         *(r for group in rival_rows for r in group if r >= 0)})
+        frames = dict(zip(wanted, zip(*(a.tolist() for a in outline_kernels.card_frames(
+            quads_mm[wanted], card_mm)), strict=True), strict=True))
+
+        def card(k: int, alternatives: tuple[CardQuad, ...] = (), beneath: tuple[int, ...] = ()
+                 ) -> CardQuad:
+            corners, centre, angle = frames[k]
+            return CardQuad(tuple(map(tuple, corners)), tuple(centre), angle, alternatives,
+                            beneath)
+
+        cards = [card(k, tuple(card(r) for r in group if r >= 0))
+                 for k, group in zip(accepted.tolist(), rival_rows, strict=True)]
         taken, centre_list = accepted.tolist(), centres.tolist()
-        return cards, [_to_card(quads_mm[e], card_mm,
-                                beneath=self._beneath(e, taken, quads_mm, centre_list))
+        return cards, [card(e, beneath=self._beneath(e, taken, quads_mm, centre_list))
                        for e in extras.tolist()]
 
     def _beneath(self, extra: int, accepted: list[int], quads_mm: Vec,
@@ -940,15 +950,6 @@ class _Fit:
         return outline_kernels.outline_inside(quad, other, _INSIDE_STEPS, _ACROSS_SHIFTS_FLAT,
                                               2.0, self.offset, self.px_per_mm, self.edges,
                                               *self.grad)
-
-
-def _to_card(quad: Vec, card_mm: tuple[float, float],
-             alternatives: tuple[CardQuad, ...] = (), beneath: tuple[int, ...] = ()) -> CardQuad:
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
-    side_a, side_b = (x1 - x0, y1 - y0), (x3 - x0, y3 - y0)
-    long_axis = side_a if _length(*side_a) > _length(*side_b) else side_b
-    centre = ((((x0 + x1) + x2) + x3) / 4, (((y0 + y1) + y2) + y3) / 4)  # (quad.mean(axis=0))
-    return CardQuad.from_axes(centre, long_axis, card_mm, alternatives, beneath)
 
 
 def _length(x: float, y: float) -> float:

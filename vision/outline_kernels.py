@@ -727,6 +727,47 @@ def promising(strength: Vec, outline: Vec, least: float, well_placed: float
 
 
 @compiled
+def _card_frames(quads: Any, card_w: float, card_h: float) -> Any:  # pragma: no cover
+    n = len(quads)
+    corners, centres, angles = np.empty((n, 4, 2)), np.empty((n, 2)), np.empty(n)
+    hw, hh = card_w / 2, card_h / 2
+    for k in range(n):
+        x0, y0, x1, y1 = quads[k, 0, 0], quads[k, 0, 1], quads[k, 1, 0], quads[k, 1, 1]
+        x2, y2, x3, y3 = quads[k, 2, 0], quads[k, 2, 1], quads[k, 3, 0], quads[k, 3, 1]
+        ax, ay, bx, by = x1 - x0, y1 - y0, x3 - x0, y3 - y0
+        if np.sqrt(dot2(ax, ay, ax, ay)) > np.sqrt(dot2(bx, by, bx, by)):
+            axis_x, axis_y = ax, ay
+        else:
+            axis_x, axis_y = bx, by
+        cx, cy = (((x0 + x1) + x2) + x3) / 4, (((y0 + y1) + y2) + y3) / 4
+        length = np.sqrt(dot2(axis_x, axis_y, axis_x, axis_y))
+        down_x, down_y = axis_x / length, axis_y / length
+        if down_y < 0 or (down_y == 0 and down_x < 0):
+            down_x, down_y = -down_x, -down_y
+        right_x, right_y = down_y, -down_x
+        corners[k, 0, 0], corners[k, 0, 1] = (cx - right_x * hw) - down_x * hh, \
+            (cy - right_y * hw) - down_y * hh
+        corners[k, 1, 0], corners[k, 1, 1] = (cx + right_x * hw) - down_x * hh, \
+            (cy + right_y * hw) - down_y * hh
+        corners[k, 2, 0], corners[k, 2, 1] = (cx + right_x * hw) + down_x * hh, \
+            (cy + right_y * hw) + down_y * hh
+        corners[k, 3, 0], corners[k, 3, 1] = (cx - right_x * hw) + down_x * hh, \
+            (cy - right_y * hw) + down_y * hh
+        centres[k, 0], centres[k, 1] = cx, cy
+        angles[k] = math.degrees(math.atan2(-down_x, down_y))
+    return corners, centres, angles
+
+
+def card_frames(quads: Vec, card_mm: tuple[float, float]) -> tuple[Vec, Vec, Vec]:
+    """For N x 4 x 2 quads (mm), the card of card_mm each is (vision.cards.CardQuad.from_axes
+    along its longer side from its corner 0, about the mean of its corners), in the same
+    arithmetic: its corners, centre and angle (degrees)."""
+    corners, centres, angles = _card_frames(np.ascontiguousarray(quads, np.float64),
+                                            float(card_mm[0]), float(card_mm[1]))
+    return corners, centres, angles
+
+
+@compiled
 def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, card_h: float,
             apart: float, limits: Any, rivals_checked: int,
             most_extras: int) -> Any:  # pragma: no cover
