@@ -486,3 +486,22 @@ def test_promising_candidates_are_the_strong_ones_not_yet_well_placed_strongest_
         expected = [k for k in np.argsort(-strength, kind="stable").tolist()
                     if strength[k] >= 0.5 and outline[k] < 0.97]
         assert outline_kernels.promising(strength, outline, 0.5, 0.97).tolist() == expected
+
+
+def test_card_frames_are_the_cards_from_axes_builds() -> None:
+    from vision.cards import CardQuad
+
+    rng = np.random.default_rng(23)
+    card_mm = (56.3, 87.3)
+    quads = rng.uniform(0, 500, (40, 4, 2))
+    quads[::5, 1, 1] = quads[::5, 0, 1]  # sides along the axes too
+    corners, centres, angles = outline_kernels.card_frames(quads, card_mm)
+    for k, quad in enumerate(quads.tolist()):
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad
+        side_a, side_b = (x1 - x0, y1 - y0), (x3 - x0, y3 - y0)
+        longer = side_a if np.linalg.norm(side_a) > np.linalg.norm(side_b) else side_b
+        centre = ((((x0 + x1) + x2) + x3) / 4, (((y0 + y1) + y2) + y3) / 4)
+        card = CardQuad.from_axes(centre, longer, card_mm)
+        assert corners[k].tolist() == [list(c) for c in card.corners_mm]
+        assert centres[k].tolist() == list(card.center_mm)
+        assert angles[k] == card.angle_deg
