@@ -789,7 +789,7 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     pad = round(4 * px_per_mm)
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(grey.shape[1], x + bw + pad), min(grey.shape[0], y + bh + pad)
-    roi = grey[y0:y1, x0:x1]
+    roi = np.ascontiguousarray(grey[y0:y1, x0:x1])  # (filtered faster than a view)
     blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
     if not _may_cover_a_card(blob, px_per_mm, card_mm):
