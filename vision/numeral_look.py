@@ -107,12 +107,13 @@ def _focused_correlation(numeral: Floats, face: Floats, weight: Floats) -> float
         np.sqrt((weight * x * x).sum() * (weight * t * t).sum()) + 1e-12)
 
 
-def _ratios(numeral: Floats, rival_numeral: Floats, colour: Floats,
-            face: tuple[Floats, Floats, str], rival: tuple[Floats, Floats, str],
-            shape: tuple[int, int]) -> list[float]:
-    """The tests that tell `face` from `rival`, each as the face's distance over the
-    rival's: the shape where they differ (if their values differ; the numeral where it
-    lines up with each), the colour (if theirs do)."""
+def _distances(numeral: Floats, rival_numeral: Floats, colour: Floats,
+               face: tuple[Floats, Floats, str], rival: tuple[Floats, Floats, str],
+               shape: tuple[int, int]) -> list[tuple[float, float]]:
+    """The tests that tell `face` from `rival`, each as (the face's distance, the
+    rival's): the shape where they differ (if their values differ; the numeral where it
+    lines up with each), the colour (if theirs do). Swapped, the same tests tell the rival
+    from the face."""
     (face_map, face_colour, face_code), (rival_map, rival_colour, rival_code) = face, rival
     (colour_a, value_a), (colour_b, value_b) = (colour_and_value(face_code),
                                                 colour_and_value(rival_code))
@@ -121,12 +122,11 @@ def _ratios(numeral: Floats, rival_numeral: Floats, colour: Floats,
         a, b = face_map.reshape(shape), rival_map.reshape(shape)
         focus = np.asarray(cv2.GaussianBlur(np.abs(a - b), (0, 0), FOCUS_BLUR), np.float32)
         focus /= float(focus.sum()) + 1e-12
-        out.append((1.0 - _focused_correlation(numeral.reshape(shape), a, focus))
-                   / max(1.0 - _focused_correlation(rival_numeral.reshape(shape), b, focus),
-                         1e-6))
+        out.append((1.0 - _focused_correlation(numeral.reshape(shape), a, focus),
+                    1.0 - _focused_correlation(rival_numeral.reshape(shape), b, focus)))
     if colour_a is not None and colour_b is not None and colour_a != colour_b:
-        out.append(float(np.linalg.norm(colour - face_colour))
-                   / max(float(np.linalg.norm(colour - rival_colour)), 1e-6))
+        out.append((float(np.linalg.norm(colour - face_colour)),
+                    float(np.linalg.norm(colour - rival_colour))))
     return out
 
 
@@ -143,10 +143,17 @@ def second_look(grown: Floats, colour: Floats, faces: Sequence[tuple[Floats, Flo
     windows = _windows(grown)
     scores = windows @ np.stack([face[0] for face in faces]).T  # (shifts, faces)
     lined_up = [windows[int(k)] for k in scores.argmax(axis=0)]
+    pairs = {(i, j): _distances(lined_up[i], lined_up[j], colour, faces[i], faces[j], shape)
+             for i in range(len(faces)) for j in range(i + 1, len(faces))}
+
+    def ratios(i: int, j: int) -> list[float]:
+        """Face i's tests against face j, each its distance over j's."""
+        tested = pairs[i, j] if i < j else [(d_j, d_i) for d_i, d_j in pairs[j, i]]
+        return [d_i / max(d_j, 1e-6) for d_i, d_j in tested]
+
     best: tuple[int, float] | None = None
-    for i, face in enumerate(faces):
-        tests = [_ratios(lined_up[i], lined_up[j], colour, face, rival, shape)
-                 for j, rival in enumerate(faces) if j != i]
+    for i in range(len(faces)):
+        tests = [ratios(i, j) for j in range(len(faces)) if j != i]
         if any(not t or max(t) > 1.0 / WIN for t in tests):
             continue
         worst = max(min(t) for t in tests)
