@@ -85,7 +85,7 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     if len(quads) < 2:
         return quads
     centres, units, sides = layout.centres, layout.units, layout.sides
-    near = [_neighbours(*layout.apart[k]) for k in range(2)]
+    near = [_neighbours(*layout.apart[k], layout.turned) for k in range(2)]
     moving = np.flatnonzero(np.any(near[0] | near[1], axis=1))
     if not len(moving):
         return quads
@@ -112,7 +112,7 @@ def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     cut again (a card turned across them may lie on the rows), and the new cut is kept
     only if every card given lies on one of its tiles."""
     sides = layout.sides
-    along, off, turned = layout.apart[1]
+    (along, off), turned = layout.apart[1], layout.turned
     rows_touch = (NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= NEIGHBOUR[1]) & (
         off <= STAGGER)  # tiles of two rows, along their long sides
     if not rows_touch.any() or (turned > TURNED_DEG).any():
@@ -235,7 +235,7 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     (the edge votes of a blob of many tiles miss a tile now and then), where the mask
     covers the gap wholly and the view there is as bright as the two cards."""
     centres, sides = layout.centres, layout.sides
-    along, off, turned = layout.apart[0]
+    (along, off), turned = layout.apart[0], layout.turned
     pairs = np.argwhere((2 * NEIGHBOUR[0] <= along) & (along <= 2 * NEIGHBOUR[1])
                         & (off <= ASKEW) & (turned <= TURNED_DEG))  # each pair once
     added: list[CardQuad] = []
@@ -256,12 +256,14 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
 class _Layout:
     """How the cards of a blob lie: their centres, the unit vectors along their short and
     long sides (a row per card), the lengths of those sides (every card is the same
-    size), and per axis (short, long) the `_apart` matrices along it."""
+    size), per axis (short, long) the `_apart` matrices along it, and how far (degrees)
+    each two cards are turned from each other."""
 
     centres: Floats
     units: tuple[Floats, Floats]
     sides: tuple[float, float]
-    apart: tuple[tuple[Floats, Floats, Floats], tuple[Floats, Floats, Floats]]
+    apart: tuple[tuple[Floats, Floats], tuple[Floats, Floats]]
+    turned: Floats
 
 
 def _layout(quads: list[CardQuad]) -> _Layout:
@@ -272,20 +274,19 @@ def _layout(quads: list[CardQuad]) -> _Layout:
     centres, units = corners.mean(axis=1), (short / sides[0], long / sides[1])
     angles = np.array([q.angle_deg for q in quads])
     turned = np.abs((angles[None, :] - angles[:, None] + 90) % 180 - 90)
-    apart = tuple(_apart(centres, units[k], units[1 - k], sides[k], sides[1 - k], turned)
+    apart = tuple(_apart(centres, units[k], units[1 - k], sides[k], sides[1 - k])
                   for k in range(2))
-    return _Layout(centres, units, sides, (apart[0], apart[1]))
+    return _Layout(centres, units, sides, (apart[0], apart[1]), turned)
 
 
-def _apart(centres: Floats, unit: Floats, other: Floats, side: float, other_side: float,
-           turned: Floats) -> tuple[Floats, Floats, Floats]:
+def _apart(centres: Floats, unit: Floats, other: Floats, side: float, other_side: float
+           ) -> tuple[Floats, Floats]:
     """For each card i (rows) and card j (columns): how many sides `side` card j lies
-    from card i along i's `unit` axis, how many `other_side` off that axis, and how far
-    (degrees) the two are turned from each other (`turned`, given)."""
+    from card i along i's `unit` axis, and how many `other_side` off that axis."""
     apart = centres[None, :, :] - centres[:, None, :]
     along = np.einsum("ijc,ic->ij", apart, unit) / side
     off = np.abs(np.einsum("ijc,ic->ij", apart, other)) / other_side
-    return along, off, turned
+    return along, off
 
 
 #: a 7 x 7 grid over a card (shares of its sides), a tenth of it in from its sides
