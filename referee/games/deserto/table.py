@@ -69,8 +69,7 @@ class DesertoTable(TableInterpreter[DesertoState]):
     def _on_square(self, state: DesertoState, view: TableView,
                    last: Ruling | None) -> list[Action]:
         self._tops = self._top_cards(view)
-        self._came = {cell: top if cell not in self._came or self._came[cell].code != top.code
-                      else self._came[cell] for cell, top in self._tops.items()}
+        self._came = {cell: self._settled(cell, top) for cell, top in self._tops.items()}
         turned = [cell for cell, turn in self._turns(state).items() if turn >= RESTACK_DEG]
         seen, off_square = self._read_square(view)
         if (
@@ -189,6 +188,17 @@ class DesertoTable(TableInterpreter[DesertoState]):
         cell = turns[0][0]
         self._came[cell] = self._tops[cell]
         return [Play(Move(seat, "place", {"cell": cell, "card": state.stacks[cell][-1]}))]
+
+    def _settled(self, cell: str, top: ViewCard) -> ViewCard:
+        """How the cell's top lies since it came: a new face as it is seen now; the same
+        face as it was, unless it lies less than PRESSED_TURN_DEG from that, which is the
+        outline's own jitter from view to view (up to 2 degrees in dim light, where the view
+        a card first shows in may be the odd one): then as it is seen now, so a card that
+        never moved does not count as turned."""
+        came = self._came.get(cell)
+        if came is None or came.code != top.code or turned_by(top, came) < PRESSED_TURN_DEG:
+            return top
+        return came
 
     def _turns(self, state: DesertoState) -> dict[str, float]:
         """How far each cell's top (as the referee has it) turned since it came."""

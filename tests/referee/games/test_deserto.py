@@ -1164,6 +1164,23 @@ def test_interpreter_a_press_puts_the_card_where_the_top_turned_most_never_a_gue
     assert len(actions) == 1 and isinstance(actions[0], AskTable) and t.match.moves == []
 
 
+def test_interpreter_a_still_card_whose_outline_jitters_does_not_count_as_turned() -> None:
+    # as recorded in dim light: the view a card first shows in may be the odd one, its
+    # outline 2 degrees off the next views', while the card never moved
+    t = Table(table(FULL))
+    tops = tops_of(t.match.state)
+
+    def view(angles: dict[str, float]) -> TableView:
+        return TableView(tuple(ViewCard(code, *CENTRE_MM[c], angles.get(c, 90.0))
+                               for c, code in tops.items()))
+
+    for se in (95.4, 96.2, 97.3):  # each view within the jitter of the one before
+        assert t.reader.on_view(t.match.state, view({"se": se}), None) == []
+    # a card put on the identical one on ne, outlined with it as about one: 2.5 degrees
+    t.reader.on_view(t.match.state, view({"se": 97.3, "ne": 87.5}), None)
+    assert t.press(0, "press") == [Play(place(0, "ne", FULL_TOPS["ne"]))]
+
+
 def test_interpreter_a_press_right_after_a_take_back_asks_rather_than_fails() -> None:
     t = Table(table({"nw": ["vizier"]}))
     t.see({"nw": "vizier", "ne": "oasis"})
