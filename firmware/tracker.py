@@ -164,6 +164,7 @@ class Tracker:
         self._undecided = None
         if voted is None:
             return None
+        voted = self._steadied(voted, window)
         if not self._unnamed_settled(voted):
             if self._unnamed_settled(voted, self._still):
                 self._undecided = voted
@@ -185,6 +186,30 @@ class Tracker:
                     for other in view.cards)
                 for view, _, _ in window)
             for card in stable.cards)
+
+    def _steadied(self, voted: TableView,
+                  window: list[tuple[TableView, bool, list[tuple[float, float]]]]) -> TableView:
+        """`voted` with each card lying as the median of the frames of `window` that show it
+        (the same code, the nearest within `position_tolerance_mm`) has it. One frame's
+        outline of a card in a pile is one of several near-equal candidates a degree or two
+        apart; the game compares how a card lies with how it lay when it came (a card put
+        on an identical one), to a degree or two: one frame's pick would decide that."""
+        tolerance = self.settings.position_tolerance_mm
+        cards = []
+        for card in voted.cards:
+            if card.turn_deg is None:
+                cards.append(card)
+                continue
+            offsets = []  # from card's own direction, in -90..90 (directions are mod 180)
+            for view, _, _ in window:
+                seen = [(math.dist((card.x_mm, card.y_mm), (o.x_mm, o.y_mm)), o.turn_deg)
+                        for o in view.cards if o.code == card.code and o.turn_deg is not None]
+                near = min(seen, default=None)
+                if near is not None and near[0] <= tolerance:
+                    offsets.append((near[1] - card.turn_deg + 90.0) % 180.0 - 90.0)
+            turn = (card.turn_deg + float(np.median(offsets))) % 180.0 if offsets else card.turn_deg
+            cards.append(ViewCard(card.code, card.x_mm, card.y_mm, turn))
+        return TableView(tuple(cards))
 
     def _named_in_run(self, view: TableView) -> TableView:
         """`view` with each unnamed card named as the other frames of this still run name
