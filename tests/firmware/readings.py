@@ -15,6 +15,7 @@ CENTRE = (297.0, 210.0)
 class Card:
     code: str | None
     table_mm: tuple[float, float] | None
+    corners_px: list[list[float]] | None = None  # how it lies in the picture, when it matters
 
 
 @dataclass
