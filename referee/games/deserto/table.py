@@ -190,11 +190,10 @@ class DesertoTable(TableInterpreter[DesertoState]):
         return [Play(Move(seat, "place", {"cell": cell, "card": state.stacks[cell][-1]}))]
 
     def _settled(self, cell: str, top: ViewCard) -> ViewCard:
-        """How the cell's top lies since it came: a new face as it is seen now; the same
-        face as it was, unless it lies less than PRESSED_TURN_DEG from that, which is the
-        outline's own jitter from view to view (up to 2 degrees in dim light, where the view
-        a card first shows in may be the odd one): then as it is seen now, so a card that
-        never moved does not count as turned."""
+        """How the cell's top lies since it came. A new face: as it is seen now. The same
+        face: as it lay before, unless it now lies within PRESSED_TURN_DEG of that; such a
+        change is the outline's own jitter from view to view (up to 2 degrees in dim light),
+        so the card is followed, and a card that never moved never counts as turned."""
         came = self._came.get(cell)
         if came is None or came.code != top.code or turned_by(top, came) < PRESSED_TURN_DEG:
             return top
