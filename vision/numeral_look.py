@@ -53,36 +53,35 @@ def numerals(patches: Image8, margin: int = 0) -> tuple[Floats, Floats]:
     x0, y0, x1, y1 = NUMERAL_BOX
     m = margin
     n = len(patches)
-    grown = patches[:, y0 - m : y1 + m, x0 - m : x1 + m].astype(np.float32) + 4.0
-    box = grown[:, m : grown.shape[1] - m, m : grown.shape[2] - m].reshape(n, -1, 3)
-    ground = _medians(patches[:, y0:y1, x0:x1].reshape(n, -1, 3)) + np.float32(4.0)
-    ink = np.maximum(1.0 - box / ground[:, None, :], 0.0)
-    absorbed = 1.0 - grown / ground[:, None, None, :]
-    darkest = np.maximum(np.maximum(absorbed[..., 0], absorbed[..., 1]), absorbed[..., 2])
+    # worked out channel by channel (n, 3, height, width): numpy's loops run long rows
+    planes = np.moveaxis(patches[:, y0 - m : y1 + m, x0 - m : x1 + m], 3, 1)
+    grown = planes.astype(np.float32) + np.float32(4.0)
+    ground = _medians(patches[:, y0:y1, x0:x1]) + np.float32(4.0)
+    absorbed = 1.0 - grown / ground[:, :, None, None]
+    darkest = np.maximum(np.maximum(absorbed[:, 0], absorbed[:, 1]), absorbed[:, 2])
     maps = np.maximum(darkest, 0.0).reshape(n, -1)
     maps -= maps.mean(axis=1, keepdims=True)
     maps /= np.linalg.norm(maps, axis=1, keepdims=True) + 1e-6
+    ink = np.maximum(absorbed[:, :, m : absorbed.shape[2] - m, m : absorbed.shape[3] - m], 0.0)
     # each pixel's absorption weighed by its sum over the channels, added up pixel after
-    # pixel (np.cumsum: the sums numpy's sum over this axis gives, and faster)
-    weighed = ink * (ink[..., 0] + ink[..., 1] + ink[..., 2])[..., None]
-    colours = np.cumsum(weighed, axis=1)[:, -1]
+    # pixel (np.cumsum; numpy's sum over the pixels of (n, pixels, 3) adds in this order)
+    weighed = (ink * (ink[:, 0] + ink[:, 1] + ink[:, 2])[:, None]).reshape(n, 3, -1)
+    colours = np.cumsum(weighed, axis=2)[:, :, -1]
     colours /= np.linalg.norm(colours, axis=1, keepdims=True) + 1e-6
     return maps.astype(np.float32), colours.astype(np.float32)
 
 
 def _medians(pixels: Image8) -> Floats:
-    """np.median of each patch's channel over its pixels (n, pixels, 3 of uint8), exactly
-    (the mean of the two middle levels, in float32), from each channel's histogram:
-    a median of 256 levels needs no sorting."""
-    n, count, channels = pixels.shape
-    lanes = np.arange(n * channels).reshape(n, 1, channels) * 256
-    hist = np.bincount((pixels + lanes).ravel(), minlength=n * channels * 256)
-    below = np.cumsum(hist.reshape(n * channels, 256), axis=1)
-    # the levels of the values ranked (count - 1) // 2 and count // 2 from the lowest
-    low = (below <= (count - 1) // 2).sum(axis=1)
-    high = (below <= count // 2).sum(axis=1)
-    middle: Floats = (low.astype(np.float32) + high.astype(np.float32)) / np.float32(2.0)
-    return middle.reshape(n, channels)
+    """np.median of each channel of each patch (n, height, width, 3 of uint8) over its
+    pixels, as np.median of them as float32 gives it (the mean of the two middle values),
+    from the uint8 values themselves: selecting among bytes is cheaper."""
+    n, count = len(pixels), pixels[0, ..., 0].size
+    lanes = np.ascontiguousarray(np.moveaxis(pixels.reshape(n, count, 3), 2, 1))
+    low, high = (count - 1) // 2, count // 2
+    middle = np.partition(lanes, sorted({low, high}), axis=2)
+    mean: Floats = (middle[..., low].astype(np.float32) + middle[..., high].astype(np.float32)
+                    ) / np.float32(2.0)
+    return mean
 
 
 def _windows(grown: Floats) -> Floats:

@@ -101,6 +101,7 @@ def test_the_tiles_ground_is_the_median_of_each_channel() -> None:
     numeral's box, as np.median gives it (odd and even counts, ties, the extremes)."""
     rng = np.random.default_rng(7)
     for count in (1, 2, 5, 2112):
-        pixels = rng.integers(0, 256, (4, count, 3)).astype(np.uint8)
-        pixels[0] = rng.choice(np.array([0, 255], np.uint8), (count, 3))
-        assert np.array_equal(_medians(pixels), np.median(pixels.astype(np.float32), axis=1))
+        pixels = rng.integers(0, 256, (4, 1, count, 3)).astype(np.uint8)
+        pixels[0] = rng.choice(np.array([0, 255], np.uint8), (1, count, 3))
+        assert np.array_equal(_medians(pixels), np.median(
+            pixels.reshape(4, count, 3).astype(np.float32), axis=1))
