@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import json
 import math
 import time
@@ -442,11 +443,18 @@ def warm_up(deck: Deck, mat: MatSpec, mat_image: NDArray[np.uint8],
             dark_rims: bool = False) -> None:
     """Read one scene before timing: the first read of a process loads (or, after an
     install, compiles) the numba kernels, a one-off like the calibration, not a frame's cost.
-    Its seed lies below the measured ones."""
+    Its seed lies below the measured ones.
+
+    Then what the process holds so far (the deck, the identifier, numba's kernels) is
+    frozen out of Python's cycle collector: a full pass over it took about 25 ms with the
+    Remi reader loaded, and the benchmark's own churn (a scene rendered, a reader made for
+    each) set one off in about one timed read in 20, counted to that read."""
     taken = take_scene(args.seed_base - 1, deck, mat, mat_image, args, resolution)
     reader = TableReader(mat, identifier, card_mm, dark_rims=dark_rims)
     for frame, full in (taken.bare, taken.shot):
         reader.read(frame, full=full)
+    gc.collect()
+    gc.freeze()
 
 
 @dataclass(frozen=True)
