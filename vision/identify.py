@@ -240,9 +240,12 @@ class CardIdentifier:
     numerals: Vectors = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     inks: Vectors = field(default_factory=lambda: np.zeros((0, 3), np.float32))
     centre_norms: Vectors = field(init=False, repr=False)
+    parts: tuple[tuple[str | None, str], ...] = field(init=False, repr=False)  # per code:
+    # its colour and value (numeral_look.colour_and_value)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "centre_norms", (self.centres * self.centres).sum(axis=1))
+        object.__setattr__(self, "parts", tuple(colour_and_value(code) for code in self.codes))
 
     @classmethod
     def from_references(cls, refs: Mapping[str, Image8 | Sequence[Image8]],
@@ -391,14 +394,16 @@ class CardIdentifier:
     def _rivals_added(self, near: NDArray[np.intp], per_code: Vectors) -> NDArray[np.intp]:
         """The close faces, and the nearest face of another value and of another colour
         where all of them share one: the look then tests what they share too."""
-        parts = [colour_and_value(self.codes[int(code)]) for code in near]
-        out = list(near)
+        parts = [self.parts[int(code)] for code in near]
+        out = [int(code) for code in near]
         for kind in (1, 0):
-            if len({part[kind] for part in parts}) == 1 and parts[0][kind] is not None:
-                others = [int(code) for code in np.argsort(per_code, kind="stable")
-                          if colour_and_value(self.codes[int(code)])[kind] != parts[0][kind]
-                          and int(code) not in out]
-                out.extend(others[:1])
+            shared = parts[0][kind]
+            if shared is not None and all(part[kind] == shared for part in parts):
+                nearest = (code for code in np.argsort(per_code, kind="stable").tolist()
+                           if self.parts[code][kind] != shared and code not in out)
+                found = next(nearest, None)
+                if found is not None:
+                    out.append(found)
         return np.array(out, np.intp)
 
     def is_card_like(self, patch: Image8) -> bool:
