@@ -165,11 +165,22 @@ def sample_points(centres: Any, unit: Any, other: Any, t: Any, s: Any,
 
 @compiled
 def row_medians(strip: Any) -> Any:  # pragma: no cover
-    """The middle value of each row of an odd number of uint8 values, as float64."""
+    """The middle value of each row of an odd number of uint8 values, as float64: the value
+    with fewer than half the row below it and at least half at or below it (counted, which
+    for a dozen values is quicker than sorting them)."""
     n, width = strip.shape
-    out, scratch = np.empty(n), np.empty(width)
+    half = width // 2
+    out = np.empty(n)
     for r in range(n):
-        out[r] = _kth_smallest(strip[r], width // 2, scratch)
+        row = strip[r]
+        for i in range(width):
+            below, same = 0, 0
+            for j in range(width):
+                below += row[j] < row[i]
+                same += row[j] == row[i]
+            if below <= half < below + same:
+                out[r] = float(row[i])
+                break
     return out
 
 

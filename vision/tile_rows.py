@@ -28,7 +28,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import seam_kernels
+from vision import outline_kernels, seam_kernels
+from vision.compiled import dot2, median_of
 
 if TYPE_CHECKING:  # cards.py calls this module: the quads come from it
     from vision.cards import CardQuad
@@ -95,10 +96,10 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
                              units[1 - k][moving], sides[k], sides[1 - k])
         shifts = _shifts(profiles, sides[k], near[k][moving])
         moves[moving] += units[k][moving] * shifts[:, None]
-    moved = set(moving.tolist())
-    return [quad if i not in moved else
-            _moved(quad, (float(centres[i][0] + moves[i][0]), float(centres[i][1] + moves[i][1])))
-            for i, quad in enumerate(quads)]
+    out = list(quads)
+    for i, (x, y) in zip(moving.tolist(), (centres[moving] + moves[moving]).tolist(), strict=True):
+        out[i] = _moved(quads[i], (x, y))
+    return out
 
 
 def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,
@@ -164,7 +165,8 @@ def _row_seams(grey: NDArray[np.uint8], px_per_mm: float, centre: Floats, across
     strip = np.asarray(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE), np.uint8)
     profile: Floats = seam_kernels.row_quantiles(strip, FULL_SEAM)
-    level = float(np.median(profile[np.abs(t) <= length / 2]))
+    inner = profile[np.abs(t) <= length / 2]
+    level = median_of(inner, len(inner))  # (np.median)
     window = SEARCH_MM / STEP_MM
     seams = []
     for k in range(1, rows):
@@ -239,17 +241,24 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     pairs = np.argwhere((2 * NEIGHBOUR[0] <= along) & (along <= 2 * NEIGHBOUR[1])
                         & (off <= ASKEW) & (turned <= TURNED_DEG))  # each pair once
     added: list[CardQuad] = []
+    taken = [q.center_mm for q in quads]
     for i, j in pairs.tolist():
         middle = (centres[i] + centres[j]) / 2
-        if any(float(np.linalg.norm(np.array(q.center_mm) - middle)) < NEIGHBOUR[0] * sides[0]
-               for q in (*quads, *added)):
+        mx, my = middle.tolist()
+        if any(_distance(x - mx, y - my) < NEIGHBOUR[0] * sides[0] for x, y in taken):
             continue
-        gap = dataclasses.replace(_moved(quads[i], (float(middle[0]), float(middle[1]))),
+        gap = dataclasses.replace(_moved(quads[i], (mx, my)),
                                   alternatives=(), beneath=())
         if _covered(gap, mask, px_per_mm) and _as_bright(gap, (quads[i], quads[j]), grey,
                                                          px_per_mm):
             added.append(gap)
+            taken.append(gap.center_mm)
     return added
+
+
+def _distance(dx: float, dy: float) -> float:
+    """np.linalg.norm of (dx, dy) (the same BLAS dot product), without numpy's overhead."""
+    return math.sqrt(dot2(dx, dy, dx, dy))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -270,23 +279,21 @@ def _layout(quads: list[CardQuad]) -> _Layout:
     """The layout of (one or more) cards."""
     corners = np.array([q.corners_mm for q in quads], np.float64)
     short, long = corners[:, 1] - corners[:, 0], corners[:, 3] - corners[:, 0]
-    sides = (float(np.linalg.norm(short[0])), float(np.linalg.norm(long[0])))
-    centres, units = corners.mean(axis=1), (short / sides[0], long / sides[1])
+    sides = (_distance(*short[0].tolist()), _distance(*long[0].tolist()))
+    centres, units = outline_kernels.centres(corners), (short / sides[0], long / sides[1])
     angles = np.array([q.angle_deg for q in quads])
     turned = np.abs((angles[None, :] - angles[:, None] + 90) % 180 - 90)
-    apart = tuple(_apart(centres, units[k], units[1 - k], sides[k], sides[1 - k])
-                  for k in range(2))
-    return _Layout(centres, units, sides, (apart[0], apart[1]), turned)
+    return _Layout(centres, units, sides, _apart(centres, units, sides), turned)
 
 
-def _apart(centres: Floats, unit: Floats, other: Floats, side: float, other_side: float
-           ) -> tuple[Floats, Floats]:
-    """For each card i (rows) and card j (columns): how many sides `side` card j lies
-    from card i along i's `unit` axis, and how many `other_side` off that axis."""
+def _apart(centres: Floats, units: tuple[Floats, Floats], sides: tuple[float, float]
+           ) -> tuple[tuple[Floats, Floats], tuple[Floats, Floats]]:
+    """Per axis (short, long), for each card i (rows) and card j (columns): how many sides
+    card j lies from card i along i's axis, and how many of its other side off that axis
+    (how far it lies along the other axis, unsigned)."""
     apart = centres[None, :, :] - centres[:, None, :]
-    along = np.einsum("ijc,ic->ij", apart, unit) / side
-    off = np.abs(np.einsum("ijc,ic->ij", apart, other)) / other_side
-    return along, off
+    along = [np.einsum("ijc,ic->ij", apart, units[k]) / sides[k] for k in range(2)]
+    return (along[0], np.abs(along[1])), (along[1], np.abs(along[0]))
 
 
 #: a 7 x 7 grid over a card (shares of its sides), a tenth of it in from its sides
