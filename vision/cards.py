@@ -685,8 +685,8 @@ class _Fit:
                                                     self.px_per_mm, self.card_mm)
         grad, ref = self.grad, self.ref
         quads = outline_kernels.distinct(quads, px_per_mm)
-        outline, strength = _outline_scores((quads + offset) / px_per_mm, blob, edges, offset,
-                                            px_per_mm, grad, ref)
+        quads_mm = (quads + offset) / px_per_mm
+        outline, strength = _outline_scores(quads_mm, blob, edges, offset, px_per_mm, grad, ref)
         # the votes use one direction per group of cards; fit each promising candidate to the
         # edges along its own outline (piles are a few degrees off each other)
         best: list[int] = []
@@ -701,12 +701,11 @@ class _Fit:
                 chosen.append((x, y))
         if best:
             refits = _refine_many(quads[best], self.edge_x, self.edge_y, self.edge_normal)
-            more = _outline_scores((refits + offset) / px_per_mm, blob, edges, offset, px_per_mm,
-                                   grad, ref)
-            quads = np.concatenate([quads, refits])
+            refits_mm = (refits + offset) / px_per_mm
+            more = _outline_scores(refits_mm, blob, edges, offset, px_per_mm, grad, ref)
+            quads_mm = np.concatenate([quads_mm, refits_mm])
             outline = np.concatenate([outline, more[0]])
             strength = np.concatenate([strength, more[1]])
-        quads_mm = (quads + offset) / px_per_mm
         centres = outline_kernels.centres(quads_mm)
         ranked = np.argsort(-np.where(outline >= MIN_OUTLINE, strength, -1.0), kind="stable")
         # the cards; where each lies, the next best outlines (if the reader cannot name a
@@ -730,12 +729,13 @@ class _Fit:
 
         cards = [card(k, tuple(card(r) for r in group if r >= 0))
                  for k, group in zip(accepted.tolist(), rival_rows, strict=True)]
-        taken, centre_list = accepted.tolist(), centres.tolist()
-        return cards, [card(e, beneath=self._beneath(e, taken, quads_mm, centre_list))
+        taken = accepted.tolist()
+        centre_of = dict(zip(wanted, centres[wanted].tolist(), strict=True))
+        return cards, [card(e, beneath=self._beneath(e, taken, quads_mm, centre_of))
                        for e in extras.tolist()]
 
     def _beneath(self, extra: int, accepted: list[int], quads_mm: Vec,
-                 centres: list[list[float]]) -> tuple[int, ...]:
+                 centres: dict[int, list[float]]) -> tuple[int, ...]:
         """The cards (indices into `accepted`) that candidate `extra` overlaps and lies on."""
         limit = MAX_OVERLAP * self.card_mm[0] * self.card_mm[1]
         apart = math.hypot(*self.card_mm) + 1.0  # centres further apart: they cannot overlap

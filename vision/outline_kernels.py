@@ -68,13 +68,17 @@ def _cover_ok(quads: Any, offset: Any, px_per_mm: float, blob: Any, grid_s: Any,
                 hits += 1
         if hits < 3:
             continue
-        hits = 0
+        hits, misses = 0, 0
         for j in range(len(grid_s)):
             x = (ax + grid_s[j] * abx) + grid_t[j] * adx
             y = (ay + grid_s[j] * aby) + grid_t[j] * ady
             r, col, inside = _pixel(x, y, ox, oy, px_per_mm, scale, h, w)
             if inside and blob[r, col] > 0:
                 hits += 1
+            else:
+                misses += 1
+                if (len(grid_s) - misses) / len(grid_s) < min_cover:
+                    break  # it cannot cover enough now
         ok[k] = hits / len(grid_s) >= min_cover
     return ok
 
