@@ -119,12 +119,13 @@ def colour_and_value(code: str) -> tuple[str | None, str]:
 
 
 def _focused_correlation(numeral: Floats, face: Floats, weight: Floats) -> float:
-    """Correlation of two maps, each pixel weighed (the weights summing to 1)."""
-    x = numeral - float((weight * numeral).sum())
-    t = face - float((weight * face).sum())
-    weighed_x, weighed_t = weight * x, weight * t
-    return float((weighed_x * t).sum()) / float(
-        np.sqrt((weighed_x * x).sum() * (weighed_t * t).sum()) + 1e-12)
+    """Correlation of two maps (flat), each pixel weighed (the weights summing to 1); its
+    weighed sums are dot products, which cost a third of numpy's sums of products."""
+    x = numeral - np.dot(weight, numeral)
+    t = face - np.dot(weight, face)
+    weighed_x = weight * x
+    return float(np.dot(weighed_x, t)) / float(
+        np.sqrt(np.dot(weighed_x, x) * np.dot(weight * t, t)) + 1e-12)
 
 
 def _distances(numeral: Floats, rival_numeral: Floats, colour: Floats,
@@ -139,11 +140,11 @@ def _distances(numeral: Floats, rival_numeral: Floats, colour: Floats,
                                                 colour_and_value(rival_code))
     out = []
     if value_a != value_b:
-        a, b = face_map.reshape(shape), rival_map.reshape(shape)
-        focus = np.asarray(cv2.GaussianBlur(np.abs(a - b), (0, 0), FOCUS_BLUR), np.float32)
+        differ = np.abs(face_map - rival_map).reshape(shape)
+        focus = np.asarray(cv2.GaussianBlur(differ, (0, 0), FOCUS_BLUR), np.float32).ravel()
         focus /= float(focus.sum()) + 1e-12
-        out.append((1.0 - _focused_correlation(numeral.reshape(shape), a, focus),
-                    1.0 - _focused_correlation(rival_numeral.reshape(shape), b, focus)))
+        out.append((1.0 - _focused_correlation(numeral, face_map, focus),
+                    1.0 - _focused_correlation(rival_numeral, rival_map, focus)))
     if colour_a is not None and colour_b is not None and colour_a != colour_b:
         out.append((float(np.linalg.norm(colour - face_colour)),
                     float(np.linalg.norm(colour - rival_colour))))
