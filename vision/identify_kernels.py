@@ -9,10 +9,20 @@ pass here instead of three OpenCV and two numpy calls per patch, and the centrin
 scaling of the descriptions one pass instead of a dozen numpy calls on small arrays: with
 numpy's own summation orders (its pairwise sum along a row, in order across rows) and the
 same float32 and float64 steps, so the same bits.
+
+The colour thumbnails (OpenCV's INTER_AREA from 64x88 to 12x16, not a whole factor, so its
+general area resize) are OpenCV's sums in OpenCV's order: each output a weighted sum of its
+source pixels along the row, the weights OpenCV's float32 ones from its double tables, then
+of those row sums down the column, each product and sum rounded to float32 (no fused
+multiply-add, as OpenCV's baseline x86 build has none), rounded half to even into uint8.
+Eight source rows are summed at once, sharing each tap's index and weight, every output
+the same number of taps: about half cv2.resize's time, whose loop keeps its running sums in
+memory.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -128,3 +138,141 @@ def description_rows(small: Any, hue: Any, detail: Any, weights: Any,
         row = row - pairwise_sum(row, 0, len(row)) / np.float32(len(row))
         _scaled(row, out[i, sizes[0] + sizes[1] :], weights[2], floors[2])
     return out
+
+
+@compiled
+def _area_table(size: int, new_size: int, scale: float) -> tuple[Any, Any, Any]:  # pragma: no cover
+    """OpenCV's table of INTER_AREA (computeResizeAreaTab): per output index, in order, the
+    source indices its cell covers and their weights, the cell's share of each (its ends
+    partial) over the cell's width, in double and then rounded to float32. Returns (output
+    index, source index, weight) arrays, sorted by output then source."""
+    outs = np.empty(2 * size + 2, np.int64)
+    sources = np.empty(2 * size + 2, np.int64)
+    weights = np.empty(2 * size + 2, np.float32)
+    k = 0
+    for d in range(new_size):
+        start = d * scale
+        end = start + scale
+        cell = min(scale, size - start)
+        first = int(math.ceil(start))
+        last = min(int(math.floor(end)), size - 1)
+        first = min(first, last)
+        if first - start > 1e-3:
+            outs[k], sources[k] = d, first - 1
+            weights[k] = np.float32((first - start) / cell)
+            k += 1
+        for s in range(first, last):
+            outs[k], sources[k], weights[k] = d, s, np.float32(1.0 / cell)
+            k += 1
+        if end - last > 1e-3:
+            outs[k], sources[k] = d, last
+            weights[k] = np.float32(min(min(end - last, 1.0), cell) / cell)
+            k += 1
+    return outs[:k], sources[:k], weights[:k]
+
+
+@compiled
+def _row_taps(width: int, new_width: int, channels: int) -> tuple[Any, Any]:  # pragma: no cover
+    """The horizontal table as (taps, new_width * channels) arrays of source offsets in a
+    row and weights, one column per output value: every output the same number of taps
+    (padded at its end with weight 0, which adds exactly 0), so the loop over taps has a
+    fixed length and no branch to mispredict."""
+    outs, sources, weights = _area_table(width, new_width, 1.0 / (new_width / width))
+    counts = np.zeros(new_width, np.int64)
+    for k in range(len(outs)):
+        counts[outs[k]] += 1
+    taps = counts.max()
+    offsets = np.zeros((taps, new_width * channels), np.int64)
+    tap_weights = np.zeros((taps, new_width * channels), np.float32)
+    seen = np.zeros(new_width, np.int64)
+    for k in range(len(outs)):
+        d = outs[k]
+        for c in range(channels):
+            offsets[seen[d], d * channels + c] = sources[k] * channels + c
+            tap_weights[seen[d], d * channels + c] = weights[k]
+        seen[d] += 1
+    return offsets, tap_weights
+
+
+@compiled
+def _resize_area(image: Any, new_width: int, new_height: int) -> Any:  # pragma: no cover
+    """cv2.resize(image, (new_width, new_height), interpolation=INTER_AREA) of a (height,
+    width, channels) uint8 image when OpenCV takes its general area path (resizeArea_):
+    each source row's weighted sums along the row (started from the first product, as
+    OpenCV's 0 plus it), eight rows at a time; then per output row the first of its source
+    rows' sums times its weight, the others' products added in order; rounded half to even
+    and saturated."""
+    height, width, channels = image.shape
+    flat = image.reshape(height, width * channels)
+    offsets, weights = _row_taps(width, new_width, channels)
+    taps, row_width = offsets.shape
+    sums = np.empty((height + 7, row_width), np.float32)  # (the last block's spare rows)
+    lines = np.zeros((8, width * channels), np.float32)
+    for r0 in range(0, height, 8):
+        for r in range(min(8, height - r0)):
+            for s in range(width * channels):
+                lines[r, s] = np.float32(flat[r0 + r, s])
+        l0, l1, l2, l3, l4, l5, l6, l7 = (lines[0], lines[1], lines[2], lines[3], lines[4],
+                                          lines[5], lines[6], lines[7])
+        for i in range(row_width):
+            s, a = offsets[0, i], weights[0, i]
+            s0, s1, s2, s3 = l0[s] * a, l1[s] * a, l2[s] * a, l3[s] * a
+            s4, s5, s6, s7 = l4[s] * a, l5[s] * a, l6[s] * a, l7[s] * a
+            for t in range(1, taps):
+                s, a = offsets[t, i], weights[t, i]
+                s0 += l0[s] * a
+                s1 += l1[s] * a
+                s2 += l2[s] * a
+                s3 += l3[s] * a
+                s4 += l4[s] * a
+                s5 += l5[s] * a
+                s6 += l6[s] * a
+                s7 += l7[s] * a
+            sums[r0, i], sums[r0 + 1, i], sums[r0 + 2, i], sums[r0 + 3, i] = s0, s1, s2, s3
+            sums[r0 + 4, i], sums[r0 + 5, i], sums[r0 + 6, i], sums[r0 + 7, i] = s4, s5, s6, s7
+    outs, sources, betas = _area_table(height, new_height, 1.0 / (new_height / height))
+    out = np.empty((new_height, row_width), np.uint8)
+    total = np.empty(row_width, np.float32)
+    for k in range(len(outs)):
+        d, line, beta = outs[k], sums[sources[k]], betas[k]
+        if k == 0 or outs[k - 1] != d:
+            for i in range(row_width):
+                total[i] = beta * line[i]
+        else:
+            for i in range(row_width):
+                total[i] += beta * line[i]
+        if k + 1 == len(outs) or outs[k + 1] != d:
+            for i in range(row_width):
+                value = min(max(np.rint(total[i]), np.float32(0.0)), np.float32(255.0))
+                out[d, i] = np.uint8(value)
+    return out.reshape(new_height, new_width, channels)
+
+
+def _area_scale(size: int, new_size: int) -> float:
+    """OpenCV's scale of an axis (the inverse of its inverse), in double."""
+    return 1.0 / (new_size / size)
+
+
+def _whole(scale: float) -> bool:
+    """Whether OpenCV takes a scale for a whole number (its fast area path if both are)."""
+    return abs(scale - round(scale)) < float(np.finfo(np.float64).eps)
+
+
+def resize_area(patches: NDArray[np.uint8], size: tuple[int, int]) -> NDArray[np.uint8]:
+    """Each uint8 patch of a (n, height, width[, channels]) batch resized (INTER_AREA) to
+    (width, height): cv2.resize's values bit for bit, taken on the patches stacked one
+    above another as vision.identify does, where OpenCV takes its general area path (both
+    ways shrinking, at least one by a factor not a whole number); ValueError elsewhere."""
+    n, height, width = patches.shape[:3]
+    (new_width, new_height), rest = size, patches.shape[3:]
+    channels = rest[0] if rest else 1
+    scales = (_area_scale(width, new_width), _area_scale(max(n, 1) * height,
+                                                         max(n, 1) * new_height))
+    if (patches.dtype != np.uint8 or not 1 <= channels <= 4 or min(scales) < 1.0
+            or (_whole(scales[0]) and _whole(scales[1]))):
+        raise ValueError("not a resize OpenCV does by its general area path")
+    if not n:
+        return np.empty((0, new_height, new_width) + rest, np.uint8)
+    stack = np.ascontiguousarray(patches).reshape(n * height, width, channels)
+    out: NDArray[np.uint8] = _resize_area(stack, new_width, n * new_height)
+    return out.reshape((n, new_height, new_width) + rest)

@@ -12,7 +12,7 @@ import pytest
 
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.identify import CardIdentifier, align, augment, confidence, describe
-from vision.identify_kernels import description_rows, edge_profiles, project
+from vision.identify_kernels import description_rows, edge_profiles, project, resize_area
 
 
 @pytest.fixture(scope="module")
@@ -334,6 +334,38 @@ def test_description_rows_are_numpys_steps_bit_for_bit() -> None:
         length = np.linalg.norm(flat, axis=1, keepdims=True) + float(floor)  # in float32
         parts.append(flat * (weight / length))  # in float64
     assert np.array_equal(got, np.concatenate(parts, axis=1).astype(np.float32))
+
+
+def test_area_thumbnails_are_opencvs_bit_for_bit() -> None:
+    rng = np.random.default_rng(85)
+
+    def opencv(patches: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        n, h, w = patches.shape[:3]
+        stack = patches.reshape((n * h, w) + patches.shape[3:])
+        out = cv2.resize(stack, (size[0], n * size[1]), interpolation=cv2.INTER_AREA)
+        return np.asarray(out).reshape((n, size[1], size[0]) + patches.shape[3:])
+
+    thumbnails = [rng.integers(0, 256, (28, 88, 64, 3), dtype=np.uint8) for _ in range(10)]
+    ys, xs = np.mgrid[0:88, 0:64]
+    smooth = np.empty((28, 88, 64, 3), np.uint8)
+    for i in range(28):  # gradients, flat patches and steps: sums on the rounding edges
+        a, b = rng.uniform(-4, 4, 2)
+        ramp = (a * xs + b * ys)[..., None] + rng.uniform(0, 255, 3)
+        level = np.where(((xs > rng.integers(64)) ^ (ys > rng.integers(88)))[..., None],
+                         *rng.integers(0, 256, 2))
+        smooth[i] = np.clip(np.rint([ramp, level + np.zeros(3), ramp * 0 + i * 9][i % 3]),
+                            0, 255)
+    thumbnails += [smooth, thumbnails[0][:1], thumbnails[1][:5]]
+    for patches in thumbnails:
+        assert np.array_equal(resize_area(patches, (12, 16)), opencv(patches, (12, 16)))
+    for shape, size in (((9, 88, 64), (12, 16)), ((9, 120, 80, 3), (12, 16)),
+                        ((9, 88, 64, 4), (7, 9)), ((9, 31, 29, 2), (5, 7)),
+                        ((9, 88, 64, 3), (63, 87)), ((9, 64, 56), (20, 24))):
+        patches = rng.integers(0, 256, shape, dtype=np.uint8)
+        assert np.array_equal(resize_area(patches, size), opencv(patches, size))
+    assert resize_area(thumbnails[0][:0], (12, 16)).shape == (0, 16, 12, 3)
+    with pytest.raises(ValueError):  # a whole factor: OpenCV's other (fast) area path
+        resize_area(rng.integers(0, 256, (3, 64, 56), dtype=np.uint8), (28, 32))
 
 
 def test_a_batch_reads_as_its_patches_one_at_a_time(tempus: CardIdentifier,
