@@ -53,6 +53,8 @@ _LIMITS = np.array([MIN_DIP, RIM, MIN_RISE])  # as seam_kernels.shifts takes the
 NEIGHBOUR = (0.8, 1.25)  # a neighbour's centre lies this many sides away along an axis
 ASKEW = 0.3  # and at most this share of the other side off the axis
 TURNED_DEG = 8.0  # and at most this much turned from the card
+MAX_GAP = 2  # cards missing from a row between two found that are added
+GAP_OVERLAP = 0.1  # share of such a card that may lie under a card found
 STAGGER = 0.5  # share of a tile's short side two rows may lie apart along their length
 FULL_SEAM = 0.75  # share of a line along a block that is as dark as a seam between its rows
 ROW_GAP_MM = 0.25  # between the tiles of a row, when counting them in its length
@@ -71,7 +73,7 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     """The cards of one blob (mat mm), each that has a neighbour beside it moved onto the
     seams and free sides the view (grey, px_per_mm) shows near its outline; a card
     stays where no edge shows clearly along an axis. Given the foreground `mask`, a
-    card missing from a row (a gap one card wide between two cards in line, wholly
+    card missing from a row (a gap one or two cards wide between two cards in line, wholly
     foreground and as bright as they are) is added after them."""
     if not quads:
         return quads
@@ -233,27 +235,47 @@ def _same_tiles(ours: list[CardQuad], given: list[CardQuad]) -> bool:
 
 def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,
                  quads: list[CardQuad], layout: _Layout) -> list[CardQuad]:
-    """Cards for the gaps one card wide between two cards in line along their short sides
-    (the edge votes of a blob of many tiles miss a tile now and then), where the mask
-    covers the gap wholly and the view there is as bright as the two cards."""
+    """Cards for the gaps one or two cards wide between two cards in line along their
+    short sides (the edge votes of a blob of many tiles miss a tile now and then, and in a
+    long row two side by side), where the mask covers each missing card wholly and the
+    view there is as bright as the two cards; of a gap two cards wide, only where neither
+    lies under a card found (_clear_of), else none: the row is not what it seems there."""
     centres, sides = layout.centres, layout.sides
     (along, off), turned = layout.apart[0], layout.turned
-    pairs = np.argwhere((2 * NEIGHBOUR[0] <= along) & (along <= 2 * NEIGHBOUR[1])
+    pairs = np.argwhere((2 * NEIGHBOUR[0] <= along) & (along <= (MAX_GAP + 1) * NEIGHBOUR[1])
                         & (off <= ASKEW) & (turned <= TURNED_DEG))  # each pair once
     added: list[CardQuad] = []
     taken = [q.center_mm for q in quads]
     for i, j in pairs.tolist():
-        middle = (centres[i] + centres[j]) / 2
-        mx, my = middle.tolist()
-        if any(_distance(x - mx, y - my) < NEIGHBOUR[0] * sides[0] for x, y in taken):
+        missing = min(max(round(float(along[i, j])) - 1, 1), MAX_GAP)
+        if not (missing + 1) * NEIGHBOUR[0] <= along[i, j] <= (missing + 1) * NEIGHBOUR[1]:
             continue
-        gap = dataclasses.replace(_moved(quads[i], (mx, my)),
-                                  alternatives=(), beneath=())
-        if _covered(gap, mask, px_per_mm) and _as_bright(gap, (quads[i], quads[j]), grey,
-                                                         px_per_mm):
-            added.append(gap)
-            taken.append(gap.center_mm)
+        gaps = []
+        for k in range(1, missing + 1):
+            mx, my = (centres[i] + (centres[j] - centres[i]) * (k / (missing + 1))).tolist()
+            if any(_distance(x - mx, y - my) < NEIGHBOUR[0] * sides[0] for x, y in taken):
+                break
+            gap = dataclasses.replace(_moved(quads[i], (mx, my)), alternatives=(), beneath=())
+            if not (_covered(gap, mask, px_per_mm)
+                    and (missing == 1 or _clear_of(gap, quads, sides))
+                    and _as_bright(gap, (quads[i], quads[j]), grey, px_per_mm)):
+                break
+            gaps.append(gap)
+        if len(gaps) == missing:  # every missing card shows, or none is added
+            added.extend(gaps)
+            taken.extend(gap.center_mm for gap in gaps)
     return added
+
+
+def _clear_of(quad: CardQuad, others: list[CardQuad], sides: tuple[float, float]) -> bool:
+    """Whether a card (of these sides, mm) added in a gap shares at most GAP_OVERLAP of
+    its area with each card found: a tile laid crooked across a row covers the gap, and
+    the row's tile under it, partly hidden, is not to be named from a patch of both."""
+    limit = GAP_OVERLAP * sides[0] * sides[1]
+    corners = np.array(quad.corners_mm, np.float32)
+    return all(cv2.intersectConvexConvex(corners, np.array(other.corners_mm, np.float32))[0]
+               <= limit for other in others
+               if math.dist(quad.center_mm, other.center_mm) < sides[0] + sides[1])
 
 
 def _distance(dx: float, dy: float) -> float:

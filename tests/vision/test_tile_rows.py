@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from vision import tile_rows
 from vision.calibration import calibrate
 from vision.cards import CardQuad, find_cards, view_mask
 from vision.deck_art import FaceArt, paint_face
@@ -151,6 +152,27 @@ def test_a_tile_missing_between_two_in_a_row_is_added_where_the_view_shows_one()
     # where the view between them is mat, nothing is added
     grey[50:80, 121:141] = 60
     assert len(on_seams(grey, 1.0, ends, np.where(grey > 100, 255, 0).astype(np.uint8))) == 2
+
+
+def test_two_tiles_missing_side_by_side_in_a_row_are_added_unless_one_lies_under_a_tile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # four tiles side by side on a dark mat, the middle two left out by the outlines
+    grey = np.full((200, 300), 60, np.uint8)
+    for i in range(4):
+        grey[50:80, 100 + 21 * i:120 + 21 * i] = 210
+    mask = np.where(grey > 100, 255, 0).astype(np.uint8)
+    ends = [CardQuad.from_axes((109.5 + 21 * i, 64.5), (0.0, 1.0), TILE) for i in (0, 3)]
+    found = on_seams(grey, 1.0, ends, mask)
+    assert len(found) == 4
+    assert math.dist(found[2].center_mm, (130.5, 64.5)) < 0.3
+    assert math.dist(found[3].center_mm, (151.5, 64.5)) < 0.3
+    # a tile laid crooked across the row, over a fifth of the first gap: neither is added
+    # (that one would be named from a patch of both tiles, and one alone would lie where
+    # two are missing); with no limit on the overlap, both would be
+    crooked = CardQuad.from_axes((128.0, 83.0), (1.0, 0.2), TILE)
+    assert len(on_seams(grey, 1.0, [*ends, crooked], mask)) == 3
+    monkeypatch.setattr(tile_rows, "GAP_OVERLAP", 1.0)
+    assert len(on_seams(grey, 1.0, [*ends, crooked], mask)) == 5
 
 
 @pytest.mark.parametrize(("angle", "lengths", "stagger"), [
