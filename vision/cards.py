@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 from vision import foreground_kernels, outline_kernels, tile_rows
 from vision.calibration import Calibration, Frame
 from vision.compiled import dot2
+from vision.identify_kernels import resize_area
 from vision.mat import tag_quiet_zone_mm
 
 Vec = NDArray[np.float64]
@@ -181,7 +182,7 @@ def mat_background(top_down: Frame, px_per_mm: float) -> Frame:
     surrounds) is removed; broad light fall-off and glare stay, so they are not "things".
     """
     h, w = top_down.shape[:2]
-    small = cv2.resize(top_down, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
+    small = resize_area(top_down[None], (max(1, w // 8), max(1, h // 8)))[0]  # (cv2.resize's)
     k = 2 * round(BACKGROUND_MM * px_per_mm / 16) + 1
     kernel = np.ones((k, k), np.uint8)
     opened = cv2.morphologyEx(small, cv2.MORPH_OPEN, kernel)

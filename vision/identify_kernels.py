@@ -11,7 +11,8 @@ numpy's own summation orders (its pairwise sum along a row, in order across rows
 same float32 and float64 steps, so the same bits.
 
 The colour thumbnails (OpenCV's INTER_AREA from 64x88 to 12x16, not a whole factor, so its
-general area resize) are OpenCV's sums in OpenCV's order: each output a weighted sum of its
+general area resize; also the top-down view shrunk eightfold for the mat's light in
+vision.cards) are OpenCV's sums in OpenCV's order: each output a weighted sum of its
 source pixels along the row, the weights OpenCV's float32 ones from its double tables, then
 of those row sums down the column, each product and sum rounded to float32 (no fused
 multiply-add, as OpenCV's baseline x86 build has none), rounded half to even into uint8.
@@ -25,6 +26,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -261,18 +263,19 @@ def _whole(scale: float) -> bool:
 def resize_area(patches: NDArray[np.uint8], size: tuple[int, int]) -> NDArray[np.uint8]:
     """Each uint8 patch of a (n, height, width[, channels]) batch resized (INTER_AREA) to
     (width, height): cv2.resize's values bit for bit, taken on the patches stacked one
-    above another as vision.identify does, where OpenCV takes its general area path (both
-    ways shrinking, at least one by a factor not a whole number); ValueError elsewhere."""
+    above another as vision.identify does. Compiled where OpenCV takes its general area
+    path (both ways shrinking, at least one by a factor not a whole number), OpenCV's own
+    call elsewhere (its whole-factor and enlarging paths are fast)."""
     n, height, width = patches.shape[:3]
     (new_width, new_height), rest = size, patches.shape[3:]
     channels = rest[0] if rest else 1
-    scales = (_area_scale(width, new_width), _area_scale(max(n, 1) * height,
-                                                         max(n, 1) * new_height))
-    if (patches.dtype != np.uint8 or not 1 <= channels <= 4 or min(scales) < 1.0
-            or (_whole(scales[0]) and _whole(scales[1]))):
-        raise ValueError("not a resize OpenCV does by its general area path")
     if not n:
         return np.empty((0, new_height, new_width) + rest, np.uint8)
     stack = np.ascontiguousarray(patches).reshape(n * height, width, channels)
+    scales = (_area_scale(width, new_width), _area_scale(n * height, n * new_height))
+    if (patches.dtype != np.uint8 or not 1 <= channels <= 4 or min(scales) < 1.0
+            or (_whole(scales[0]) and _whole(scales[1]))):
+        opencv = cv2.resize(stack, (new_width, n * new_height), interpolation=cv2.INTER_AREA)
+        return np.asarray(opencv, patches.dtype).reshape((n, new_height, new_width) + rest)
     out: NDArray[np.uint8] = _resize_area(stack, new_width, n * new_height)
     return out.reshape((n, new_height, new_width) + rest)

@@ -364,8 +364,11 @@ def test_area_thumbnails_are_opencvs_bit_for_bit() -> None:
         patches = rng.integers(0, 256, shape, dtype=np.uint8)
         assert np.array_equal(resize_area(patches, size), opencv(patches, size))
     assert resize_area(thumbnails[0][:0], (12, 16)).shape == (0, 16, 12, 3)
-    with pytest.raises(ValueError):  # a whole factor: OpenCV's other (fast) area path
-        resize_area(rng.integers(0, 256, (3, 64, 56), dtype=np.uint8), (28, 32))
+    for shape, size in (((3, 64, 56), (28, 32)),  # a whole factor: OpenCV's fast area path
+                        ((1, 420, 594, 3), (74, 52)),  # a top-down view for the mat's light
+                        ((2, 20, 30, 3), (45, 30))):  # enlarged: OpenCV's own again
+        patches = rng.integers(0, 256, shape, dtype=np.uint8)
+        assert np.array_equal(resize_area(patches, size), opencv(patches, size))
 
 
 def test_a_batch_reads_as_its_patches_one_at_a_time(tempus: CardIdentifier,
