@@ -97,27 +97,31 @@ def _learn(top: Any, model: Any, valid: Any, moved: Any, cards: Any, rate: float
     back_rows = background.reshape(background.shape[0], -1)
     a, heal_a = np.float32(rate), np.float32(heal_rate)
     b, heal_b = np.float32(1.0) - a, np.float32(1.0) - heal_a
+    shows = np.empty(3 * w, np.bool_)  # per value of a row: whether the mat shows there
     for y in range(h):
         view, learnt = view_rows[y], model_rows[y]
+        for x in range(w):
+            mat = valid[y, x] != 0 and cards[y, x] == 0 and moved[y, x] == 0
+            shows[3 * x], shows[3 * x + 1], shows[3 * x + 2] = mat, mat, mat
+        for j in range(3 * w):  # a blend and a choice per value, in vector registers
+            blended = fused_multiply_add(np.float32(view[j]), a, learnt[j] * b)
+            learnt[j] = blended if shows[j] else learnt[j]
+        if not heal:
+            continue
         for x in range(w):
             if not valid[y, x] or cards[y, x]:
                 continue
             j = 3 * x
-            if not moved[y, x]:
+            bare = True  # every channel within bare_level of the background and colour
+            for c in range(3):
+                v = np.int32(view[j + c])
+                if (abs(v - np.int32(back_rows[y, j + c])) > bare_level
+                        or abs(v - np.int32(colour[c])) > bare_level):
+                    bare = False
+            if bare:
                 for c in range(3):
-                    learnt[j + c] = fused_multiply_add(np.float32(view[j + c]), a,
-                                                       learnt[j + c] * b)
-            if heal:
-                bare = True  # every channel within bare_level of the background and colour
-                for c in range(3):
-                    v = np.int32(view[j + c])
-                    if (abs(v - np.int32(back_rows[y, j + c])) > bare_level
-                            or abs(v - np.int32(colour[c])) > bare_level):
-                        bare = False
-                if bare:
-                    for c in range(3):
-                        learnt[j + c] = fused_multiply_add(np.float32(view[j + c]), heal_a,
-                                                           learnt[j + c] * heal_b)
+                    learnt[j + c] = fused_multiply_add(np.float32(view[j + c]), heal_a,
+                                                       learnt[j + c] * heal_b)
 
 
 _NO_BACKGROUND = np.zeros((1, 3), np.uint8)
