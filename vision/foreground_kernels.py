@@ -97,7 +97,11 @@ def _learn(top: Any, model: Any, valid: Any, moved: Any, cards: Any, rate: float
     back_rows = background.reshape(background.shape[0], -1)
     a, heal_a = np.float32(rate), np.float32(heal_rate)
     b, heal_b = np.float32(1.0) - a, np.float32(1.0) - heal_a
-    shows = np.empty(3 * w, np.bool_)  # per value of a row: whether the mat shows there
+    shows = np.empty(3 * w, np.bool_)  # per value of a row: whether it is blended
+    far = np.empty(3 * w, np.int32)
+    colour_row = np.empty(3 * w, np.int32)  # the mat's colour along a row
+    for j in range(3 * w):
+        colour_row[j] = np.int32(colour[j % 3])
     for y in range(h):
         view, learnt = view_rows[y], model_rows[y]
         for x in range(w):
@@ -108,20 +112,18 @@ def _learn(top: Any, model: Any, valid: Any, moved: Any, cards: Any, rate: float
             learnt[j] = blended if shows[j] else learnt[j]
         if not heal:
             continue
+        back = back_rows[y]
+        for j in range(3 * w):  # how far each value lies from the background or the colour
+            v = np.int32(view[j])
+            far[j] = max(abs(v - np.int32(back[j])), abs(v - colour_row[j]))
         for x in range(w):
-            if not valid[y, x] or cards[y, x]:
-                continue
             j = 3 * x
-            bare = True  # every channel within bare_level of the background and colour
-            for c in range(3):
-                v = np.int32(view[j + c])
-                if (abs(v - np.int32(back_rows[y, j + c])) > bare_level
-                        or abs(v - np.int32(colour[c])) > bare_level):
-                    bare = False
-            if bare:
-                for c in range(3):
-                    learnt[j + c] = fused_multiply_add(np.float32(view[j + c]), heal_a,
-                                                       learnt[j + c] * heal_b)
+            bare = (valid[y, x] != 0 and cards[y, x] == 0
+                    and max(far[j], far[j + 1], far[j + 2]) <= bare_level)
+            shows[j], shows[j + 1], shows[j + 2] = bare, bare, bare
+        for j in range(3 * w):
+            healed = fused_multiply_add(np.float32(view[j]), heal_a, learnt[j] * heal_b)
+            learnt[j] = healed if shows[j] else learnt[j]
 
 
 _NO_BACKGROUND = np.zeros((1, 3), np.uint8)
