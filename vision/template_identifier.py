@@ -42,6 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import MIN_CONTRAST, batch, contrasts, grey
+from vision.identify_kernels import resize_area
 from vision.template_search import Scored, ShapeSearch, standardised
 
 Image8 = NDArray[np.uint8]
@@ -81,7 +82,10 @@ COLOUR_MASS = 0.05  # share of a card's pixels below which its colours (and blac
 def balanced(patches: Image8, size: tuple[int, int] = SIZE) -> Floats:
     """The patches at `size` against each card's own white (each channel divided by its
     WHITE_PERCENTILE level, capped at 1), (n, height, width, 3): what ink and hues read."""
-    small = np.stack([cv2.resize(p, size, interpolation=cv2.INTER_AREA) for p in patches])
+    if size == SIZE:  # shrunk: the batch's resize stacked is each patch's, compiled
+        small = resize_area(patches, size)
+    else:  # enlarged (FINE_SIZE is taller than a patch): a stacked resize would mix patches
+        small = np.stack([cv2.resize(p, size, interpolation=cv2.INTER_AREA) for p in patches])
     img = small.astype(np.float32) + 4.0
     out: Floats = np.minimum(img / _white_levels(small)[:, None, None, :], 1.0)
     return out
