@@ -45,10 +45,12 @@ RESIDUAL_SLACK = 1e-5  # added to a squared residual length before its square ro
 
 
 @cache
+@cache
 def _blas() -> ThreadpoolController:
     """The BLAS the matmuls run on, whose threads a search (and learning one) keeps to
     one: its matmuls are too small for threads to pay, and on a busy machine (the Pi runs
-    the camera and the page too) their waiting for each other cost ten times the work."""
+    the camera and the page too) their waiting for each other cost ten times the work.
+    Found once (finding the process's libraries takes about 0.4 ms, each search)."""
     return ThreadpoolController()
 
 
