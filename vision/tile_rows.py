@@ -252,7 +252,7 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
             continue
         gaps = []
         for k in range(1, missing + 1):
-            mx, my = (centres[i] + (centres[j] - centres[i]) * (k / (missing + 1))).tolist()
+            mx, my = ((centres[i] * (missing + 1 - k) + centres[j] * k) / (missing + 1)).tolist()
             if any(_distance(x - mx, y - my) < NEIGHBOUR[0] * sides[0] for x, y in taken):
                 break
             gap = dataclasses.replace(_moved(quads[i], (mx, my)), alternatives=(), beneath=())
