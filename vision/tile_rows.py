@@ -271,10 +271,10 @@ def _clear_of(quad: CardQuad, others: list[CardQuad], sides: tuple[float, float]
     """Whether a card (of these sides, mm) added in a gap shares at most GAP_OVERLAP of
     its area with each card found: a tile laid crooked across a row covers the gap, and
     the row's tile under it, partly hidden, is not to be named from a patch of both."""
+    from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
+
     limit = GAP_OVERLAP * sides[0] * sides[1]
-    corners = np.array(quad.corners_mm, np.float32)
-    return all(cv2.intersectConvexConvex(corners, np.array(other.corners_mm, np.float32))[0]
-               <= limit for other in others
+    return all(overlap_mm2(quad, other) <= limit for other in others
                if math.dist(quad.center_mm, other.center_mm) < sides[0] + sides[1])
 
 
