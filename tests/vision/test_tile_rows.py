@@ -138,14 +138,21 @@ def test_a_lone_card_and_a_square_of_cards_keep_their_outlines() -> None:
     assert on_seams(np.full((300, 300), 200, np.uint8), 1.0, square) == square
 
 
-def test_a_tile_missing_between_two_in_a_row_is_added_where_the_view_shows_one() -> None:
-    # three tiles side by side on a dark mat (pixel centres at whole mm), the middle one
-    # left out by the outlines
+def tile_row(count: int) -> tuple[np.ndarray, np.ndarray, list[CardQuad]]:
+    """A view of `count` tiles side by side on a dark mat (pixel centres at whole mm), its
+    foreground mask, and the outlines of the row's two end tiles only."""
     grey = np.full((200, 300), 60, np.uint8)
-    for i in range(3):
+    for i in range(count):
         grey[50:80, 100 + 21 * i:120 + 21 * i] = 210
     mask = np.where(grey > 100, 255, 0).astype(np.uint8)
-    ends = [CardQuad.from_axes((109.5 + 21 * i, 64.5), (0.0, 1.0), TILE) for i in (0, 2)]
+    ends = [CardQuad.from_axes((109.5 + 21 * i, 64.5), (0.0, 1.0), TILE)
+            for i in (0, count - 1)]
+    return grey, mask, ends
+
+
+def test_a_tile_missing_between_two_in_a_row_is_added_where_the_view_shows_one() -> None:
+    # three tiles side by side on a dark mat, the middle one left out by the outlines
+    grey, mask, ends = tile_row(3)
     found = on_seams(grey, 1.0, ends, mask)
     assert len(found) == 3
     assert math.dist(found[2].center_mm, (130.5, 64.5)) < 0.3
@@ -157,11 +164,7 @@ def test_a_tile_missing_between_two_in_a_row_is_added_where_the_view_shows_one()
 def test_two_tiles_missing_side_by_side_in_a_row_are_added_unless_one_lies_under_a_tile(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # four tiles side by side on a dark mat, the middle two left out by the outlines
-    grey = np.full((200, 300), 60, np.uint8)
-    for i in range(4):
-        grey[50:80, 100 + 21 * i:120 + 21 * i] = 210
-    mask = np.where(grey > 100, 255, 0).astype(np.uint8)
-    ends = [CardQuad.from_axes((109.5 + 21 * i, 64.5), (0.0, 1.0), TILE) for i in (0, 3)]
+    grey, mask, ends = tile_row(4)
     found = on_seams(grey, 1.0, ends, mask)
     assert len(found) == 4
     assert math.dist(found[2].center_mm, (130.5, 64.5)) < 0.3
