@@ -12,7 +12,8 @@ same float32 and float64 steps, so the same bits.
 
 The colour thumbnails (OpenCV's INTER_AREA from 64x88 to 12x16, not a whole factor, so its
 general area resize; also the top-down view shrunk eightfold for the mat's light in
-vision.cards) are OpenCV's sums in OpenCV's order: each output a weighted sum of its
+vision.cards and an enrolled deck's pictures at its shapes' size in
+vision.template_identifier) are OpenCV's sums in OpenCV's order: each output a weighted sum of its
 source pixels along the row, the weights OpenCV's float32 ones from its double tables, then
 of those row sums down the column, each product and sum rounded to float32 (no fused
 multiply-add, as OpenCV's baseline x86 build has none), rounded half to even into uint8.
