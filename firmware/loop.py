@@ -79,6 +79,7 @@ def drive(
     last_t = 0.0
     failures = 0
     broken = False  # the camera failed and is to be opened again before the next read
+    ended = False  # a replay or a video ran out of frames (not stopped)
     while not stop.is_set():
         try:
             if broken and reopen is not None:
@@ -89,6 +90,7 @@ def drive(
         except CameraError as error:
             if not live:
                 pipeline.note_problem(str(error))
+                ended = True
                 break
             failures += 1
             broken = True
@@ -98,6 +100,7 @@ def drive(
             continue
         if frame is None:
             if not live:
+                ended = True
                 break
             wait(0.02)
             continue
@@ -110,6 +113,9 @@ def drive(
         for event in presses(frame.t):
             pipeline.on_press(event.seat, event.kind, t=event.t)
         pipeline.on_frame(frame.image, label=f"frame {frame.index}", t=frame.t, full=frame.full)
-    for event in presses(float("inf") if not live else last_t):
+    # A replay that ran out hands on the presses recorded after its last frame; a stop
+    # (SIGTERM in the middle of a frame) only those up to the last frame read: the rest
+    # were never made at the table the pipeline saw.
+    for event in presses(float("inf") if ended and not live else last_t):
         pipeline.on_press(event.seat, event.kind, t=event.t)
     return camera

@@ -131,3 +131,20 @@ def test_a_replay_ends_at_its_last_frame_and_delivers_every_press() -> None:
     pipeline = RecordingPipeline()
     drive(pipeline, FlakyCamera(["frame", "frame"]), due)
     assert pipeline.seen == ["frame 1", (0, "hold"), "frame 2", (1, "double")]
+
+
+def test_a_replay_stopped_in_the_middle_of_a_frame_keeps_the_later_presses_back() -> None:
+    """The demo stopped by SIGTERM: a press recorded after the frame being read is not
+    handed to the pipeline, else it would end a turn on a table it never saw."""
+    stop = threading.Event()
+    presses = [ButtonEvent(0, "hold", 0.5), ButtonEvent(1, "double", 9.0)]
+
+    def due(t: float) -> list[ButtonEvent]:
+        ready = [p for p in presses if p.t <= t]
+        del presses[: len(ready)]
+        stop.set()  # as SIGTERM's handler does, while frame 1 is read
+        return ready
+
+    pipeline = RecordingPipeline()
+    drive(pipeline, FlakyCamera(["frame", "frame", "frame"]), due, stop=stop)
+    assert pipeline.seen == [(0, "hold"), "frame 1"]
