@@ -32,7 +32,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify_kernels import description_rows, edge_profiles, project, resize_area
-from vision.numeral_look import SHIFT, class_means, colour_and_value, numerals, second_look
+from vision.numeral_look import (
+    SHIFT,
+    blurred_means,
+    class_means,
+    colour_and_value,
+    numerals,
+    second_look,
+)
 
 Image8 = NDArray[np.uint8]
 Vectors = NDArray[np.float32]
@@ -239,11 +246,15 @@ class CardIdentifier:
     layout: Layout  # where the faces have their edges
     numerals: Vectors = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     inks: Vectors = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    blurred_numerals: Vectors = field(init=False, repr=False)  # `numerals` blurred, for
+    # the second look's second try (numeral_look.blurred_means)
     centre_norms: Vectors = field(init=False, repr=False)
     parts: tuple[tuple[str | None, str], ...] = field(init=False, repr=False)  # per code:
     # its colour and value (numeral_look.colour_and_value)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "blurred_numerals", blurred_means(self.numerals)
+                           if len(self.numerals) else self.numerals)
         object.__setattr__(self, "centre_norms", (self.centres * self.centres).sum(axis=1))
         object.__setattr__(self, "parts", tuple(colour_and_value(code) for code in self.codes))
 
@@ -361,8 +372,10 @@ class CardIdentifier:
         among their nearest faces (CLOSE_FACES, or up to MAX_CLOSE_FACES as near as a face
         chosen may be; vision.numeral_look), in `conf` and `best`. A face chosen there must
         also be near in the discriminant space, and the next face after those clearly
-        farther. Where the look finds no face, or another than the nearest, its answer
-        alone counts; else the better of the two."""
+        farther. A look unsure of its face (its worst ratio above FINE_FULL) tries again
+        among the faces' means blurred, for a tile more blurred than most views learnt.
+        Where the look finds no face, or another than the nearest, its answer alone
+        counts; else the better of the two."""
         maps, colours = numerals(patches, SHIFT)
         dims = max(self.centres.shape[1], 1)
         for k, i in enumerate(rows.tolist()):
@@ -374,7 +387,8 @@ class CardIdentifier:
             classes = 2 * near + by_way[k, near].argmin(axis=1)
             looked = second_look(maps[k], colours[k], [
                 (self.numerals[c], self.inks[c], self.codes[int(code)])
-                for c, code in zip(classes, near, strict=True)])
+                for c, code in zip(classes, near, strict=True)], self.blurred_numerals[classes],
+                FINE_FULL)
             found = 0.0
             if looked is not None:
                 j, worst = looked
