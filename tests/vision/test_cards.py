@@ -495,3 +495,28 @@ def test_a_card_left_over_in_a_blob_must_have_a_sharp_outline() -> None:
     found = [CardQuad.from_axes(upper, (0.0, 1.0), TILE)]
     assert len(_left_in_blob(_tiles_view([upper, lower]), found, soft=1.0)) == 1
     assert _left_in_blob(_tiles_view([upper, lower]), found, soft=20.0) == []
+
+
+def test_a_tile_on_one_left_over_is_offered_with_the_tile_it_lies_on() -> None:
+    # below the tile found, a row of two tiles with a third laid crooked across them: the
+    # part left over is no card, but fitted on its own it holds the row's first tile, and
+    # the crooked one as an outline for the reader to name, lying on that tile (index 1:
+    # after the one found)
+    top = np.full((200, 240, 3), (60, 66, 47), np.uint8)
+    tiles = [CardQuad.from_axes(centre, axis, TILE) for centre, axis in (
+        ((100.0, 80.0), (0.0, 1.0)), ((100.0, 111.0), (0.0, 1.0)), ((120.5, 111.0), (0.0, 1.0)),
+        ((112.0, 118.0), (0.6, 1.0)))]
+    for tile, level in zip(tiles, (200, 200, 200, 215), strict=True):
+        outline = np.round(np.array(tile.corners_mm) - 0.5).astype(np.int32)
+        cv2.fillPoly(top, [outline], (level, level + 5, level + 10))
+        cv2.polylines(top, [outline], True, (120, 120, 120), 1)  # (its rim)
+    top = np.asarray(cv2.GaussianBlur(top, (3, 3), 0), np.uint8)
+    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
+    mask = foreground_mask(top, 1.0)
+    (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    finding = cards._Finding(top, grey, 1.0, TILE, mask, False)
+    left, extras = finding._left_cards(np.asarray(contour, np.int32), tiles[:1], grey)
+    assert len(left) == 1 and np.hypot(*np.subtract(left[0].center_mm, (100.0, 111.0))) < 1.0
+    assert len(extras) == 1 and extras[0].beneath == (1,)
+    assert np.hypot(*np.subtract(extras[0].center_mm, tiles[3].center_mm)) < 2.0
+    assert abs(extras[0].angle_deg - tiles[3].angle_deg) < 4.0
