@@ -70,6 +70,11 @@ INSET_MM = 4.0
 #: the fit missed (_Finding._left_cards), once slivers this wide at most (mm) are cut off
 LEFT_CARD = 0.6
 LEFT_OPEN_MM = 3.0
+#: and is fitted only if a disc this share of a card's short side across fits in it (the
+#: inner grid of a card on it, 0.9 of its sides, does) and it is this many cards large
+#: (the grid's 0.81 of a card at least; larger, it is a hand or glare)
+LEFT_CORE = 0.8
+LEFT_FIT = (0.8, 12.0)
 SHARP_EDGE = 6.0  # grey levels per pixel across an outline that makes it an object, not light
 HULL_OUTLINE = 0.6  # share of a mended blob's hull along the blob, for a card (_hull_cards)
 #: a seam between touching dark-rimmed cards: darker than this share of the mat around,
@@ -432,6 +437,8 @@ class _Finding:
             rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
         pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
                                      offset=(x, y))
+        k = 2 * round(LEFT_CORE * min(self.card_mm) * s / 2) + 1
+        core = cv2.erode(rest, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         cards: list[CardQuad] = []
         extras: list[CardQuad] = []
         for piece in pieces:
@@ -440,6 +447,11 @@ class _Finding:
                 continue
             pts = piece.reshape(-1, 2).astype(np.float64) / s
             grid = _as_card_or_grid(pts, area, self.card_mm)
+            px, py, pw, ph = cv2.boundingRect(piece)
+            low, high = (share * self.card_area for share in LEFT_FIT)
+            if not grid and not (low <= area <= high
+                                 and core[py - y:py - y + ph, px - x:px - x + pw].any()):
+                continue  # (no card fits in it, or it is a hand or glare: not worth a fit)
             fitted, others = (grid, []) if grid else _fit_cards(
                 np.asarray(piece, np.int32), grey, s, self.card_mm, self.dark_rims)
             sharp = [i for i, card in enumerate(fitted) if _sharp_outline(card, grey, s)]
