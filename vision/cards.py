@@ -66,6 +66,16 @@ OPEN_MM = 5.0
 #: and such a blob, opened, is the card it lies in the middle of if it is as much smaller
 #: than the card at most (mm each side): the unseen rim and the blur of the face's edge
 INSET_MM = 4.0
+#: a part of a blob outside the cards found, this share of a card at least, may be a card
+#: the fit missed (_Finding._left_cards), once slivers this wide at most (mm) are cut off
+LEFT_CARD = 0.6
+LEFT_OPEN_MM = 3.0
+#: and is fitted only if a disc this share of a card's short side across fits in it (the
+#: inner grid of a card on it, 0.9 of its sides, does) and it is this many cards large
+#: (the grid's 0.81 of a card at least; larger, it is a hand or glare)
+LEFT_CORE = 0.8
+LEFT_FIT = (0.8, 12.0)
+SHARP_EDGE = 6.0  # grey levels per pixel across an outline that makes it an object, not light
 HULL_OUTLINE = 0.6  # share of a mended blob's hull along the blob, for a card (_hull_cards)
 #: a seam between touching dark-rimmed cards: darker than this share of the mat around,
 #: and this wide (mm) at least, wider than one card's rim (_dark_seams)
@@ -388,6 +398,9 @@ class _Finding:
                                        np.uint8)
             found, more = _fit_cards(contour, self.grey, self.px_per_mm, self.card_mm,
                                      self.dark_rims)
+            if found and area - len(found) * self.card_area >= LEFT_CARD * self.card_area:
+                left, left_extras = self._left_cards(contour, found, self.grey)
+                found, more = found + left, more + left_extras
         if not found:
             return _Blob(contour, area, more)
         if seams and len(found) > 1 and tile_rows.are_tiles(self.card_mm):
@@ -401,6 +414,53 @@ class _Finding:
         self.cards.extend(found)
         self._left_over(contour, area - len(found) * self.card_area)
         return None
+
+    def _left_cards(self, contour: NDArray[np.int32], found: list[CardQuad], grey: Frame
+                    ) -> tuple[list[CardQuad], list[CardQuad]]:
+        """The cards the fit missed in a blob, and other outlines there (extras, each with
+        the cards it lies on as indices into the found and these): the parts of the blob
+        outside the cards found, slivers LEFT_OPEN_MM wide cut off, explained each as a
+        card, a grid of cards, or fitted on its own; only outlines that are sharp steps in
+        the view (_sharp_outline) are kept. The edge votes of a blob take a few side
+        positions per axis, 4 mm apart at least: a tile laid 2 mm along from the one it
+        touches, or one of many in a blob of several rows, gets no candidate of its own,
+        and one 1.5 mm off does not lie on the blob."""
+        s = self.px_per_mm
+        x, y, bw, bh = cv2.boundingRect(contour)
+        rest = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(rest, [contour], -1, 255, -1, offset=(-x, -y))
+        for quad in found:
+            corners = np.round(np.array(quad.corners_mm) * s - (x, y)).astype(np.int32)
+            cv2.fillConvexPoly(rest, corners, 0)
+        k = 2 * round(LEFT_OPEN_MM * s / 2) + 1
+        rest = np.asarray(cv2.morphologyEx(
+            rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
+        pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                     offset=(x, y))
+        k = 2 * round(LEFT_CORE * min(self.card_mm) * s / 2) + 1
+        core = cv2.erode(rest, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        cards: list[CardQuad] = []
+        extras: list[CardQuad] = []
+        for piece in pieces:
+            area = cv2.contourArea(piece) / s**2
+            if area < LEFT_CARD * self.card_area:
+                continue
+            pts = piece.reshape(-1, 2).astype(np.float64) / s
+            grid = _as_card_or_grid(pts, area, self.card_mm)
+            px, py, pw, ph = cv2.boundingRect(piece)
+            low, high = (share * self.card_area for share in LEFT_FIT)
+            if not grid and not (low <= area <= high
+                                 and core[py - y:py - y + ph, px - x:px - x + pw].any()):
+                continue  # (no card fits in it, or it is a hand or glare: not worth a fit)
+            fitted, others = (grid, []) if grid else _fit_cards(
+                np.asarray(piece, np.int32), grey, s, self.card_mm, self.dark_rims)
+            sharp = [i for i, card in enumerate(fitted) if _sharp_outline(card, grey, s)]
+            index = {i: len(found) + len(cards) + n for n, i in enumerate(sharp)}
+            cards.extend(fitted[i] for i in sharp)
+            extras.extend(dataclasses.replace(e, beneath=tuple(index[i] for i in e.beneath
+                                                              if i in index))
+                          for e in others if _sharp_outline(e, grey, s))
+        return cards, extras
 
     def mend(self, blobs: list[_Blob]) -> None:
         """Explain the blobs no card explained once more with the gaps of a few mm between
@@ -482,6 +542,31 @@ class _Finding:
         s = self.px_per_mm
         self.clutter.append(Clutter(area_mm2=rest, at_edge=at_edge,
                                     center_mm=((x + bw / 2) / s, (y + bh / 2) / s)))
+
+
+#: per side of a card, where its outline is checked (shares of the side) and across it,
+#: the pixels stepped through (_sharp_outline)
+_SHARP_ALONG = np.linspace(0.1, 0.9, 12)
+_SHARP_ACROSS = np.arange(-2.0, 2.5, 1.0)
+
+
+def _sharp_outline(quad: CardQuad, grey: Frame, px_per_mm: float) -> bool:
+    """Whether a card's outline is a sharp step in the view: along most of it (the
+    median over its sides) the steepest step between neighbouring pixels across it is
+    SHARP_EDGE or more. Glare is a soft blob, smooth inside, where the fit may take the
+    blob's border for most of an outline and find no edge to say otherwise."""
+    corners = np.array(quad.corners_mm, np.float64) * px_per_mm
+    sides = np.roll(corners, -1, axis=0) - corners
+    normals = np.stack([sides[:, 1], -sides[:, 0]], axis=1) / np.hypot(
+        sides[:, 0], sides[:, 1])[:, None]
+    points = (corners[:, None, None, :] + _SHARP_ALONG[None, :, None, None] * sides[:, None, None]
+              + _SHARP_ACROSS[None, None, :, None] * normals[:, None, None, :])
+    h, w = grey.shape[:2]
+    xs = np.clip(np.rint(points[..., 0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.rint(points[..., 1]).astype(np.intp), 0, h - 1)
+    levels = grey[ys, xs].astype(np.float64)  # (side, point along it, step across it)
+    steps = np.abs(np.diff(levels, axis=2)).max(axis=2)
+    return float(np.median(steps)) >= SHARP_EDGE
 
 
 def _share_along(outline: NDArray[np.int32], blob: NDArray[np.int32], px_per_mm: float

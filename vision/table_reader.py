@@ -30,6 +30,7 @@ from vision.calibration import (
 from vision.cards import (
     MAT_DIFF,
     MAX_OVERLAP,
+    SHARP_EDGE,
     CardQuad,
     CardScan,
     Clutter,
@@ -54,7 +55,6 @@ REACHING_CARD_AREAS = 1.0  # or this large and coming in over the mat's edge: an
 LEARN_EVERY = 4  # frames between updates of the mat model
 LEARN_RATE = 0.3  # share of the view an update blends in where the mat shows
 HEAL_RATE = 0.5  # the same where the model no longer fits but the view looks like bare mat
-SHARP_EDGE = 6.0  # grey levels per pixel across an outline that makes it an object, not light
 SAME_SHAPE = 0.01  # how far a full frame's aspect ratio may differ from the small frame's
 
 

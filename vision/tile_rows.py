@@ -59,6 +59,7 @@ STAGGER = 0.5  # share of a tile's short side two rows may lie apart along their
 FULL_SEAM = 0.75  # share of a line along a block that is as dark as a seam between its rows
 ROW_GAP_MM = 0.25  # between the tiles of a row, when counting them in its length
 ROW_TOL = 0.09  # relative tolerance on a row's length, as whole tiles
+HOLE_MARGIN_MM = 4.0  # around a blob's cards, where holes in its foreground are filled
 
 
 def are_tiles(card_mm: tuple[float, float]) -> bool:
@@ -74,11 +75,12 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     seams and free sides the view (grey, px_per_mm) shows near its outline; a card
     stays where no edge shows clearly along an axis. Given the foreground `mask`, a
     card missing from a row (a gap one or two cards wide between two cards in line, wholly
-    foreground and as bright as they are) is added after them."""
+    foreground, holes filled, and as bright as they are) is added after them."""
     if not quads:
         return quads
     layout = _layout(quads)
     if mask is not None and len(quads) > 1:
+        mask = _holes_filled(mask, quads, px_per_mm)
         recut = _recut_block(grey, mask, px_per_mm, quads, layout)
         if recut is not quads:
             quads, layout = recut, _layout(recut)
@@ -102,6 +104,25 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     for i, (x, y) in zip(moving.tolist(), (centres[moving] + moves[moving]).tolist(), strict=True):
         out[i] = _moved(quads[i], (x, y))
     return out
+
+
+def _holes_filled(mask: NDArray[np.uint8], quads: list[CardQuad], px_per_mm: float
+                  ) -> NDArray[np.uint8]:
+    """A copy of the foreground with the holes in it filled around the cards (their box,
+    HOLE_MARGIN_MM more each way): a tile's dark numeral (a black 13) differs from the
+    dark mat too little and is a hole in the foreground, though the tile is whole."""
+    corners = np.array([q.corners_mm for q in quads], np.float64).reshape(-1, 2) * px_per_mm
+    margin = HOLE_MARGIN_MM * px_per_mm
+    (x0, y0), (x1, y1) = np.floor(corners.min(axis=0) - margin), np.ceil(
+        corners.max(axis=0) + margin)
+    h, w = mask.shape[:2]
+    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
+    solid = mask.copy()
+    if x1 > x0 and y1 > y0:
+        part = solid[y0:y1, x0:x1]
+        outlines, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(part, outlines, -1, 255, -1)
+    return solid
 
 
 def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import render
+from vision import cards, render
 from vision.calibration import calibrate
 from vision.cards import (
     CardQuad,
@@ -441,3 +441,82 @@ def test_a_blob_too_thin_for_a_card_is_not_fitted() -> None:
     tile[4:35, 4:25] = 255
     assert _may_cover_a_card(tile, 1.0, (20.0, 30.0))
     assert _may_cover_a_card(strip, 1.0, (10.0, 15.0))  # (steps too short to rule it out)
+
+
+TILE = (20.0, 30.0)
+
+
+def _tiles_view(centres: list[tuple[float, float]]) -> Any:
+    """A top-down view (1 px/mm) of plain light tiles, upright, on the dark mat, their
+    edges blurred as a lens blurs them."""
+    top = np.full((200, 240, 3), (60, 66, 47), np.uint8)
+    for centre in centres:
+        tile = CardQuad.from_axes(centre, (0.0, 1.0), TILE)
+        cv2.fillPoly(top, [np.round(np.array(tile.corners_mm) - 0.5).astype(np.int32)],
+                     (200, 205, 210))
+    return np.asarray(cv2.GaussianBlur(top, (3, 3), 0), np.uint8)
+
+
+def _left_in_blob(top: Any, found: list[CardQuad], soft: float = 0.0) -> list[CardQuad]:
+    """The cards _Finding._left_cards finds in the one blob of a view beside those found
+    (in the view blurred by a Gaussian of sigma `soft` px, the blob kept)."""
+    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
+    mask = foreground_mask(top, 1.0)
+    if soft:
+        grey = np.asarray(cv2.GaussianBlur(grey, (0, 0), soft), np.uint8)
+    (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    finding = cards._Finding(top, grey, 1.0, TILE, mask, False)
+    left, _ = finding._left_cards(np.asarray(contour, np.int32), found, grey)
+    return left
+
+
+def test_a_tile_the_fit_left_out_of_a_blob_is_the_part_left_over() -> None:
+    # two tiles in a column, the lower 2.5 mm to the right (the edge votes of a real view
+    # take one side position for both): given the upper one, the lower one is what is left
+    upper, lower = (100.0, 80.0), (102.5, 111.0)
+    found = [CardQuad.from_axes(upper, (0.0, 1.0), TILE)]
+    left = _left_in_blob(_tiles_view([upper, lower]), found)
+    assert len(left) == 1
+    assert np.hypot(left[0].center_mm[0] - lower[0], left[0].center_mm[1] - lower[1]) < 1.0
+    # a third tile in the row of the lower one, 1.5 mm under it: the rest is two tiles,
+    # found by the fit in what is left
+    third = (122.5, 112.5)
+    left = _left_in_blob(_tiles_view([upper, lower, third]), found)
+    assert len(left) == 2
+    for centre in (lower, third):  # (the seams then put each on its own edges)
+        assert min(np.hypot(q.center_mm[0] - centre[0], q.center_mm[1] - centre[1])
+                   for q in left) < 2.0
+
+
+def test_a_card_left_over_in_a_blob_must_have_a_sharp_outline() -> None:
+    # a tile's outline is a step of many grey levels a pixel; glare's soft border is not:
+    # the same blob, where the view rises slowly across its border, holds no card
+    upper, lower = (100.0, 80.0), (102.5, 111.0)
+    found = [CardQuad.from_axes(upper, (0.0, 1.0), TILE)]
+    assert len(_left_in_blob(_tiles_view([upper, lower]), found, soft=1.0)) == 1
+    assert _left_in_blob(_tiles_view([upper, lower]), found, soft=20.0) == []
+
+
+def test_a_tile_on_one_left_over_is_offered_with_the_tile_it_lies_on() -> None:
+    # below the tile found, a row of two tiles with a third laid crooked across them: the
+    # part left over is no card, but fitted on its own it holds the row's first tile, and
+    # the crooked one as an outline for the reader to name, lying on that tile (index 1:
+    # after the one found)
+    top = np.full((200, 240, 3), (60, 66, 47), np.uint8)
+    tiles = [CardQuad.from_axes(centre, axis, TILE) for centre, axis in (
+        ((100.0, 80.0), (0.0, 1.0)), ((100.0, 111.0), (0.0, 1.0)), ((120.5, 111.0), (0.0, 1.0)),
+        ((112.0, 118.0), (0.6, 1.0)))]
+    for tile, level in zip(tiles, (200, 200, 200, 215), strict=True):
+        outline = np.round(np.array(tile.corners_mm) - 0.5).astype(np.int32)
+        cv2.fillPoly(top, [outline], (level, level + 5, level + 10))
+        cv2.polylines(top, [outline], True, (120, 120, 120), 1)  # (its rim)
+    top = np.asarray(cv2.GaussianBlur(top, (3, 3), 0), np.uint8)
+    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
+    mask = foreground_mask(top, 1.0)
+    (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    finding = cards._Finding(top, grey, 1.0, TILE, mask, False)
+    left, extras = finding._left_cards(np.asarray(contour, np.int32), tiles[:1], grey)
+    assert len(left) == 1 and np.hypot(*np.subtract(left[0].center_mm, (100.0, 111.0))) < 1.0
+    assert len(extras) == 1 and extras[0].beneath == (1,)
+    assert np.hypot(*np.subtract(extras[0].center_mm, tiles[3].center_mm)) < 2.0
+    assert abs(extras[0].angle_deg - tiles[3].angle_deg) < 4.0

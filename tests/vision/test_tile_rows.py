@@ -161,6 +161,18 @@ def test_a_tile_missing_between_two_in_a_row_is_added_where_the_view_shows_one()
     assert len(on_seams(grey, 1.0, ends, np.where(grey > 100, 255, 0).astype(np.uint8))) == 2
 
 
+def test_a_missing_tile_whose_dark_numeral_is_a_hole_in_the_foreground_is_added() -> None:
+    # the middle tile's numeral is as dark as the mat: a hole in the foreground, not in
+    # the tile (the hole is all the foreground lacks there)
+    grey, mask, ends = tile_row(3)
+    grey[60:70, 127:134] = 60
+    mask[60:70, 127:134] = 0
+    found = on_seams(grey, 1.0, ends, mask)
+    assert len(found) == 3
+    assert math.dist(found[2].center_mm, (130.5, 64.5)) < 0.3
+    assert not mask[65, 130]  # (the caller's foreground is left as it was)
+
+
 def test_two_tiles_missing_side_by_side_in_a_row_are_added_unless_one_lies_under_a_tile(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # four tiles side by side on a dark mat, the middle two left out by the outlines
