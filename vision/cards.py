@@ -437,8 +437,6 @@ class _Finding:
             rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
         pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
                                      offset=(x, y))
-        k = 2 * round(LEFT_CORE * min(self.card_mm) * s / 2) + 1
-        core = cv2.erode(rest, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         cards: list[CardQuad] = []
         extras: list[CardQuad] = []
         for piece in pieces:
@@ -447,10 +445,8 @@ class _Finding:
                 continue
             pts = piece.reshape(-1, 2).astype(np.float64) / s
             grid = _as_card_or_grid(pts, area, self.card_mm)
-            px, py, pw, ph = cv2.boundingRect(piece)
             low, high = (share * self.card_area for share in LEFT_FIT)
-            if not grid and not (low <= area <= high
-                                 and core[py - y:py - y + ph, px - x:px - x + pw].any()):
+            if not grid and not (low <= area <= high and self._holds_core(piece, rest, (x, y))):
                 continue  # (no card fits in it, or it is a hand or glare: not worth a fit)
             fitted, others = (grid, []) if grid else _fit_cards(
                 np.asarray(piece, np.int32), grey, s, self.card_mm, self.dark_rims)
@@ -461,6 +457,19 @@ class _Finding:
                                                               if i in index))
                           for e in others if _sharp_outline(e, grey, s))
         return cards, extras
+
+    def _holds_core(self, piece: NDArray[np.int32], rest: Mask, origin: tuple[int, int]
+                    ) -> bool:
+        """Whether a disc LEFT_CORE of a card's short side across fits in a piece of `rest`
+        (a mask whose top-left pixel lies at `origin` in the view): its pixels' distance
+        to the piece's border (a distance transform, not an erosion by the disc: the
+        disc is many pixels across)."""
+        px, py, pw, ph = cv2.boundingRect(piece)
+        part = np.zeros((ph + 2, pw + 2), np.uint8)  # (a border of 0s round the piece)
+        part[1:-1, 1:-1] = rest[py - origin[1]:py - origin[1] + ph,
+                                px - origin[0]:px - origin[0] + pw]
+        inside = cv2.distanceTransform(part, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+        return float(inside.max()) >= LEFT_CORE * min(self.card_mm) * self.px_per_mm / 2
 
     def mend(self, blobs: list[_Blob]) -> None:
         """Explain the blobs no card explained once more with the gaps of a few mm between
