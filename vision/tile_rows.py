@@ -113,7 +113,8 @@ def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     grid at all; but the seam between two rows runs straight along the whole block,
     where a line across tiles in the wrong cut does not. Only cards all turned alike are
     cut again (a card turned across them may lie on the rows), and the new cut is kept
-    only if every card given lies on one of its tiles."""
+    only if every card given lies on one of its tiles; of its tiles, one not wholly on
+    the foreground is the given card alike it, if any (a tile laid out of line)."""
     sides = layout.sides
     (along, off), turned = layout.apart[1], layout.turned
     rows_touch = (NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= NEIGHBOUR[1]) & (
@@ -140,7 +141,10 @@ def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     # the block: keep what its outlines found)
     if not all(any(_inside(q.center_mm, tile) for tile in recut) for q in quads):
         return quads
-    return recut
+    # a tile the cut puts partly on the mat is one laid out of line with its row: where
+    # its own outline was given, that says where it lies
+    return [tile if _covered(tile, mask, px_per_mm)
+            else _given_alike(tile, quads, lines, sides) or tile for tile in recut]
 
 
 def _inside(point: tuple[float, float], quad: CardQuad) -> bool:
@@ -231,6 +235,23 @@ def _same_tiles(ours: list[CardQuad], given: list[CardQuad]) -> bool:
     return all(any(math.dist(q.center_mm, g.center_mm) <= SEARCH_MM
                    and abs((q.angle_deg - g.angle_deg + 90) % 180 - 90) <= TURNED_DEG
                    for g in given) for q in ours)
+
+
+def _given_alike(tile: CardQuad, given: list[CardQuad], lines: Floats,
+                 sides: tuple[float, float]) -> CardQuad | None:
+    """The card given that is this tile of the cut (rows along `lines`), if any: turned
+    alike, within SEARCH_MM of it along the row and within ASKEW of its long side across
+    it. The cut puts a row's tiles on one line, but a tile laid a few mm out of line with
+    its neighbours (touching them along part of its long side) lies where its own outline
+    says; the seams then move it onto its edges."""
+    for card in given:
+        dx, dy = card.center_mm[0] - tile.center_mm[0], card.center_mm[1] - tile.center_mm[1]
+        along = abs(dx * lines[0] + dy * lines[1])
+        across = abs(dx * lines[1] - dy * lines[0])
+        if (along <= SEARCH_MM and across <= ASKEW * sides[1]
+                and abs((card.angle_deg - tile.angle_deg + 90) % 180 - 90) <= TURNED_DEG):
+            return card
+    return None
 
 
 def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,

@@ -197,3 +197,16 @@ def test_two_rows_touching_along_their_long_sides(scene: Any, tiles: list[Any], 
     found = found_tiles(scene)
     assert len(found) == len(truth)
     assert max(corner_errors(found, truth)) < OFF_MM
+
+
+def test_a_tile_laid_out_of_line_with_its_row_in_a_block_keeps_its_own_outline(
+        scene: Any, tiles: list[Any]) -> None:
+    # a tile on a tile (a row of one on a row of two) and, beside the lower one, a tile
+    # laid 5 mm lower than it: the block's cut puts both of that row on one line, but the
+    # one out of line lies where its own outline says
+    truth = lay_row(scene, tiles[:1], (240.0, 150.0), 0.0, [])
+    truth += lay_row(scene, tiles[1:2], (240.0, 180.3), 0.0, [])
+    truth += lay_row(scene, tiles[2:3], (219.7, 185.3), 0.0, [])
+    found = found_tiles(scene)
+    assert len(found) == len(truth)
+    assert max(corner_errors(found, truth)) < OFF_MM
