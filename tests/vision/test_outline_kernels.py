@@ -459,6 +459,35 @@ def test_choose_is_the_choice_written_out() -> None:
         assert [[r for r in row if r >= 0] for row in rivals.tolist()] == want_rivals
 
 
+def _tile(centre: tuple[float, float], angle_deg: float) -> NDArray[np.float64]:
+    """A 20 x 30 mm tile's corners (mm), turned clockwise by angle_deg."""
+    a = math.radians(angle_deg)
+    local = np.array([[-10.0, -15.0], [10.0, -15.0], [10.0, 15.0], [-10.0, 15.0]])
+    out: NDArray[np.float64] = local @ np.array([[math.cos(a), -math.sin(a)],
+                                                 [math.sin(a), math.cos(a)]]).T + centre
+    return out
+
+
+def test_touching_tiles_whose_outlines_overlap_by_a_strip_are_both_cards() -> None:
+    # two tiles side by side, each outline 1.6 mm over the seam between them (a 3.2 mm
+    # strip, 16 % of a tile), a phantom across the seam, and a tile turned across them
+    quads = np.array([_tile((100.0, 100.0), 0.0), _tile((116.8, 100.0), 2.0),
+                      _tile((108.4, 100.0), 0.0), _tile((116.8, 104.0), 90.0)])
+    score = np.array([1.0, 0.95, 0.9, 0.85])
+    ranked = np.arange(4)
+
+    def cards(touching: tuple[float, float]) -> list[int]:
+        accepted, _, _ = outline_kernels.choose(quads, quads.mean(axis=1), score, ranked,
+                                                (20.0, 30.0), 0.8, 0.15, 0.7, 0.6, 60, 6,
+                                                touching)
+        return sorted(accepted.tolist())
+
+    assert cards((4.0, 8.0)) == [0, 1]
+    assert cards((0.0, 0.0)) == [0]  # (a card's outline keeps the overlap limit)
+    assert cards((3.0, 8.0)) == [0]  # the strip deeper than allowed
+    assert cards((4.0, 1.0)) == [0]  # turned more than allowed
+
+
 def test_percentiles_from_the_histogram_are_numpys() -> None:
     rng = np.random.default_rng(3)
     for n in (1, 2, 3, 7, 20, 21, 500, 4001):
