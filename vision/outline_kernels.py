@@ -835,7 +835,9 @@ def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, ca
                 apart_j = np.hypot(centres[j, 0] - centres[k, 0], centres[j, 1] - centres[k, 1])
                 clear[j] = clear[j] and apart_j >= 0.5 * card_w
     # the next best outlines where an accepted card lies: up to 3 per card, at least 3 mm
-    # from it and from each other
+    # from it and from each other; such an outline may lie over other cards too (a tile
+    # laid across a row: its own outline overlaps the row's, which were taken first, and
+    # a phantom turned a quarter about it, which overlaps them less, took its place)
     top = ranked[:rivals_checked]
     rivals = np.full((n_accepted, 3), -1, np.int64)
     for k in top:
@@ -848,13 +850,12 @@ def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, ca
                                     centres[k, 1] - centres[j, 1]) <= 0.5 * card_h
         if not near:
             continue
-        mine, covers, overlapping = -1, 0, 0
+        mine, covers = -1, 0
         for i in range(n_accepted):
             shares[i] = overlap(k, i) / card_area
             if shares[i] > 0.5:
                 mine, covers = i, covers + 1
-            overlapping += shares[i] >= max_overlap
-        if covers != 1 or overlapping > 1:
+        if covers != 1:
             continue
         j, free = accepted[mine], 0
         far = np.hypot(centres[k, 0] - centres[j, 0], centres[k, 1] - centres[j, 1]) > 3
@@ -896,8 +897,8 @@ def choose(quads: Vec, centres: Vec, score: Vec, ranked: NDArray[np.intp],
     `max_overlap` of a card or more, unless it lies beside that card as a touching tile
     does (`touching`: a strip up to that many mm deep along its long side, turned up to
     that many degrees from it). Of the first `rivals_checked`, those scoring
-    `rival_outline` or more that overlap exactly one card by more than half (and no other
-    by `max_overlap`) are that card's rivals (up to 3, each at least 3 mm from the card and
+    `rival_outline` or more that overlap exactly one card by more than half are that
+    card's rivals (up to 3, each at least 3 mm from the card and
     the others; -1 pads the rows). Up to `most_extras` of them that score `extra_outline`
     or more, lie clear of the cards and 0.3 card widths from each other are the extras.
     """
