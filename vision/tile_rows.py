@@ -3,7 +3,7 @@
 Remi tiles lie edge to edge in melds and in the discard row, and such a row is one blob
 on the mat. Split by the tile's size, or fitted to the edge votes of the whole blob, a
 tile's outline drifts off its real edges by the small gaps between tiles, and a patch
-straddling two tiles names neither. So each tile that has a neighbour is moved, along
+straddling two tiles names neither. So each tile of such a blob is moved, along
 each of its axes, onto the edges the view shows near its own: the seam towards a
 neighbour is a line darker than the tiles on both sides of it (their rims, the gap,
 their rounded corners) all along the side, where a numeral darkens only the tile's
@@ -70,9 +70,11 @@ def are_tiles(card_mm: tuple[float, float]) -> bool:
 
 def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
              mask: NDArray[np.uint8] | None = None) -> list[CardQuad]:
-    """The cards of one blob (mat mm), each that has a neighbour beside it moved onto the
-    seams and free sides the view (grey, px_per_mm) shows near its outline; a card
-    stays where no edge shows clearly along an axis. Given the foreground `mask`, a
+    """The cards of one blob (mat mm), each moved onto the seams and free sides the view
+    (grey, px_per_mm) shows near its outline: a tile beside its neighbours in a row, and
+    one with none beside it (laid across others, where the blob's edge votes fit it a mm
+    or two off); a card stays where no edge shows clearly along an axis. Given the
+    foreground `mask`, a
     card missing from a row (a gap one or two cards wide between two cards in line, wholly
     foreground and as bright as they are) is added after them."""
     if not quads:
@@ -89,19 +91,13 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
         return quads
     centres, units, sides = layout.centres, layout.units, layout.sides
     near = [_neighbours(*layout.apart[k], layout.turned) for k in range(2)]
-    moving = np.flatnonzero(np.any(near[0] | near[1], axis=1))
-    if not len(moving):
-        return quads
     moves = np.zeros((len(quads), 2))
     for k in range(2):
-        profiles = _profiles(grey, px_per_mm, centres[moving], units[k][moving],
-                             units[1 - k][moving], sides[k], sides[1 - k])
-        shifts = _shifts(profiles, sides[k], near[k][moving])
-        moves[moving] += units[k][moving] * shifts[:, None]
-    out = list(quads)
-    for i, (x, y) in zip(moving.tolist(), (centres[moving] + moves[moving]).tolist(), strict=True):
-        out[i] = _moved(quads[i], (x, y))
-    return out
+        profiles = _profiles(grey, px_per_mm, centres, units[k], units[1 - k], sides[k],
+                             sides[1 - k])
+        moves += units[k] * _shifts(profiles, sides[k], near[k])[:, None]
+    return [_moved(quad, (x, y))
+            for quad, (x, y) in zip(quads, (centres + moves).tolist(), strict=True)]
 
 
 def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,

@@ -210,3 +210,16 @@ def test_a_tile_laid_out_of_line_with_its_row_in_a_block_keeps_its_own_outline(
     found = found_tiles(scene)
     assert len(found) == len(truth)
     assert max(corner_errors(found, truth)) < OFF_MM
+
+
+def test_a_tile_with_no_neighbour_in_its_blob_is_moved_onto_its_own_edges() -> None:
+    # a tile given 1.5 and 1 mm off its edges, and another tile that is not beside it (as
+    # one laid across it would be): each is moved onto the sides the view shows
+    grey = np.full((200, 300), 60, np.uint8)
+    grey[50:80, 100:120] = 210
+    grey[120:150, 200:220] = 210
+    given = [CardQuad.from_axes((111.0, 65.5), (0.0, 1.0), TILE),
+             CardQuad.from_axes((209.5, 135.5), (0.0, 1.0), TILE)]
+    found = on_seams(grey, 1.0, given)
+    assert math.dist(found[0].center_mm, (109.5, 64.5)) < 0.3
+    assert math.dist(found[1].center_mm, (209.5, 134.5)) < 0.3
