@@ -787,7 +787,7 @@ def _short_side(quad: Any) -> Any:  # pragma: no cover
 
 
 @compiled
-def _beside(quad: Any, card: Any, least: float, alike: float) -> bool:  # pragma: no cover
+def _beside(quad: Any, card: Any, least: float, alike: float) -> Any:  # pragma: no cover
     """Whether `quad` lies beside `card` along its short side, `least` mm from its centre
     or more, their short sides at most `alike` (a sine) turned from each other."""
     ux, uy = _short_side(card)
