@@ -84,6 +84,9 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
         recut = _recut_block(grey, mask, px_per_mm, quads, layout)
         if recut is not quads:
             quads, layout = recut, _layout(recut)
+    if mask is not None and (kept := _without_quarter_phantoms(grey, mask, px_per_mm, quads,
+                                                                layout)) is not quads:
+        quads, layout = kept, _layout(kept)
     if mask is not None and (added := _gaps_filled(grey, mask, px_per_mm, quads, layout)):
         quads = quads + added
         layout = _layout(quads)
@@ -282,6 +285,33 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
             added.extend(gaps)
             taken.extend(gap.center_mm for gap in gaps)
     return added
+
+
+def _without_quarter_phantoms(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
+                              px_per_mm: float, quads: list[CardQuad], layout: _Layout
+                              ) -> list[CardQuad]:
+    """The cards without those that are a phantom across a row: an outline turned a
+    quarter against the row, in line with it between two of its cards, where the row's
+    own tiles fill the gap (_gaps_filled) and cover most of it. The edge votes of a row
+    fit a tile turned a quarter across the seam between two tiles now and then (its long
+    sides on their short sides, its short sides on the row's long ones); a tile really
+    laid turned in a row is 10 mm narrower than the row, so the row's tiles there would
+    lie partly on the mat and are not added."""
+    from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
+
+    (along, off), turned = layout.apart[0], layout.turned
+    in_line = (2 * NEIGHBOUR[0] <= along) & (along <= (MAX_GAP + 1) * NEIGHBOUR[1]) & (
+        off <= ASKEW) & (turned <= TURNED_DEG)
+    quarter = np.abs(turned - 90) <= TURNED_DEG
+    area = layout.sides[0] * layout.sides[1]
+    for i, j in np.argwhere(in_line).tolist():
+        between = quarter[i] & (along[i] > 0) & (along[i] < along[i, j]) & (off[i] <= ASKEW)
+        for k in np.flatnonzero(between).tolist():
+            rest = quads[:k] + quads[k + 1:]
+            added = _gaps_filled(grey, mask, px_per_mm, rest, _layout(rest))
+            if sum(overlap_mm2(quads[k], tile) for tile in added) > 0.5 * area:
+                return rest
+    return quads
 
 
 def _clear_of(quad: CardQuad, others: list[CardQuad], sides: tuple[float, float]) -> bool:

@@ -223,3 +223,22 @@ def test_a_tile_with_no_neighbour_in_its_blob_is_moved_onto_its_own_edges() -> N
     found = on_seams(grey, 1.0, given)
     assert math.dist(found[0].center_mm, (109.5, 64.5)) < 0.3
     assert math.dist(found[1].center_mm, (209.5, 134.5)) < 0.3
+
+
+def test_an_outline_turned_a_quarter_across_a_row_s_seam_gives_way_to_the_row_s_tiles(
+        ) -> None:
+    # four tiles side by side; the outlines found: the two end ones, and one turned a
+    # quarter across the seam between the middle two (a phantom of the edge votes)
+    grey, mask, ends = tile_row(4)
+    phantom = CardQuad.from_axes((141.0, 64.5), (1.0, 0.0), TILE)
+    found = on_seams(grey, 1.0, [*ends, phantom], mask)
+    assert len(found) == 4
+    assert all(abs(q.angle_deg) < 1 for q in found)
+    assert math.dist(found[2].center_mm, (130.5, 64.5)) < 0.3
+    assert math.dist(found[3].center_mm, (151.5, 64.5)) < 0.3
+    # a tile really laid turned in the row, 10 mm narrower than it: it stays
+    grey[50:80, 121:163] = 60
+    grey[55:75, 127:157] = 210
+    turned = CardQuad.from_axes((141.5, 64.5), (1.0, 0.0), TILE)
+    assert on_seams(grey, 1.0, [*ends, turned],
+                    np.where(grey > 100, 255, 0).astype(np.uint8))[2].angle_deg == turned.angle_deg
