@@ -87,6 +87,9 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     if mask is not None and (kept := _without_quarter_phantoms(grey, mask, px_per_mm, quads,
                                                                 layout)) is not quads:
         quads, layout = kept, _layout(kept)
+    if mask is not None and (kept := _row_end_for_quarter_phantom(grey, mask, px_per_mm, quads,
+                                                                   layout)) is not quads:
+        quads, layout = kept, _layout(kept)
     if mask is not None and (added := _gaps_filled(grey, mask, px_per_mm, quads, layout)):
         quads = quads + added
         layout = _layout(quads)
@@ -311,6 +314,32 @@ def _without_quarter_phantoms(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
             added = _gaps_filled(grey, mask, px_per_mm, rest, _layout(rest))
             if sum(overlap_mm2(quads[k], tile) for tile in added) > 0.5 * area:
                 return rest
+    return quads
+
+
+def _row_end_for_quarter_phantom(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
+                                 px_per_mm: float, quads: list[CardQuad], layout: _Layout
+                                 ) -> list[CardQuad]:
+    """The cards with an outline turned a quarter beside the end of a row, in line with
+    it, replaced by the row's next tile where the view shows one there (wholly foreground,
+    as bright as the row's tile, clear of the other cards) and it covers most of that
+    outline: the phantom of _without_quarter_phantoms where no tile of the row was found
+    beyond it (one laid across the row's next tile hides that tile's far side)."""
+    from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
+
+    (along, off), turned = layout.apart[0], layout.turned
+    beside = (np.abs(turned - 90) <= TURNED_DEG) & (off <= ASKEW) & (
+        NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= 2 * NEIGHBOUR[0])
+    area = layout.sides[0] * layout.sides[1]
+    for i, k in np.argwhere(beside).tolist():
+        step = layout.units[0][i] * layout.sides[0] * math.copysign(1.0, float(along[i, k]))
+        x, y = (layout.centres[i] + step).tolist()
+        tile = dataclasses.replace(_moved(quads[i], (x, y)), alternatives=(), beneath=())
+        rest = quads[:k] + quads[k + 1:]
+        if (overlap_mm2(quads[k], tile) > 0.5 * area and _covered(tile, mask, px_per_mm)
+                and _clear_of(tile, rest, layout.sides)
+                and _as_bright(tile, (quads[i], quads[i]), grey, px_per_mm)):
+            return [*rest, tile]
     return quads
 
 

@@ -242,3 +242,21 @@ def test_an_outline_turned_a_quarter_across_a_row_s_seam_gives_way_to_the_row_s_
     turned = CardQuad.from_axes((141.5, 64.5), (1.0, 0.0), TILE)
     assert on_seams(grey, 1.0, [*ends, turned],
                     np.where(grey > 100, 255, 0).astype(np.uint8))[2].angle_deg == turned.angle_deg
+
+
+def test_an_outline_turned_a_quarter_beside_a_row_s_end_gives_way_to_the_row_s_next_tile(
+        ) -> None:
+    # three tiles side by side; the outlines found: the last one, and one turned a quarter
+    # over the middle one and half the first (whose far side a tile laid on it would hide)
+    grey, mask, ends = tile_row(3)
+    phantom = CardQuad.from_axes((127.5, 67.0), (1.0, 0.0), TILE)
+    found = on_seams(grey, 1.0, [ends[1], phantom], mask)
+    assert len(found) == 2
+    assert all(abs(q.angle_deg) < 1 for q in found)
+    assert math.dist(found[1].center_mm, (130.5, 64.5)) < OFF_MM  # (its seam on one side)
+    # a tile really laid turned at the row's end, 10 mm narrower than it: it stays
+    grey[50:80, 100:141] = 60
+    grey[55:75, 110:140] = 210
+    turned = CardQuad.from_axes((125.0, 64.5), (1.0, 0.0), TILE)
+    assert on_seams(grey, 1.0, [ends[1], turned],
+                    np.where(grey > 100, 255, 0).astype(np.uint8))[1].angle_deg == turned.angle_deg
