@@ -86,6 +86,10 @@ MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of ca
 MIN_COVER = 0.97  # share of a card hypothesis inside the blob
 MIN_OUTLINE = 0.8  # share of a card hypothesis's outline on a blob border or an edge
 MAX_OVERLAP = 0.15  # share of a card that may overlap a card already accepted
+#: unless it lies beside it as a touching tile does: the fit's outlines of two tiles side
+#: by side may each lie a mm or two over the seam between them (a strip this deep, 20 %
+#: of a Remi tile), and the rows move both onto their own edges (tile_rows.on_seams)
+TOUCHING_MM = 4.0
 ALTERNATIVE_OUTLINE = 0.7  # outline share of a rival outline kept as an alternative
 EXTRAS = 6  # other outlines per irregular blob offered to the reader
 EXTRA_OUTLINE = 0.6  # the outline share they need
@@ -809,7 +813,7 @@ class _Fit:
         # choice pushed out: a phantom taken first overlaps them), for the reader to name
         accepted, rivals, extras = outline_kernels.choose(
             quads_mm, centres, outline, ranked, card_mm, MIN_OUTLINE, MAX_OVERLAP,
-            ALTERNATIVE_OUTLINE, EXTRA_OUTLINE, RIVALS_CHECKED, EXTRAS)
+            ALTERNATIVE_OUTLINE, EXTRA_OUTLINE, RIVALS_CHECKED, EXTRAS, self._touching())
         rival_rows = rivals.tolist()
         wanted = sorted({*accepted.tolist(), *extras.tolist(),
                          *(r for group in rival_rows for r in group if r >= 0)})
@@ -828,6 +832,13 @@ class _Fit:
         centre_of = dict(zip(wanted, centres[wanted].tolist(), strict=True))
         return cards, [card(e, beneath=self._beneath(e, taken, quads_mm, centre_of))
                        for e in extras.tolist()]
+
+    def _touching(self) -> tuple[float, float]:
+        """How deep (mm) and how far turned (degrees) a card's outline may overlap one
+        beside it: tiles lie touching in rows, whose seams place them; cards keep the
+        outlines their blobs give."""
+        return (TOUCHING_MM, tile_rows.TURNED_DEG) if tile_rows.are_tiles(self.card_mm) else (
+            0.0, 0.0)
 
     def _beneath(self, extra: int, accepted: list[int], quads_mm: Vec,
                  centres: dict[int, list[float]]) -> tuple[int, ...]:

@@ -776,10 +776,34 @@ def card_frames(quads: Vec, card_mm: tuple[float, float]) -> tuple[Vec, Vec, Vec
 
 
 @compiled
+def _short_side(quad: Any) -> Any:  # pragma: no cover
+    """The unit vector along a quad's shorter side (its corners in either order round)."""
+    ax, ay = quad[1, 0] - quad[0, 0], quad[1, 1] - quad[0, 1]
+    bx, by = quad[2, 0] - quad[1, 0], quad[2, 1] - quad[1, 1]
+    if ax * ax + ay * ay > bx * bx + by * by:
+        ax, ay = bx, by
+    length = math.sqrt(ax * ax + ay * ay)
+    return ax / length, ay / length
+
+
+@compiled
+def _beside(quad: Any, card: Any, least: float, alike: float) -> Any:  # pragma: no cover
+    """Whether `quad` lies beside `card` along its short side, `least` mm from its centre
+    or more, their short sides at most `alike` (a sine) turned from each other."""
+    ux, uy = _short_side(card)
+    vx, vy = _short_side(quad)
+    dx = (quad[0, 0] + quad[1, 0] + quad[2, 0] + quad[3, 0]
+          - card[0, 0] - card[1, 0] - card[2, 0] - card[3, 0]) / 4
+    dy = (quad[0, 1] + quad[1, 1] + quad[2, 1] + quad[3, 1]
+          - card[0, 1] - card[1, 1] - card[2, 1] - card[3, 1]) / 4
+    return abs(ux * vy - uy * vx) <= alike and abs(dx * ux + dy * uy) >= least
+
+
+@compiled
 def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, card_h: float,
             apart: float, limits: Any, rivals_checked: int,
             most_extras: int) -> Any:  # pragma: no cover
-    min_outline, max_overlap, rival_outline, extra_outline = limits
+    min_outline, max_overlap, rival_outline, extra_outline, touching_mm, alike = limits
     n = len(quads)
     card_area = card_w * card_h
     accepted = np.empty(n, np.int64)
@@ -800,7 +824,8 @@ def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, ca
             continue  # the same card again, from another pair of votes
         fits = True
         for i in range(n_accepted):
-            if overlap(k, i) >= max_overlap * card_area:
+            if overlap(k, i) >= max_overlap * card_area and not (touching_mm > 0 and _beside(
+                    quads[k], quads[accepted[i]], card_w - touching_mm, alike)):
                 fits = False
                 break
         if fits:
@@ -810,7 +835,9 @@ def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, ca
                 apart_j = np.hypot(centres[j, 0] - centres[k, 0], centres[j, 1] - centres[k, 1])
                 clear[j] = clear[j] and apart_j >= 0.5 * card_w
     # the next best outlines where an accepted card lies: up to 3 per card, at least 3 mm
-    # from it and from each other
+    # from it and from each other; such an outline may lie over other cards too (a tile
+    # laid across a row: its own outline overlaps the row's, which were taken first, and
+    # a phantom turned a quarter about it, which overlaps them less, took its place)
     top = ranked[:rivals_checked]
     rivals = np.full((n_accepted, 3), -1, np.int64)
     for k in top:
@@ -823,13 +850,12 @@ def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, ca
                                     centres[k, 1] - centres[j, 1]) <= 0.5 * card_h
         if not near:
             continue
-        mine, covers, overlapping = -1, 0, 0
+        mine, covers = -1, 0
         for i in range(n_accepted):
             shares[i] = overlap(k, i) / card_area
             if shares[i] > 0.5:
                 mine, covers = i, covers + 1
-            overlapping += shares[i] >= max_overlap
-        if covers != 1 or overlapping > 1:
+        if covers != 1:
             continue
         j, free = accepted[mine], 0
         far = np.hypot(centres[k, 0] - centres[j, 0], centres[k, 1] - centres[j, 1]) > 3
@@ -860,20 +886,24 @@ def _choose(quads: Any, centres: Any, score: Any, ranked: Any, card_w: float, ca
 
 def choose(quads: Vec, centres: Vec, score: Vec, ranked: NDArray[np.intp],
            card_mm: tuple[float, float], min_outline: float, max_overlap: float,
-           rival_outline: float, extra_outline: float, rivals_checked: int, most_extras: int
+           rival_outline: float, extra_outline: float, rivals_checked: int, most_extras: int,
+           touching: tuple[float, float] = (0.0, 0.0)
            ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """The cards among candidate quads (N x 4 x 2 mm, their centres, outline scores and
     their order best first), their rivals and the extra outlines, as candidate indices.
 
     In `ranked` order, a candidate whose outline scores `min_outline` or more is a card if
     it is not within half a card width of a card already taken and overlaps none by
-    `max_overlap` of a card or more. Of the first `rivals_checked`, those scoring
-    `rival_outline` or more that overlap exactly one card by more than half (and no other
-    by `max_overlap`) are that card's rivals (up to 3, each at least 3 mm from the card and
+    `max_overlap` of a card or more, unless it lies beside that card as a touching tile
+    does (`touching`: a strip up to that many mm deep along its long side, turned up to
+    that many degrees from it). Of the first `rivals_checked`, those scoring
+    `rival_outline` or more that overlap exactly one card by more than half are that
+    card's rivals (up to 3, each at least 3 mm from the card and
     the others; -1 pads the rows). Up to `most_extras` of them that score `extra_outline`
     or more, lie clear of the cards and 0.3 card widths from each other are the extras.
     """
-    limits = np.array([min_outline, max_overlap, rival_outline, extra_outline])
+    limits = np.array([min_outline, max_overlap, rival_outline, extra_outline, touching[0],
+                       math.sin(math.radians(touching[1]))])
     accepted, rivals, extras = _choose(
         np.ascontiguousarray(quads, np.float64), np.ascontiguousarray(centres, np.float64),
         np.ascontiguousarray(score, np.float64), np.ascontiguousarray(ranked, np.int64),

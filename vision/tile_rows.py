@@ -3,7 +3,7 @@
 Remi tiles lie edge to edge in melds and in the discard row, and such a row is one blob
 on the mat. Split by the tile's size, or fitted to the edge votes of the whole blob, a
 tile's outline drifts off its real edges by the small gaps between tiles, and a patch
-straddling two tiles names neither. So each tile that has a neighbour is moved, along
+straddling two tiles names neither. So each tile of such a blob is moved, along
 each of its axes, onto the edges the view shows near its own: the seam towards a
 neighbour is a line darker than the tiles on both sides of it (their rims, the gap,
 their rounded corners) all along the side, where a numeral darkens only the tile's
@@ -71,9 +71,11 @@ def are_tiles(card_mm: tuple[float, float]) -> bool:
 
 def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
              mask: NDArray[np.uint8] | None = None) -> list[CardQuad]:
-    """The cards of one blob (mat mm), each that has a neighbour beside it moved onto the
-    seams and free sides the view (grey, px_per_mm) shows near its outline; a card
-    stays where no edge shows clearly along an axis. Given the foreground `mask`, a
+    """The cards of one blob (mat mm), each moved onto the seams and free sides the view
+    (grey, px_per_mm) shows near its outline: a tile beside its neighbours in a row, and
+    one with none beside it (laid across others, where the blob's edge votes fit it a mm
+    or two off); a card stays where no edge shows clearly along an axis. Given the
+    foreground `mask`, a
     card missing from a row (a gap one or two cards wide between two cards in line, wholly
     foreground, holes filled, and as bright as they are) is added after them."""
     if not quads:
@@ -84,6 +86,12 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
         recut = _recut_block(grey, mask, px_per_mm, quads, layout)
         if recut is not quads:
             quads, layout = recut, _layout(recut)
+    if mask is not None and (kept := _without_quarter_phantoms(grey, mask, px_per_mm, quads,
+                                                                layout)) is not quads:
+        quads, layout = kept, _layout(kept)
+    if mask is not None and (kept := _row_end_for_quarter_phantom(grey, mask, px_per_mm, quads,
+                                                                   layout)) is not quads:
+        quads, layout = kept, _layout(kept)
     if mask is not None and (added := _gaps_filled(grey, mask, px_per_mm, quads, layout)):
         quads = quads + added
         layout = _layout(quads)
@@ -91,19 +99,13 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
         return quads
     centres, units, sides = layout.centres, layout.units, layout.sides
     near = [_neighbours(*layout.apart[k], layout.turned) for k in range(2)]
-    moving = np.flatnonzero(np.any(near[0] | near[1], axis=1))
-    if not len(moving):
-        return quads
     moves = np.zeros((len(quads), 2))
     for k in range(2):
-        profiles = _profiles(grey, px_per_mm, centres[moving], units[k][moving],
-                             units[1 - k][moving], sides[k], sides[1 - k])
-        shifts = _shifts(profiles, sides[k], near[k][moving])
-        moves[moving] += units[k][moving] * shifts[:, None]
-    out = list(quads)
-    for i, (x, y) in zip(moving.tolist(), (centres[moving] + moves[moving]).tolist(), strict=True):
-        out[i] = _moved(quads[i], (x, y))
-    return out
+        profiles = _profiles(grey, px_per_mm, centres, units[k], units[1 - k], sides[k],
+                             sides[1 - k])
+        moves += units[k] * _shifts(profiles, sides[k], near[k])[:, None]
+    return [_moved(quad, (x, y))
+            for quad, (x, y) in zip(quads, (centres + moves).tolist(), strict=True)]
 
 
 def _holes_filled(mask: NDArray[np.uint8], quads: list[CardQuad], px_per_mm: float
@@ -134,7 +136,8 @@ def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     grid at all; but the seam between two rows runs straight along the whole block,
     where a line across tiles in the wrong cut does not. Only cards all turned alike are
     cut again (a card turned across them may lie on the rows), and the new cut is kept
-    only if every card given lies on one of its tiles."""
+    only if every card given lies on one of its tiles; of its tiles, one not wholly on
+    the foreground is the given card alike it, if any (a tile laid out of line)."""
     sides = layout.sides
     (along, off), turned = layout.apart[1], layout.turned
     rows_touch = (NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= NEIGHBOUR[1]) & (
@@ -161,7 +164,10 @@ def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     # the block: keep what its outlines found)
     if not all(any(_inside(q.center_mm, tile) for tile in recut) for q in quads):
         return quads
-    return recut
+    # a tile the cut puts partly on the mat is one laid out of line with its row: where
+    # its own outline was given, that says where it lies
+    return [tile if _covered(tile, mask, px_per_mm)
+            else _given_alike(tile, quads, lines, sides) or tile for tile in recut]
 
 
 def _inside(point: tuple[float, float], quad: CardQuad) -> bool:
@@ -254,6 +260,23 @@ def _same_tiles(ours: list[CardQuad], given: list[CardQuad]) -> bool:
                    for g in given) for q in ours)
 
 
+def _given_alike(tile: CardQuad, given: list[CardQuad], lines: Floats,
+                 sides: tuple[float, float]) -> CardQuad | None:
+    """The card given that is this tile of the cut (rows along `lines`), if any: turned
+    alike, within SEARCH_MM of it along the row and within ASKEW of its long side across
+    it. The cut puts a row's tiles on one line, but a tile laid a few mm out of line with
+    its neighbours (touching them along part of its long side) lies where its own outline
+    says; the seams then move it onto its edges."""
+    for card in given:
+        dx, dy = card.center_mm[0] - tile.center_mm[0], card.center_mm[1] - tile.center_mm[1]
+        along = abs(dx * lines[0] + dy * lines[1])
+        across = abs(dx * lines[1] - dy * lines[0])
+        if (along <= SEARCH_MM and across <= ASKEW * sides[1]
+                and abs((card.angle_deg - tile.angle_deg + 90) % 180 - 90) <= TURNED_DEG):
+            return card
+    return None
+
+
 def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,
                  quads: list[CardQuad], layout: _Layout) -> list[CardQuad]:
     """Cards for the gaps one or two cards wide between two cards in line along their
@@ -286,6 +309,59 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
             added.extend(gaps)
             taken.extend(gap.center_mm for gap in gaps)
     return added
+
+
+def _without_quarter_phantoms(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
+                              px_per_mm: float, quads: list[CardQuad], layout: _Layout
+                              ) -> list[CardQuad]:
+    """The cards without those that are a phantom across a row: an outline turned a
+    quarter against the row, in line with it between two of its cards, where the row's
+    own tiles fill the gap (_gaps_filled) and cover most of it. The edge votes of a row
+    fit a tile turned a quarter across the seam between two tiles now and then (its long
+    sides on their short sides, its short sides on the row's long ones); a tile really
+    laid turned in a row is 10 mm narrower than the row, so the row's tiles there would
+    lie partly on the mat and are not added."""
+    from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
+
+    (along, off), turned = layout.apart[0], layout.turned
+    in_line = (2 * NEIGHBOUR[0] <= along) & (along <= (MAX_GAP + 1) * NEIGHBOUR[1]) & (
+        off <= ASKEW) & (turned <= TURNED_DEG)
+    quarter = np.abs(turned - 90) <= TURNED_DEG
+    area = layout.sides[0] * layout.sides[1]
+    for i, j in np.argwhere(in_line).tolist():
+        between = quarter[i] & (along[i] > 0) & (along[i] < along[i, j]) & (off[i] <= ASKEW)
+        for k in np.flatnonzero(between).tolist():
+            rest = quads[:k] + quads[k + 1:]
+            added = _gaps_filled(grey, mask, px_per_mm, rest, _layout(rest))
+            if sum(overlap_mm2(quads[k], tile) for tile in added) > 0.5 * area:
+                return rest
+    return quads
+
+
+def _row_end_for_quarter_phantom(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
+                                 px_per_mm: float, quads: list[CardQuad], layout: _Layout
+                                 ) -> list[CardQuad]:
+    """The cards with an outline turned a quarter beside the end of a row, in line with
+    it, replaced by the row's next tile where the view shows one there (wholly foreground,
+    as bright as the row's tile, clear of the other cards) and it covers most of that
+    outline: the phantom of _without_quarter_phantoms where no tile of the row was found
+    beyond it (one laid across the row's next tile hides that tile's far side)."""
+    from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
+
+    (along, off), turned = layout.apart[0], layout.turned
+    beside = (np.abs(turned - 90) <= TURNED_DEG) & (off <= ASKEW) & (
+        NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= 2 * NEIGHBOUR[0])
+    area = layout.sides[0] * layout.sides[1]
+    for i, k in np.argwhere(beside).tolist():
+        step = layout.units[0][i] * layout.sides[0] * math.copysign(1.0, float(along[i, k]))
+        x, y = (layout.centres[i] + step).tolist()
+        tile = dataclasses.replace(_moved(quads[i], (x, y)), alternatives=(), beneath=())
+        rest = quads[:k] + quads[k + 1:]
+        if (overlap_mm2(quads[k], tile) > 0.5 * area and _covered(tile, mask, px_per_mm)
+                and _clear_of(tile, rest, layout.sides)
+                and _as_bright(tile, (quads[i], quads[i]), grey, px_per_mm)):
+            return [*rest, tile]
+    return quads
 
 
 def _clear_of(quad: CardQuad, others: list[CardQuad], sides: tuple[float, float]) -> bool:

@@ -209,3 +209,66 @@ def test_two_rows_touching_along_their_long_sides(scene: Any, tiles: list[Any], 
     found = found_tiles(scene)
     assert len(found) == len(truth)
     assert max(corner_errors(found, truth)) < OFF_MM
+
+
+def test_a_tile_laid_out_of_line_with_its_row_in_a_block_keeps_its_own_outline(
+        scene: Any, tiles: list[Any]) -> None:
+    # a tile on a tile (a row of one on a row of two) and, beside the lower one, a tile
+    # laid 5 mm lower than it: the block's cut puts both of that row on one line, but the
+    # one out of line lies where its own outline says
+    truth = lay_row(scene, tiles[:1], (240.0, 150.0), 0.0, [])
+    truth += lay_row(scene, tiles[1:2], (240.0, 180.3), 0.0, [])
+    truth += lay_row(scene, tiles[2:3], (219.7, 185.3), 0.0, [])
+    found = found_tiles(scene)
+    assert len(found) == len(truth)
+    assert max(corner_errors(found, truth)) < OFF_MM
+
+
+def test_a_tile_with_no_neighbour_in_its_blob_is_moved_onto_its_own_edges() -> None:
+    # a tile given 1.5 and 1 mm off its edges, and another tile that is not beside it (as
+    # one laid across it would be): each is moved onto the sides the view shows
+    grey = np.full((200, 300), 60, np.uint8)
+    grey[50:80, 100:120] = 210
+    grey[120:150, 200:220] = 210
+    given = [CardQuad.from_axes((111.0, 65.5), (0.0, 1.0), TILE),
+             CardQuad.from_axes((209.5, 135.5), (0.0, 1.0), TILE)]
+    found = on_seams(grey, 1.0, given)
+    assert math.dist(found[0].center_mm, (109.5, 64.5)) < 0.3
+    assert math.dist(found[1].center_mm, (209.5, 134.5)) < 0.3
+
+
+def test_an_outline_turned_a_quarter_across_a_row_s_seam_gives_way_to_the_row_s_tiles(
+        ) -> None:
+    # four tiles side by side; the outlines found: the two end ones, and one turned a
+    # quarter across the seam between the middle two (a phantom of the edge votes)
+    grey, mask, ends = tile_row(4)
+    phantom = CardQuad.from_axes((141.0, 64.5), (1.0, 0.0), TILE)
+    found = on_seams(grey, 1.0, [*ends, phantom], mask)
+    assert len(found) == 4
+    assert all(abs(q.angle_deg) < 1 for q in found)
+    assert math.dist(found[2].center_mm, (130.5, 64.5)) < 0.3
+    assert math.dist(found[3].center_mm, (151.5, 64.5)) < 0.3
+    # a tile really laid turned in the row, 10 mm narrower than it: it stays
+    grey[50:80, 121:163] = 60
+    grey[55:75, 127:157] = 210
+    turned = CardQuad.from_axes((141.5, 64.5), (1.0, 0.0), TILE)
+    assert on_seams(grey, 1.0, [*ends, turned],
+                    np.where(grey > 100, 255, 0).astype(np.uint8))[2].angle_deg == turned.angle_deg
+
+
+def test_an_outline_turned_a_quarter_beside_a_row_s_end_gives_way_to_the_row_s_next_tile(
+        ) -> None:
+    # three tiles side by side; the outlines found: the last one, and one turned a quarter
+    # over the middle one and half the first (whose far side a tile laid on it would hide)
+    grey, mask, ends = tile_row(3)
+    phantom = CardQuad.from_axes((127.5, 67.0), (1.0, 0.0), TILE)
+    found = on_seams(grey, 1.0, [ends[1], phantom], mask)
+    assert len(found) == 2
+    assert all(abs(q.angle_deg) < 1 for q in found)
+    assert math.dist(found[1].center_mm, (130.5, 64.5)) < OFF_MM  # (its seam on one side)
+    # a tile really laid turned at the row's end, 10 mm narrower than it: it stays
+    grey[50:80, 100:141] = 60
+    grey[55:75, 110:140] = 210
+    turned = CardQuad.from_axes((125.0, 64.5), (1.0, 0.0), TILE)
+    assert on_seams(grey, 1.0, [ends[1], turned],
+                    np.where(grey > 100, 255, 0).astype(np.uint8))[1].angle_deg == turned.angle_deg
