@@ -443,7 +443,8 @@ class _Finding:
                                      offset=(x, y))
         cards: list[CardQuad] = []
         extras: list[CardQuad] = []
-        for piece in pieces:
+        for found_piece in pieces:
+            piece = np.asarray(found_piece, np.int32)
             area = cv2.contourArea(piece) / s**2
             if area < LEFT_CARD * self.card_area:
                 continue
@@ -453,7 +454,7 @@ class _Finding:
             if not grid and not (low <= area <= high and self._holds_core(piece, rest, (x, y))):
                 continue  # (no card fits in it, or it is a hand or glare: not worth a fit)
             fitted, others = (grid, []) if grid else _fit_cards(
-                np.asarray(piece, np.int32), grey, s, self.card_mm, self.dark_rims)
+                piece, grey, s, self.card_mm, self.dark_rims)
             sharp = [i for i, card in enumerate(fitted) if _sharp_outline(card, grey, s)]
             index = {i: len(found) + len(cards) + n for n, i in enumerate(sharp)}
             cards.extend(fitted[i] for i in sharp)
