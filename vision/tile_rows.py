@@ -341,6 +341,8 @@ def _without_quarter_phantoms(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
     lie partly on the mat and are not added."""
     from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
 
+    if not layout.quarter.any():  # (most blobs: nothing to look at)
+        return quads
     area = layout.sides[0] * layout.sides[1]
     for k in _quarter_between(layout):
         rest = quads[:k] + quads[k + 1:]
@@ -357,7 +359,7 @@ def _quarter_between(layout: _Layout) -> list[int]:
     (along, off), turned = layout.apart[0], layout.turned
     in_line = (2 * NEIGHBOUR[0] <= along) & (along <= (MAX_GAP + 1) * NEIGHBOUR[1]) & (
         off <= ASKEW) & (turned <= TURNED_DEG)
-    quarter = (np.abs(turned - 90) <= TURNED_DEG) & (along > 0) & (off <= ASKEW)
+    quarter = layout.quarter & (along > 0) & (off <= ASKEW)
     between = in_line[:, :, None] & quarter[:, None, :] & (along[:, None, :] < along[:, :, None])
     return np.argwhere(between)[:, 2].tolist()
 
@@ -372,8 +374,10 @@ def _row_end_for_quarter_phantom(grey: NDArray[np.uint8], mask: NDArray[np.uint8
     beyond it (one laid across the row's next tile hides that tile's far side)."""
     from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
 
-    (along, off), turned = layout.apart[0], layout.turned
-    beside = (np.abs(turned - 90) <= TURNED_DEG) & (off <= ASKEW) & (
+    if not layout.quarter.any():  # (most blobs: nothing to look at)
+        return quads
+    along, off = layout.apart[0]
+    beside = layout.quarter & (off <= ASKEW) & (
         NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= 2 * NEIGHBOUR[0])
     area = layout.sides[0] * layout.sides[1]
     for i, k in np.argwhere(beside).tolist():
@@ -408,14 +412,15 @@ def _distance(dx: float, dy: float) -> float:
 class _Layout:
     """How the cards of a blob lie: their centres, the unit vectors along their short and
     long sides (a row per card), the lengths of those sides (every card is the same
-    size), per axis (short, long) the `_apart` matrices along it, and how far (degrees)
-    each two cards are turned from each other."""
+    size), per axis (short, long) the `_apart` matrices along it, how far (degrees)
+    each two cards are turned from each other, and whether that is a quarter turn."""
 
     centres: Floats
     units: tuple[Floats, Floats]
     sides: tuple[float, float]
     apart: tuple[tuple[Floats, Floats], tuple[Floats, Floats]]
     turned: Floats
+    quarter: NDArray[np.bool_]
 
 
 def _layout(quads: list[CardQuad]) -> _Layout:
@@ -426,7 +431,8 @@ def _layout(quads: list[CardQuad]) -> _Layout:
     centres, units = outline_kernels.centres(corners), (short / sides[0], long / sides[1])
     angles = np.array([q.angle_deg for q in quads])
     turned = np.abs((angles[None, :] - angles[:, None] + 90) % 180 - 90)
-    return _Layout(centres, units, sides, _apart(centres, units, sides), turned)
+    return _Layout(centres, units, sides, _apart(centres, units, sides), turned,
+                   np.abs(turned - 90) <= TURNED_DEG)
 
 
 def _apart(centres: Floats, units: tuple[Floats, Floats], sides: tuple[float, float]
