@@ -310,14 +310,13 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
 def _gap_pairs(layout: _Layout) -> list[tuple[int, int, int]]:
     """The pairs (i, j) of cards in line along their short sides with a gap between them
     as many cards wide as the third number (1 to MAX_GAP), in the order of (i, j): all
-    the pairs tested at once (a loop over them cost a few us a pair)."""
+    the pairs tested at once (a loop over them cost a few us a pair). Two to MAX_GAP + 1
+    sides on, within NEIGHBOUR of a whole number of sides: only j after i (each pair once)."""
     (along, off), turned = layout.apart[0], layout.turned
-    missing = np.minimum(np.maximum(np.round(along) - 1, 1), MAX_GAP)
-    pairs = np.argwhere((2 * NEIGHBOUR[0] <= along) & (along <= (MAX_GAP + 1) * NEIGHBOUR[1])
-                        & (off <= ASKEW) & (turned <= TURNED_DEG)  # each pair once
-                        & ((missing + 1) * NEIGHBOUR[0] <= along)
-                        & (along <= (missing + 1) * NEIGHBOUR[1]))
-    return [(i, j, int(missing[i, j])) for i, j in pairs.tolist()]
+    steps = np.minimum(np.maximum(np.round(along), 2), MAX_GAP + 1)
+    pairs = np.argwhere((steps * NEIGHBOUR[0] <= along) & (along <= steps * NEIGHBOUR[1])
+                        & (off <= ASKEW) & (turned <= TURNED_DEG))
+    return [(i, j, int(steps[i, j]) - 1) for i, j in pairs.tolist()]
 
 
 def _any_within(points: list[tuple[float, float]], point: tuple[float, float], reach: float
