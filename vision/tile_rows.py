@@ -360,7 +360,8 @@ def _quarter_between(layout: _Layout) -> list[int]:
         off <= ASKEW) & (turned <= TURNED_DEG)
     quarter = layout.quarter & (along > 0) & (off <= ASKEW)
     between = in_line[:, :, None] & quarter[:, None, :] & (along[:, None, :] < along[:, :, None])
-    return np.argwhere(between)[:, 2].tolist()
+    cards: list[int] = np.argwhere(between)[:, 2].tolist()
+    return cards
 
 
 def _row_end_for_quarter_phantom(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
