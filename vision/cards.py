@@ -433,8 +433,8 @@ class _Finding:
         x, y, bw, bh = cv2.boundingRect(contour)
         rest = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(rest, [contour], -1, 255, -1, offset=(-x, -y))
-        for quad in found:
-            corners = np.round(np.array(quad.corners_mm) * s - (x, y)).astype(np.int32)
+        for corners in np.round(np.array([q.corners_mm for q in found]) * s - (x, y)
+                                ).astype(np.int32):  # (rounded all at once: fewer numpy calls)
             cv2.fillConvexPoly(rest, corners, 0)
         k = 2 * round(LEFT_OPEN_MM * s / 2) + 1
         rest = np.asarray(cv2.morphologyEx(
@@ -562,6 +562,7 @@ class _Finding:
 #: the pixels stepped through (_sharp_outline)
 _SHARP_ALONG = np.linspace(0.1, 0.9, 12)
 _SHARP_ACROSS = np.arange(-2.0, 2.5, 1.0)
+_NEXT_CORNER = [1, 2, 3, 0]  # np.roll(corners, -1, axis=0) without its overhead
 
 
 def _sharp_outline(quad: CardQuad, grey: Frame, px_per_mm: float) -> bool:
@@ -570,15 +571,15 @@ def _sharp_outline(quad: CardQuad, grey: Frame, px_per_mm: float) -> bool:
     SHARP_EDGE or more. Glare is a soft blob, smooth inside, where the fit may take the
     blob's border for most of an outline and find no edge to say otherwise."""
     corners = np.array(quad.corners_mm, np.float64) * px_per_mm
-    sides = np.roll(corners, -1, axis=0) - corners
+    sides = corners[_NEXT_CORNER] - corners
     normals = np.stack([sides[:, 1], -sides[:, 0]], axis=1) / np.hypot(
         sides[:, 0], sides[:, 1])[:, None]
     points = (corners[:, None, None, :] + _SHARP_ALONG[None, :, None, None] * sides[:, None, None]
               + _SHARP_ACROSS[None, None, :, None] * normals[:, None, None, :])
     h, w = grey.shape[:2]
-    xs = np.clip(np.rint(points[..., 0]).astype(np.intp), 0, w - 1)
-    ys = np.clip(np.rint(points[..., 1]).astype(np.intp), 0, h - 1)
-    levels = grey[ys, xs].astype(np.float64)  # (side, point along it, step across it)
+    pixels = np.minimum(np.maximum(np.rint(points).astype(np.intp), 0), (w - 1, h - 1))
+    # (side, point along it, step across it); whole steps, as exact as in floats
+    levels = grey[pixels[..., 1], pixels[..., 0]].astype(np.int16)
     steps = np.abs(np.diff(levels, axis=2)).max(axis=2)
     return float(np.median(steps)) >= SHARP_EDGE
 

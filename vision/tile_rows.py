@@ -284,22 +284,18 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
     long row two side by side), where the mask covers each missing card wholly and the
     view there is as bright as the two cards; of a gap two cards wide, only where neither
     lies under a card found (_clear_of), else none: the row is not what it seems there."""
-    centres, sides = layout.centres, layout.sides
-    (along, off), turned = layout.apart[0], layout.turned
-    pairs = np.argwhere((2 * NEIGHBOUR[0] <= along) & (along <= (MAX_GAP + 1) * NEIGHBOUR[1])
-                        & (off <= ASKEW) & (turned <= TURNED_DEG))  # each pair once
+    centres, sides = layout.centres.tolist(), layout.sides
     added: list[CardQuad] = []
     taken = [q.center_mm for q in quads]
-    for i, j in pairs.tolist():
-        missing = min(max(round(float(along[i, j])) - 1, 1), MAX_GAP)
-        if not (missing + 1) * NEIGHBOUR[0] <= along[i, j] <= (missing + 1) * NEIGHBOUR[1]:
-            continue
+    for i, j, missing in _gap_pairs(layout):
         gaps = []
+        (xi, yi), (xj, yj), parts = centres[i], centres[j], missing + 1
         for k in range(1, missing + 1):
-            mx, my = ((centres[i] * (missing + 1 - k) + centres[j] * k) / (missing + 1)).tolist()
-            if any(_distance(x - mx, y - my) < NEIGHBOUR[0] * sides[0] for x, y in taken):
+            mx = (xi * (parts - k) + xj * k) / parts
+            my = (yi * (parts - k) + yj * k) / parts
+            if _any_within(taken, (mx, my), NEIGHBOUR[0] * sides[0]):
                 break
-            gap = dataclasses.replace(_moved(quads[i], (mx, my)), alternatives=(), beneath=())
+            gap = _moved(quads[i], (mx, my), bare=True)
             if not (_covered(gap, mask, px_per_mm)
                     and (missing == 1 or _clear_of(gap, quads, sides))
                     and _as_bright(gap, (quads[i], quads[j]), grey, px_per_mm)):
@@ -309,6 +305,27 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: fl
             added.extend(gaps)
             taken.extend(gap.center_mm for gap in gaps)
     return added
+
+
+def _gap_pairs(layout: _Layout) -> list[tuple[int, int, int]]:
+    """The pairs (i, j) of cards in line along their short sides with a gap between them
+    as many cards wide as the third number (1 to MAX_GAP), in the order of (i, j): all
+    the pairs tested at once (a loop over them cost a few us a pair). Two to MAX_GAP + 1
+    sides on, within NEIGHBOUR of a whole number of sides: only j after i (each pair once)."""
+    (along, off), turned = layout.apart[0], layout.turned
+    steps = np.minimum(np.maximum(np.round(along), 2), MAX_GAP + 1)
+    pairs = np.argwhere((steps * NEIGHBOUR[0] <= along) & (along <= steps * NEIGHBOUR[1])
+                        & (off <= ASKEW) & (turned <= TURNED_DEG))
+    return [(i, j, int(steps[i, j]) - 1) for i, j in pairs.tolist()]
+
+
+def _any_within(points: list[tuple[float, float]], point: tuple[float, float], reach: float
+                ) -> bool:
+    """Whether any of the points lies nearer than `reach` to `point` (by _distance); one
+    farther along either axis is not measured (its distance is that or more)."""
+    x, y = point
+    return any(_distance(px - x, py - y) < reach for px, py in points
+               if abs(px - x) < reach and abs(py - y) < reach)
 
 
 def _without_quarter_phantoms(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
@@ -323,19 +340,28 @@ def _without_quarter_phantoms(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
     lie partly on the mat and are not added."""
     from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
 
+    if not layout.quarter.any():  # (most blobs: nothing to look at)
+        return quads
+    area = layout.sides[0] * layout.sides[1]
+    for k in _quarter_between(layout):
+        rest = quads[:k] + quads[k + 1:]
+        added = _gaps_filled(grey, mask, px_per_mm, rest, _layout(rest))
+        if sum(overlap_mm2(quads[k], tile) for tile in added) > 0.5 * area:
+            return rest
+    return quads
+
+
+def _quarter_between(layout: _Layout) -> list[int]:
+    """The cards k turned a quarter against a card i and in line between it and a card
+    j in line with i two or three sides on, in the order of (i, j, k): all the pairs
+    and cards compared at once (a row's loop over its pairs cost a few us a pair)."""
     (along, off), turned = layout.apart[0], layout.turned
     in_line = (2 * NEIGHBOUR[0] <= along) & (along <= (MAX_GAP + 1) * NEIGHBOUR[1]) & (
         off <= ASKEW) & (turned <= TURNED_DEG)
-    quarter = np.abs(turned - 90) <= TURNED_DEG
-    area = layout.sides[0] * layout.sides[1]
-    for i, j in np.argwhere(in_line).tolist():
-        between = quarter[i] & (along[i] > 0) & (along[i] < along[i, j]) & (off[i] <= ASKEW)
-        for k in np.flatnonzero(between).tolist():
-            rest = quads[:k] + quads[k + 1:]
-            added = _gaps_filled(grey, mask, px_per_mm, rest, _layout(rest))
-            if sum(overlap_mm2(quads[k], tile) for tile in added) > 0.5 * area:
-                return rest
-    return quads
+    quarter = layout.quarter & (along > 0) & (off <= ASKEW)
+    between = in_line[:, :, None] & quarter[:, None, :] & (along[:, None, :] < along[:, :, None])
+    cards: list[int] = np.argwhere(between)[:, 2].tolist()
+    return cards
 
 
 def _row_end_for_quarter_phantom(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
@@ -348,14 +374,16 @@ def _row_end_for_quarter_phantom(grey: NDArray[np.uint8], mask: NDArray[np.uint8
     beyond it (one laid across the row's next tile hides that tile's far side)."""
     from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
 
-    (along, off), turned = layout.apart[0], layout.turned
-    beside = (np.abs(turned - 90) <= TURNED_DEG) & (off <= ASKEW) & (
+    if not layout.quarter.any():  # (most blobs: nothing to look at)
+        return quads
+    along, off = layout.apart[0]
+    beside = layout.quarter & (off <= ASKEW) & (
         NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= 2 * NEIGHBOUR[0])
     area = layout.sides[0] * layout.sides[1]
     for i, k in np.argwhere(beside).tolist():
         step = layout.units[0][i] * layout.sides[0] * math.copysign(1.0, float(along[i, k]))
         x, y = (layout.centres[i] + step).tolist()
-        tile = dataclasses.replace(_moved(quads[i], (x, y)), alternatives=(), beneath=())
+        tile = _moved(quads[i], (x, y), bare=True)
         rest = quads[:k] + quads[k + 1:]
         if (overlap_mm2(quads[k], tile) > 0.5 * area and _covered(tile, mask, px_per_mm)
                 and _clear_of(tile, rest, layout.sides)
@@ -384,14 +412,15 @@ def _distance(dx: float, dy: float) -> float:
 class _Layout:
     """How the cards of a blob lie: their centres, the unit vectors along their short and
     long sides (a row per card), the lengths of those sides (every card is the same
-    size), per axis (short, long) the `_apart` matrices along it, and how far (degrees)
-    each two cards are turned from each other."""
+    size), per axis (short, long) the `_apart` matrices along it, how far (degrees)
+    each two cards are turned from each other, and whether that is a quarter turn."""
 
     centres: Floats
     units: tuple[Floats, Floats]
     sides: tuple[float, float]
     apart: tuple[tuple[Floats, Floats], tuple[Floats, Floats]]
     turned: Floats
+    quarter: NDArray[np.bool_]
 
 
 def _layout(quads: list[CardQuad]) -> _Layout:
@@ -402,7 +431,8 @@ def _layout(quads: list[CardQuad]) -> _Layout:
     centres, units = outline_kernels.centres(corners), (short / sides[0], long / sides[1])
     angles = np.array([q.angle_deg for q in quads])
     turned = np.abs((angles[None, :] - angles[:, None] + 90) % 180 - 90)
-    return _Layout(centres, units, sides, _apart(centres, units, sides), turned)
+    return _Layout(centres, units, sides, _apart(centres, units, sides), turned,
+                   np.abs(turned - 90) <= TURNED_DEG)
 
 
 def _apart(centres: Floats, units: tuple[Floats, Floats], sides: tuple[float, float]
@@ -504,8 +534,12 @@ def _shifts(profiles: Floats, side: float, near: NDArray[np.bool_]) -> Floats:
     return moves
 
 
-def _moved(quad: CardQuad, centre: tuple[float, float]) -> CardQuad:
-    """The same outline with its centre at `centre` (mm)."""
+def _moved(quad: CardQuad, centre: tuple[float, float], bare: bool = False) -> CardQuad:
+    """The same outline with its centre at `centre` (mm); `bare`: without the quad's
+    alternatives and the cards it lies on (a tile added where none was found). Built
+    directly: dataclasses.replace costs several us, and tiles are moved by the dozen."""
     dx, dy = centre[0] - quad.center_mm[0], centre[1] - quad.center_mm[1]
     corners = tuple((x + dx, y + dy) for x, y in quad.corners_mm)
-    return dataclasses.replace(quad, corners_mm=corners, center_mm=centre)
+    if bare:
+        return type(quad)(corners, centre, quad.angle_deg)
+    return type(quad)(corners, centre, quad.angle_deg, quad.alternatives, quad.beneath)
