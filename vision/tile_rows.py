@@ -75,9 +75,10 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     (grey, px_per_mm) shows near its outline: a tile beside its neighbours in a row, and
     one with none beside it (laid across others, where the blob's edge votes fit it a mm
     or two off); a card stays where no edge shows clearly along an axis. Given the
-    foreground `mask`, a
-    card missing from a row (a gap one or two cards wide between two cards in line, wholly
-    foreground, holes filled, and as bright as they are) is added after them."""
+    foreground `mask`, a card missing from a row (a gap one or two cards wide between two
+    cards in line, wholly foreground, holes filled, and as bright as they are) is added
+    after them, and an outline turned a quarter across a row's seam or at its end gives
+    way to the row's tiles."""
     if not quads:
         return quads
     layout = _layout(quads)
