@@ -441,6 +441,7 @@ class _Finding:
             rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
         pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
                                      offset=(x, y))
+        low, high = (share * self.card_area for share in LEFT_FIT)
         cards: list[CardQuad] = []
         extras: list[CardQuad] = []
         for found_piece in pieces:
@@ -450,7 +451,6 @@ class _Finding:
                 continue
             pts = piece.reshape(-1, 2).astype(np.float64) / s
             grid = _as_card_or_grid(pts, area, self.card_mm)
-            low, high = (share * self.card_area for share in LEFT_FIT)
             if not grid and not (low <= area <= high and self._holds_core(piece, rest, (x, y))):
                 continue  # (no card fits in it, or it is a hand or glare: not worth a fit)
             fitted, others = (grid, []) if grid else _fit_cards(

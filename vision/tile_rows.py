@@ -339,15 +339,13 @@ def _without_quarter_phantoms(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
     sides on their short sides, its short sides on the row's long ones); a tile really
     laid turned in a row is 10 mm narrower than the row, so the row's tiles there would
     lie partly on the mat and are not added."""
-    from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
-
     if not layout.quarter.any():  # (most blobs: nothing to look at)
         return quads
     area = layout.sides[0] * layout.sides[1]
     for k in _quarter_between(layout):
         rest = quads[:k] + quads[k + 1:]
         added = _gaps_filled(grey, mask, px_per_mm, rest, _layout(rest))
-        if sum(overlap_mm2(quads[k], tile) for tile in added) > 0.5 * area:
+        if sum(_overlap_mm2(quads[k], tile) for tile in added) > 0.5 * area:
             return rest
     return quads
 
@@ -373,8 +371,6 @@ def _row_end_for_quarter_phantom(grey: NDArray[np.uint8], mask: NDArray[np.uint8
     as bright as the row's tile, clear of the other cards) and it covers most of that
     outline: the phantom of _without_quarter_phantoms where no tile of the row was found
     beyond it (one laid across the row's next tile hides that tile's far side)."""
-    from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
-
     if not layout.quarter.any():  # (most blobs: nothing to look at)
         return quads
     along, off = layout.apart[0]
@@ -386,7 +382,7 @@ def _row_end_for_quarter_phantom(grey: NDArray[np.uint8], mask: NDArray[np.uint8
         x, y = (layout.centres[i] + step).tolist()
         tile = _moved(quads[i], (x, y), bare=True)
         rest = quads[:k] + quads[k + 1:]
-        if (overlap_mm2(quads[k], tile) > 0.5 * area and _covered(tile, mask, px_per_mm)
+        if (_overlap_mm2(quads[k], tile) > 0.5 * area and _covered(tile, mask, px_per_mm)
                 and _clear_of(tile, rest, layout.sides)
                 and _as_bright(tile, (quads[i], quads[i]), grey, px_per_mm)):
             return [*rest, tile]
@@ -397,11 +393,17 @@ def _clear_of(quad: CardQuad, others: list[CardQuad], sides: tuple[float, float]
     """Whether a card (of these sides, mm) added in a gap shares at most GAP_OVERLAP of
     its area with each card found: a tile laid crooked across a row covers the gap, and
     the row's tile under it, partly hidden, is not to be named from a patch of both."""
-    from vision.cards import overlap_mm2  # (cards.py calls this module: imported here)
-
     limit = GAP_OVERLAP * sides[0] * sides[1]
-    return all(overlap_mm2(quad, other) <= limit for other in others
+    return all(_overlap_mm2(quad, other) <= limit for other in others
                if math.dist(quad.center_mm, other.center_mm) < sides[0] + sides[1])
+
+
+def _overlap_mm2(a: CardQuad, b: CardQuad) -> float:
+    """cards.overlap_mm2, the project's one measure of two outlines' shared area (cards.py
+    calls this module, so it is imported when first needed)."""
+    from vision.cards import overlap_mm2
+
+    return overlap_mm2(a, b)
 
 
 def _distance(dx: float, dy: float) -> float:
