@@ -114,13 +114,19 @@ def _block_sum(values: Any, start: int, count: int) -> Any:  # pragma: no cover
         for i in range(start, start + count):
             total += values[i]
         return total
-    sums = values[start : start + 8].copy()
+    s0, s1, s2, s3 = values[start], values[start + 1], values[start + 2], values[start + 3]
+    s4, s5, s6, s7 = values[start + 4], values[start + 5], values[start + 6], values[start + 7]
     end = start + count - count % 8
-    for i in range(start + 8, end, 8):
-        for j in range(8):
-            sums[j] += values[i + j]
-    total = ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5])
-                                                          + (sums[6] + sums[7]))
+    for i in range(start + 8, end, 8):  # (in registers: a copy of eight would be allocated)
+        s0 += values[i]
+        s1 += values[i + 1]
+        s2 += values[i + 2]
+        s3 += values[i + 3]
+        s4 += values[i + 4]
+        s5 += values[i + 5]
+        s6 += values[i + 6]
+        s7 += values[i + 7]
+    total = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
     for i in range(end, start + count):
         total += values[i]
     return total

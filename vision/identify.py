@@ -23,6 +23,7 @@ and resembles that face's views at all, else None: an explicit unknown.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -37,6 +38,7 @@ from vision.numeral_look import (
     blurred_means,
     class_means,
     colour_and_value,
+    focus_map,
     numerals,
     second_look,
 )
@@ -68,6 +70,8 @@ OUTSIDE_RATIO = 0.7  # a face chosen there: its squared distance over that of th
 # after those, at most (that face, not looked at, may be the tile)
 FINE_FULL = 0.45  # the look's worst ratio against a rival (vision.numeral_look): full
 FINE_NONE = 0.85  # confidence up to the first, none from the second on
+FOCUS_MAPS_KEPT = 2048  # pairs of classes whose focus maps an identifier keeps (8 KB each;
+# a game of Remi meets a few hundred)
 MAX_SHIFT = 7  # pixels a patch is moved at most to line its edges up with the faces
 MIN_CONTRAST = 0.06  # grey std / mean below this is a blank surface, not a card
 SIMILARITY_FLOOR = 0.0  # cosine similarity to a face's mean view at which confidence starts
@@ -251,6 +255,9 @@ class CardIdentifier:
     centre_norms: Vectors = field(init=False, repr=False)
     parts: tuple[tuple[str | None, str], ...] = field(init=False, repr=False)  # per code:
     # its colour and value (numeral_look.colour_and_value)
+    focus_maps: dict[tuple[int, int, bool], Vectors] = field(
+        init=False, repr=False, default_factory=dict)  # the second look's focus_map of two
+    # classes (lower first; of their blurred numerals if the flag), kept once worked out
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "blurred_numerals", blurred_means(self.numerals)
@@ -388,7 +395,7 @@ class CardIdentifier:
             looked = second_look(maps[k], colours[k], [
                 (self.numerals[c], self.inks[c], self.codes[int(code)])
                 for c, code in zip(classes, near, strict=True)], self.blurred_numerals[classes],
-                FINE_FULL)
+                FINE_FULL, functools.partial(self._focus, classes))
             found = 0.0
             if looked is not None:
                 j, worst = looked
@@ -404,6 +411,18 @@ class CardIdentifier:
                     best[i] = near[looked[0]]
             else:
                 conf[i] = max(float(conf[i]), found)
+
+    def _focus(self, classes: NDArray[np.intp], i: int, j: int, blurred: bool) -> Vectors:
+        """Where the numerals of classes[i] and classes[j] differ (numeral_look.focus_map,
+        the same either way round), worked out once while FOCUS_MAPS_KEPT others are kept."""
+        a, b = sorted((int(classes[i]), int(classes[j])))
+        key = (a, b, blurred)
+        if key not in self.focus_maps:
+            if len(self.focus_maps) >= FOCUS_MAPS_KEPT:
+                self.focus_maps.clear()
+            means = self.blurred_numerals if blurred else self.numerals
+            self.focus_maps[key] = focus_map(means[a], means[b])
+        return self.focus_maps[key]
 
     def _rivals_added(self, near: NDArray[np.intp], per_code: Vectors) -> NDArray[np.intp]:
         """The close faces, and the nearest face of another value and of another colour

@@ -28,11 +28,13 @@ those.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+from vision import numeral_kernels
 
 Image8 = NDArray[np.uint8]
 Floats = NDArray[np.float32]
@@ -57,52 +59,22 @@ COLOUR_FAR = 0.3  # distance of the ink's colour from its face's, at most (faces
 def numerals(patches: Image8, margin: int = 0) -> tuple[Floats, Floats]:
     """Per BGR patch (n, 88, 64, 3): its numeral's ink map (NUMERAL_BOX, grown by `margin`
     pixels each side), centred and of unit length, one row each; and its ink's colour, a
-    unit (blue, green, red) absorption over NUMERAL_BOX."""
-    x0, y0, x1, y1 = NUMERAL_BOX
-    m = margin
-    n = len(patches)
-    # worked out channel by channel (n, 3, height, width): numpy's loops run long rows
-    planes = np.moveaxis(patches[:, y0 - m : y1 + m, x0 - m : x1 + m], 3, 1)
-    grown = planes.astype(np.float32) + np.float32(4.0)
-    ground = _medians(patches[:, y0:y1, x0:x1]) + np.float32(4.0)
-    absorbed = 1.0 - grown / ground[:, :, None, None]
-    darkest = np.maximum(np.maximum(absorbed[:, 0], absorbed[:, 1]), absorbed[:, 2])
-    maps = np.maximum(darkest, 0.0).reshape(n, -1)
-    maps -= maps.mean(axis=1, keepdims=True)
-    maps /= np.linalg.norm(maps, axis=1, keepdims=True) + 1e-6
-    ink = np.maximum(absorbed[:, :, m : absorbed.shape[2] - m, m : absorbed.shape[3] - m], 0.0)
-    # each pixel's absorption weighed by its sum over the channels, added up pixel after
-    # pixel (np.cumsum; numpy's sum over the pixels of (n, pixels, 3) adds in this order)
-    weighed = (ink * (ink[:, 0] + ink[:, 1] + ink[:, 2])[:, None]).reshape(n, 3, -1)
-    colours = np.cumsum(weighed, axis=2)[:, :, -1]
+    unit (blue, green, red) absorption over NUMERAL_BOX. A pixel's ink is how much light
+    its darkest channel absorbs against the middle's median (the tile's ground), so yellow
+    ink shows as well as black; the colour weighs each pixel's absorption by its sum over
+    the channels (numeral_kernels)."""
+    maps, colours = numeral_kernels.numeral_maps(np.ascontiguousarray(patches),
+                                                 np.array(NUMERAL_BOX, np.int64), margin)
     colours /= np.linalg.norm(colours, axis=1, keepdims=True) + 1e-6
-    return maps.astype(np.float32), colours.astype(np.float32)
-
-
-def _medians(pixels: Image8) -> Floats:
-    """np.median of each channel of each patch (n, height, width, 3 of uint8) over its
-    pixels, as np.median of them as float32 gives it (the mean of the two middle values),
-    from the uint8 values themselves: selecting among bytes is cheaper."""
-    n, count = len(pixels), pixels[0, ..., 0].size
-    lanes = np.ascontiguousarray(np.moveaxis(pixels.reshape(n, count, 3), 2, 1))
-    low, high = (count - 1) // 2, count // 2
-    middle = np.partition(lanes, sorted({low, high}), axis=2)
-    mean: Floats = (middle[..., low].astype(np.float32) + middle[..., high].astype(np.float32)
-                    ) / np.float32(2.0)
-    return mean
+    return maps, colours
 
 
 def _windows(grown: Floats) -> Floats:
     """The NUMERAL_BOX-sized windows of a numeral map grown by SHIFT, at every shift, each
     centred and of unit length: (shifts, values)."""
     x0, y0, x1, y1 = NUMERAL_BOX
-    h, w, s = y1 - y0, x1 - x0, SHIFT
-    full = grown.reshape(h + 2 * s, w + 2 * s)
-    # (a copy, by rows of shifts then columns)
-    cuts = np.lib.stride_tricks.sliding_window_view(full, (h, w)).reshape(-1, h * w)
-    cuts -= cuts.mean(axis=1, keepdims=True)
-    cuts /= np.linalg.norm(cuts, axis=1, keepdims=True) + 1e-6
-    return cuts
+    windows: Floats = numeral_kernels.shifted_windows(grown, y1 - y0, x1 - x0, SHIFT)
+    return windows
 
 
 def class_means(maps: Floats, colours: Floats, classes: NDArray[np.intp], n_classes: int
@@ -136,23 +108,31 @@ def _focused_correlation(numeral: Floats, face: Floats, weight: Floats) -> float
         np.sqrt(np.dot(weighed_x, x) * np.dot(weight * t, t)) + 1e-12)
 
 
+def focus_map(face_map: Floats, rival_map: Floats) -> Floats:
+    """Where two faces' mean numerals differ (flat): their difference blurred by
+    FOCUS_BLUR, as weights that sum to 1."""
+    x0, y0, x1, y1 = NUMERAL_BOX
+    differ = np.abs(face_map - rival_map).reshape(y1 - y0, x1 - x0)
+    focus = np.asarray(cv2.GaussianBlur(differ, (0, 0), FOCUS_BLUR), np.float32).ravel()
+    focus /= float(focus.sum()) + 1e-12
+    return focus
+
+
 def _distances(numeral: Floats, rival_numeral: Floats, colour: Floats,
                face: tuple[Floats, Floats, str], rival: tuple[Floats, Floats, str],
-               shape: tuple[int, int]) -> list[tuple[float, float]]:
+               focus: Callable[[], Floats]) -> list[tuple[float, float]]:
     """The tests that tell `face` from `rival`, each as (the face's distance, the
-    rival's): the shape where they differ (if their values differ; the numeral where it
-    lines up with each), the colour (if theirs do). Swapped, the same tests tell the rival
-    from the face."""
+    rival's): the shape where they differ (`focus()`, if their values differ; the numeral
+    where it lines up with each), the colour (if theirs do). Swapped, the same tests tell
+    the rival from the face."""
     (face_map, face_colour, face_code), (rival_map, rival_colour, rival_code) = face, rival
     (colour_a, value_a), (colour_b, value_b) = (colour_and_value(face_code),
                                                 colour_and_value(rival_code))
     out = []
     if value_a != value_b:
-        differ = np.abs(face_map - rival_map).reshape(shape)
-        focus = np.asarray(cv2.GaussianBlur(differ, (0, 0), FOCUS_BLUR), np.float32).ravel()
-        focus /= float(focus.sum()) + 1e-12
-        out.append((1.0 - _focused_correlation(numeral, face_map, focus),
-                    1.0 - _focused_correlation(rival_numeral, rival_map, focus)))
+        where = focus()
+        out.append((1.0 - _focused_correlation(numeral, face_map, where),
+                    1.0 - _focused_correlation(rival_numeral, rival_map, where)))
     if colour_a is not None and colour_b is not None and colour_a != colour_b:
         out.append((float(np.linalg.norm(colour - face_colour)),
                     float(np.linalg.norm(colour - rival_colour))))
@@ -160,7 +140,9 @@ def _distances(numeral: Floats, rival_numeral: Floats, colour: Floats,
 
 
 def second_look(grown: Floats, colour: Floats, faces: Sequence[tuple[Floats, Floats, str]],
-                blurred: Floats | None = None, sure: float = 0.0) -> tuple[int, float] | None:
+                blurred: Floats | None = None, sure: float = 0.0,
+                focus: Callable[[int, int, bool], Floats] | None = None
+                ) -> tuple[int, float] | None:
     """Which of the close faces (each its mean numeral, mean colour and code) the patch's
     numeral (its map grown by SHIFT: `numerals(..., SHIFT)`) and ink colour are: (its
     index, its worst ratio against a rival), or None. The numeral is compared with each
@@ -168,15 +150,24 @@ def second_look(grown: Floats, colour: Floats, faces: Sequence[tuple[Floats, Flo
     lose none, correlate with its own mean view (NUMERAL_FLOOR) and, a coloured face, lie
     near its colour (COLOUR_FAR). Given the faces' means blurred (`blurred`, a row each:
     `blurred_means`), a face that wins with a worst ratio above `sure` (or none) is
-    looked for again among those, if the numeral fits them better."""
+    looked for again among those, if the numeral fits them better. `focus(i, j, blurred)`
+    gives the focus_map of faces i and j (of their blurred means if `blurred`), for a caller
+    that keeps them (they depend on the faces alone); without it they are worked out."""
+    sharp = np.stack([face[0] for face in faces])
+    if focus is None:
+        def focus(i: int, j: int, of_blurred: bool) -> Floats:
+            means = sharp if blurred is None or not of_blurred else blurred
+            return focus_map(means[i], means[j])
+
     windows = _windows(grown)
-    scores = windows @ np.stack([face[0] for face in faces]).T  # (shifts, faces)
-    best = _winner(windows, scores, colour, faces)
+    scores = windows @ sharp.T  # (shifts, faces)
+    best = _winner(windows, scores, colour, faces, lambda i, j: focus(i, j, False))
     if blurred is not None and (best is None or best[1] > sure):
         blurred_scores = windows @ blurred.T
         if float(blurred_scores.max()) > float(scores.max()):
             best = _winner(windows, blurred_scores, colour, [
-                (view, ink, code) for view, (_, ink, code) in zip(blurred, faces, strict=True)])
+                (view, ink, code) for view, (_, ink, code) in zip(blurred, faces, strict=True)],
+                lambda i, j: focus(i, j, True))
     if best is None:
         return None
     _, face_colour, code = faces[best[0]]
@@ -200,12 +191,11 @@ def blurred_means(means: Floats) -> Floats:
 
 
 def _winner(windows: Floats, scores: Floats, colour: Floats,
-            faces: Sequence[tuple[Floats, Floats, str]]) -> tuple[int, float] | None:
+            faces: Sequence[tuple[Floats, Floats, str]], focus: Callable[[int, int], Floats]
+            ) -> tuple[int, float] | None:
     """The face (index) that wins a test against every other and loses none, with its
     worst ratio; the numeral lined up with each face where `scores` (shifts, faces) are
-    highest."""
-    x0, y0, x1, y1 = NUMERAL_BOX
-    shape = (y1 - y0, x1 - x0)
+    highest; `focus(i, j)` where faces i and j differ."""
     lined_up = [windows[int(k)] for k in scores.argmax(axis=0)]
     pairs: dict[tuple[int, int], list[tuple[float, float]]] = {}
 
@@ -215,7 +205,7 @@ def _winner(windows: Floats, scores: Floats, colour: Floats,
         a, b = min(i, j), max(i, j)
         if (a, b) not in pairs:
             pairs[a, b] = _distances(lined_up[a], lined_up[b], colour, faces[a], faces[b],
-                                     shape)
+                                     lambda: focus(a, b))
         tested = pairs[a, b] if i == a else [(d_j, d_i) for d_i, d_j in pairs[a, b]]
         return [d_i / max(d_j, 1e-6) for d_i, d_j in tested]
 

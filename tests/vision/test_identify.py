@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import identify
 from vision.deck_art import FaceArt, paint_back, paint_face
 from vision.identify import CardIdentifier, align, augment, confidence, describe
 from vision.identify_kernels import description_rows, edge_profiles, project, resize_area
@@ -156,6 +158,29 @@ def test_tiles_seen_across_few_pixels_are_named_more_and_never_wrong() -> None:
         assert not [(code, g) for code, g in got if g not in (code, None)], size
         named[size] = sum(code == g for code, g in got)
     assert named[TILE_MM] > named[None] and named[TILE_MM] >= 0.95 * 6 * len(tiles)
+
+
+def test_the_focus_maps_kept_name_as_those_worked_out_afresh(monkeypatch: Any) -> None:
+    """The second look's focus maps are kept per pair of classes (either way round), never
+    more than FOCUS_MAPS_KEPT; kept or worked out again, the names and confidences are
+    the same."""
+    data = json.loads(REMI.read_text(encoding="utf-8"))
+    wanted = {f"{colour}-{n}" for colour in ("red", "blue", "black") for n in (3, 5, 6, 8, 9)}
+    tiles = {f["code"]: paint_face(FaceArt.from_json(f["code"], f["art"]), TILE_MM)
+             for f in data["faces"] if f["code"] in wanted}
+    ident = CardIdentifier.from_references(tiles, np.random.default_rng(0), card_mm=TILE_MM)
+    rng = np.random.default_rng(5)
+    views = np.stack([tile_seen(face, px_per_mm, rng) for px_per_mm in (1.2, 1.5)
+                      for face in tiles.values() for _ in range(3)])
+    ident.identify_batch(views)
+    kept = ident.identify_batch(views)  # every focus map taken from those kept
+    assert len(ident.focus_maps) > 2 and all(a < b for a, b, _ in ident.focus_maps)
+    monkeypatch.setattr(identify, "FOCUS_MAPS_KEPT", 1)
+    fresh = dataclasses.replace(ident)  # none kept yet, and at most one from now on
+    again = fresh.identify_batch(views)
+    assert len(fresh.focus_maps) == 1
+    assert [code for code, _ in again] == [code for code, _ in kept]
+    assert [conf for _, conf in again] == [conf for _, conf in kept]
 
 
 # -- Professor Tempus: 65 faces, 25 values in two colours, jokers, series ----------------

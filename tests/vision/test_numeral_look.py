@@ -13,7 +13,6 @@ from vision.deck_art import FaceArt, paint_face
 from vision.numeral_look import (
     NUMERAL_BOX,
     SHIFT,
-    _medians,
     blurred_means,
     class_means,
     colour_and_value,
@@ -120,13 +119,3 @@ def test_a_code_gives_its_colour_and_value() -> None:
     assert colour_and_value("joker") == (None, "joker")
     assert colour_and_value("back") == (None, "back")
 
-
-def test_the_tiles_ground_is_the_median_of_each_channel() -> None:
-    """The ground a numeral's ink is measured against: each channel's median over the
-    numeral's box, as np.median gives it (odd and even counts, ties, the extremes)."""
-    rng = np.random.default_rng(7)
-    for count in (1, 2, 5, 2112):
-        pixels = rng.integers(0, 256, (4, 1, count, 3)).astype(np.uint8)
-        pixels[0] = rng.choice(np.array([0, 255], np.uint8), (1, count, 3))
-        assert np.array_equal(_medians(pixels), np.median(
-            pixels.reshape(4, count, 3).astype(np.float32), axis=1))
