@@ -13,7 +13,8 @@ directly, by normalised correlation, and lets the deck's own structure help:
   nothing is its own shape.
 - **Ink, not grey.** Shapes are compared on the card's ink against its own white: 1 minus
   its lowest colour channel, where yellow print on white shows as well as black, and 1
-  minus its lightness, where black print on yellow shows too.
+  minus its lightness, where black print on yellow shows too. A view that prints next
+  to nothing in one of them is compared mostly on the other.
 - **Colour apart from shape.** The colour is named from the card's hue histogram (white
   balanced on the card's own white; each hue shared between its two nearest bins, so a
   light that shifts it a little moves it a little) against the nearest of each colour's
@@ -56,6 +57,8 @@ HUE_BINS = 12
 SATURATED = (0.2, 0.4)  # saturation at which a pixel starts, and fully counts, for hue
 DARK = (0.15, 0.35)  # a pixel starts to count as black ink at the first level (against the
 # card's white), and fully counts at the second: a threshold the light cannot tip
+FLAT_CHANNEL = 0.75  # an enrolled view's ink channel with less than this share of the other's
+# contrast (classic's red oval on black, all ink in the lowest channel) counts in proportion
 SHAPE_FLOOR = 0.85  # correlation below which a patch is no shape of the deck (a true
 # card, even blurred or in other light, correlates above 0.9 with its own shape)
 SHAPE_RATIO = 0.7  # the best shape's distance (1 - correlation) over the next one's, at most
@@ -175,8 +178,8 @@ def shapes_of(codes: Sequence[str]) -> tuple[list[str], list[str]]:
 def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
                       margin: tuple[int, int] = MARGIN) -> Floats:
     """Each ink picture (at `size`) both ways up, scaled per axis by SCALES and cut to its
-    middle (`margin` less on every side), as standardised rows:
-    (n * 2 * len(SCALES)**2, values)."""
+    middle (`margin` less on every side), as standardised rows, each channel weighed by
+    _channel_weights: (n * 2 * len(SCALES)**2, values)."""
     w, h = size
     mx, my = margin
     rows = []
@@ -188,7 +191,24 @@ def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
                                     interpolation=cv2.INTER_LINEAR)
                 x0, y0 = (sw - (w - 2 * mx)) // 2, (sh - (h - 2 * my)) // 2
                 rows.append(scaled[y0 : y0 + h - 2 * my, x0 : x0 + w - 2 * mx].ravel())
-    return standardised(np.array(rows, np.float32))
+    cuts = np.array(rows, np.float32)
+    planes = cuts.reshape(len(cuts), -1, 2)
+    return (standardised(cuts).reshape(planes.shape) * _channel_weights(planes)[:, None, :]
+            ).reshape(len(cuts), -1)
+
+
+def _channel_weights(planes: Floats) -> Floats:
+    """How much each ink channel of each template counts, (templates, 2), summing to 2 (a
+    template's correlation stays a mean of its channels' correlations): 1 each, but a
+    channel with under FLAT_CHANNEL of the other's contrast weighs in proportion to it. A
+    view that prints almost nothing in one channel would otherwise compare the camera's
+    noise there as half its shape (classic's back, a red oval on black, then came within
+    0.01 to 0.02 of the white-ovalled blank, alike in lightness)."""
+    contrast = planes.std(axis=1)
+    share = np.clip(contrast / (FLAT_CHANNEL * contrast.max(axis=1, keepdims=True) + 1e-9),
+                    0.0, 1.0)
+    out: Floats = 2.0 * share / share.sum(axis=1, keepdims=True)
+    return out
 
 
 def _weighted_correlation(picture: Floats, template: Floats, weight: Floats) -> float:
