@@ -75,6 +75,10 @@ RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen 
 RECENT_TOLERANCE = 4.0  # levels a block's mean may move in a channel and the patch stay the same
 RECENT_COUNT = 64  # patches remembered (a table holds far fewer cards)
 COLOUR_MARGIN = 0.2  # histogram distance by which the best colour must beat the next
+COLOUR_RATIO = 0.5  # or, by half the margin at least, at most this share of the next's
+# distance: a light far from the enrolment's moves a colour from all its views, and a
+# margin that the gap between two colours scales with (gold on cream 0.17 nearer the
+# joker's views than red's, at 0.16 to 0.19 from them) is then missed
 COLOUR_FAR = 0.7  # histogram distance beyond which a patch has none of a face's colours
 OWN_COLOUR_FAR = 0.45  # the same for a face whose shape is its own (no colour to beat), from
 # the nearest of its enrolled views: below 0.5, where a card of no colour lies from any colour
@@ -477,15 +481,18 @@ class TemplateIdentifier:
         shape = int(order[0])
         colours = [c for (s, c) in self.faces if s == shape]
         ranked = sorted(colours, key=lambda c: float(colour_d[c]))
-        colour_lead = (float(colour_d[ranked[1]] - colour_d[ranked[0]])
-                       if len(ranked) > 1 else 1.0)
+        colour_lead = 2.0  # how clearly the best colour wins (1: just): here, no rival
+        if len(ranked) > 1:
+            nearest, next_d = float(colour_d[ranked[0]]), float(colour_d[ranked[1]])
+            gap = (next_d - nearest) / COLOUR_MARGIN
+            colour_lead = max(gap, min(2.0 * gap, COLOUR_RATIO * next_d / max(nearest, 1e-3)))
         # a face of its own (a back, a wild) has no rival colour to beat: its own colours
         # must then be close (glare on a dark mat is a bright oval, a back's shape)
         far = COLOUR_FAR if len(ranked) > 1 else OWN_COLOUR_FAR
         ratio = max(ratio, 1e-6)
         shape_conf = max(min(strict, best / SHAPE_FLOOR),
                          min(PLAIN_RATIO / ratio, best / PLAIN_FLOOR))
-        conf = 0.5 * min(shape_conf, colour_lead / COLOUR_MARGIN,
+        conf = 0.5 * min(shape_conf, colour_lead,
                          far / max(float(colour_d[ranked[0]]), 1e-3), 2.0)
         if spread < MIN_CONTRAST:
             conf = 0.0
