@@ -28,7 +28,8 @@ A card is named only when its best shape is close (SHAPE_FLOOR) and clearly clos
 the next shape (a ratio test on their distances; when the two come close, the test is made
 again on pictures twice as fine, where a numeral's strokes tell 8 from 0), and among the
 colours that shape comes in one colour clearly wins (a face of its own, with no colour to
-beat, must lie closer to the colours of one of its views); otherwise None, an explicit
+beat, must lie closer to the colours of one of its views, which then vouch for a plain
+print that correlates less); otherwise None, an explicit
 unknown. The thresholds were set on the real photos of benchmarks/real_photos.py and
 checked on decks generated apart (vision_bench.py --unseen-decks).
 """
@@ -71,6 +72,10 @@ FOCUS_RATIO = 0.5  # the ratio test at FINE_SIZE where the two shapes' best temp
 FOCUS_BLUR = 2.0  # sigma (FINE_SIZE pixels) of the map of where they differ
 PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
 PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
+OWN_PLAIN_FLOOR = 0.6  # the same for a face whose shape is its own, its colours within
+OWN_PLAIN_RATIO = 0.65  # OWN_COLOUR_FAR of its own views: a pale back's print (pink on
+# blue-grey, its oval lighter or darker than the field as the light turns) correlates only
+# 0.57 to 0.76 with its one enrolled view, the next shape (a skip) 0.34 to 0.53
 RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen lately
 RECENT_TOLERANCE = 4.0  # levels a block's mean may move in a channel and the patch stay the same
 RECENT_COUNT = 64  # patches remembered (a table holds far fewer cards)
@@ -487,11 +492,15 @@ class TemplateIdentifier:
             gap = (next_d - nearest) / COLOUR_MARGIN
             colour_lead = max(gap, min(2.0 * gap, COLOUR_RATIO * next_d / max(nearest, 1e-3)))
         # a face of its own (a back, a wild) has no rival colour to beat: its own colours
-        # must then be close (glare on a dark mat is a bright oval, a back's shape)
-        far = COLOUR_FAR if len(ranked) > 1 else OWN_COLOUR_FAR
+        # must then be close (glare on a dark mat is a bright oval, a back's shape), and
+        # vouch for a plain print the light changes more
+        own = len(ranked) == 1
+        far = OWN_COLOUR_FAR if own else COLOUR_FAR
+        plain_floor, plain_ratio = ((OWN_PLAIN_FLOOR, OWN_PLAIN_RATIO) if own
+                                    else (PLAIN_FLOOR, PLAIN_RATIO))
         ratio = max(ratio, 1e-6)
         shape_conf = max(min(strict, best / SHAPE_FLOOR),
-                         min(PLAIN_RATIO / ratio, best / PLAIN_FLOOR))
+                         min(plain_ratio / ratio, best / plain_floor))
         conf = 0.5 * min(shape_conf, colour_lead,
                          far / max(float(colour_d[ranked[0]]), 1e-3), 2.0)
         if spread < MIN_CONTRAST:
