@@ -13,7 +13,8 @@ directly, by normalised correlation, and lets the deck's own structure help:
   nothing is its own shape.
 - **Ink, not grey.** Shapes are compared on the card's ink against its own white: 1 minus
   its lowest colour channel, where yellow print on white shows as well as black, and 1
-  minus its lightness, where black print on yellow shows too.
+  minus its lightness, where black print on yellow shows too. A view that prints next
+  to nothing in one of them is compared mostly on the other.
 - **Colour apart from shape.** The colour is named from the card's hue histogram (white
   balanced on the card's own white; each hue shared between its two nearest bins, so a
   light that shifts it a little moves it a little) against the nearest of each colour's
@@ -27,7 +28,8 @@ A card is named only when its best shape is close (SHAPE_FLOOR) and clearly clos
 the next shape (a ratio test on their distances; when the two come close, the test is made
 again on pictures twice as fine, where a numeral's strokes tell 8 from 0), and among the
 colours that shape comes in one colour clearly wins (a face of its own, with no colour to
-beat, must lie closer to the colours of one of its views); otherwise None, an explicit
+beat, must lie closer to the colours of one of its views, which then vouch for a plain
+print that correlates less); otherwise None, an explicit
 unknown. The thresholds were set on the real photos of benchmarks/real_photos.py and
 checked on decks generated apart (vision_bench.py --unseen-decks).
 """
@@ -56,6 +58,8 @@ HUE_BINS = 12
 SATURATED = (0.2, 0.4)  # saturation at which a pixel starts, and fully counts, for hue
 DARK = (0.15, 0.35)  # a pixel starts to count as black ink at the first level (against the
 # card's white), and fully counts at the second: a threshold the light cannot tip
+FLAT_CHANNEL = 0.75  # an enrolled view's ink channel with less than this share of the other's
+# contrast (classic's red oval on black, all ink in the lowest channel) counts in proportion
 SHAPE_FLOOR = 0.85  # correlation below which a patch is no shape of the deck (a true
 # card, even blurred or in other light, correlates above 0.9 with its own shape)
 SHAPE_RATIO = 0.7  # the best shape's distance (1 - correlation) over the next one's, at most
@@ -68,10 +72,18 @@ FOCUS_RATIO = 0.5  # the ratio test at FINE_SIZE where the two shapes' best temp
 FOCUS_BLUR = 2.0  # sigma (FINE_SIZE pixels) of the map of where they differ
 PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
 PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
+OWN_PLAIN_FLOOR = 0.6  # the same for a face whose shape is its own, its colours within
+OWN_PLAIN_RATIO = 0.65  # OWN_COLOUR_FAR of its own views: a pale back's print (pink on
+# blue-grey, its oval lighter or darker than the field as the light turns) correlates only
+# 0.57 to 0.76 with its one enrolled view, the next shape (a skip) 0.34 to 0.53
 RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen lately
 RECENT_TOLERANCE = 4.0  # levels a block's mean may move in a channel and the patch stay the same
 RECENT_COUNT = 64  # patches remembered (a table holds far fewer cards)
 COLOUR_MARGIN = 0.2  # histogram distance by which the best colour must beat the next
+COLOUR_RATIO = 0.5  # or, by half the margin at least, at most this share of the next's
+# distance: a light far from the enrolment's moves a colour from all its views, and a
+# margin that the gap between two colours scales with (gold on cream 0.17 nearer the
+# joker's views than red's, at 0.16 to 0.19 from them) is then missed
 COLOUR_FAR = 0.7  # histogram distance beyond which a patch has none of a face's colours
 OWN_COLOUR_FAR = 0.45  # the same for a face whose shape is its own (no colour to beat), from
 # the nearest of its enrolled views: below 0.5, where a card of no colour lies from any colour
@@ -175,8 +187,8 @@ def shapes_of(codes: Sequence[str]) -> tuple[list[str], list[str]]:
 def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
                       margin: tuple[int, int] = MARGIN) -> Floats:
     """Each ink picture (at `size`) both ways up, scaled per axis by SCALES and cut to its
-    middle (`margin` less on every side), as standardised rows:
-    (n * 2 * len(SCALES)**2, values)."""
+    middle (`margin` less on every side), as standardised rows, each channel weighed by
+    _channel_weights: (n * 2 * len(SCALES)**2, values)."""
     w, h = size
     mx, my = margin
     rows = []
@@ -188,7 +200,24 @@ def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
                                     interpolation=cv2.INTER_LINEAR)
                 x0, y0 = (sw - (w - 2 * mx)) // 2, (sh - (h - 2 * my)) // 2
                 rows.append(scaled[y0 : y0 + h - 2 * my, x0 : x0 + w - 2 * mx].ravel())
-    return standardised(np.array(rows, np.float32))
+    cuts = np.array(rows, np.float32)
+    planes = cuts.reshape(len(cuts), -1, 2)
+    return (standardised(cuts).reshape(planes.shape) * _channel_weights(planes)[:, None, :]
+            ).reshape(len(cuts), -1)
+
+
+def _channel_weights(planes: Floats) -> Floats:
+    """How much each ink channel of each template counts, (templates, 2), summing to 2 (a
+    template's correlation stays a mean of its channels' correlations): 1 each, but a
+    channel with under FLAT_CHANNEL of the other's contrast weighs in proportion to it. A
+    view that prints almost nothing in one channel would otherwise compare the camera's
+    noise there as half its shape (classic's back, a red oval on black, then came within
+    0.01 to 0.02 of the white-ovalled blank, alike in lightness)."""
+    contrast = planes.std(axis=1)
+    share = np.clip(contrast / (FLAT_CHANNEL * contrast.max(axis=1, keepdims=True) + 1e-9),
+                    0.0, 1.0)
+    out: Floats = 2.0 * share / share.sum(axis=1, keepdims=True)
+    return out
 
 
 def _weighted_correlation(picture: Floats, template: Floats, weight: Floats) -> float:
@@ -457,15 +486,22 @@ class TemplateIdentifier:
         shape = int(order[0])
         colours = [c for (s, c) in self.faces if s == shape]
         ranked = sorted(colours, key=lambda c: float(colour_d[c]))
-        colour_lead = (float(colour_d[ranked[1]] - colour_d[ranked[0]])
-                       if len(ranked) > 1 else 1.0)
+        colour_lead = 2.0  # how clearly the best colour wins (1: just): here, no rival
+        if len(ranked) > 1:
+            nearest, next_d = float(colour_d[ranked[0]]), float(colour_d[ranked[1]])
+            gap = (next_d - nearest) / COLOUR_MARGIN
+            colour_lead = max(gap, min(2.0 * gap, COLOUR_RATIO * next_d / max(nearest, 1e-3)))
         # a face of its own (a back, a wild) has no rival colour to beat: its own colours
-        # must then be close (glare on a dark mat is a bright oval, a back's shape)
-        far = COLOUR_FAR if len(ranked) > 1 else OWN_COLOUR_FAR
+        # must then be close (glare on a dark mat is a bright oval, a back's shape), and
+        # vouch for a plain print the light changes more
+        own = len(ranked) == 1
+        far = OWN_COLOUR_FAR if own else COLOUR_FAR
+        plain_floor, plain_ratio = ((OWN_PLAIN_FLOOR, OWN_PLAIN_RATIO) if own
+                                    else (PLAIN_FLOOR, PLAIN_RATIO))
         ratio = max(ratio, 1e-6)
         shape_conf = max(min(strict, best / SHAPE_FLOOR),
-                         min(PLAIN_RATIO / ratio, best / PLAIN_FLOOR))
-        conf = 0.5 * min(shape_conf, colour_lead / COLOUR_MARGIN,
+                         min(plain_ratio / ratio, best / plain_floor))
+        conf = 0.5 * min(shape_conf, colour_lead,
                          far / max(float(colour_d[ranked[0]]), 1e-3), 2.0)
         if spread < MIN_CONTRAST:
             conf = 0.0
