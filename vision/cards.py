@@ -396,7 +396,8 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
                           if dark_rims else None)
     mask = foreground_mask(top_down, px_per_mm, valid, background, grey)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    finding = _Finding(top_down, grey, px_per_mm, card_mm, mask, dark_rims, background, valid)
+    finding = _Finding(top_down, grey, px_per_mm, card_mm, mask, dark_rims, background=background,
+                       valid=valid)
     unexplained: list[_Blob] = []
     for contour in contours:
         area = cv2.contourArea(contour) / px_per_mm**2
@@ -431,6 +432,10 @@ class _Finding:
     card_mm: tuple[float, float]
     mask: Mask  # the foreground
     dark_rims: bool
+    #: a mended blob's hull this much (mm a side) smaller than a card at most may be the
+    #: face of one (_hull_cards): in the faint search, a dark face whose light rim does not
+    #: show there (FACE_INSET_MM)
+    face_inset_mm: float = 0.0
     background: MatModel | None = None  # the learnt mat, against which faint cards show
     valid: Mask | None = None  # the pixels that show the mat
     cards: list[CardQuad] = field(default_factory=list)
@@ -438,6 +443,10 @@ class _Finding:
     extras: list[CardQuad] = field(default_factory=list)
     #: the blobs, with the area (mm^2) no card explains, that finish() looks at
     rests: list[_Blob] = field(default_factory=list)
+    #: the blobs of each mended group in which cards were found, with those cards: those
+    #: outside them are no clutter (as before), but may be parts of cards the faint search
+    #: finds (_faint_cards)
+    leads: list[tuple[list[_Blob], list[CardQuad]]] = field(default_factory=list)
 
     @property
     def card_area(self) -> float:
@@ -543,10 +552,12 @@ class _Finding:
                 if mended is not None and (area := cv2.contourArea(mended) / self.px_per_mm**2
                                            ) <= MEND_FIT_MOST * self.card_area:
                     grew = area > MENDED_GROWTH * sum(b.area for b in members)
+                    before = len(self.cards)
                     if (grew and area > 0.5 * self.card_area
                             and self.explain(mended, area, seams=False) is None
                             ) or self._hull_cards(mended) or self._opened_cards(
                                 [b.contour for b in members if b.area >= 0.6 * self.card_area]):
+                        self.leads.append((members, self.cards[before:]))
                         continue
                 left.extend(members)
         for blob in left:
@@ -556,7 +567,7 @@ class _Finding:
     def finish(self) -> None:
         """Look for faint cards around what no card explains (_faint_cards); the rest that
         is large is clutter."""
-        for blob in self._faint_cards(self.rests):
+        for blob in self._faint_cards(self.rests, self.leads):
             if blob.area <= 0.25 * self.card_area:
                 continue
             x, y, bw, bh = cv2.boundingRect(blob.contour)
@@ -564,12 +575,14 @@ class _Finding:
             self.clutter.append(Clutter(area_mm2=blob.area, at_edge=self._at_edge(blob.contour),
                                         center_mm=((x + bw / 2) / s, (y + bh / 2) / s)))
 
-    def _faint_cards(self, blobs: list[_Blob]) -> list[_Blob]:
+    def _faint_cards(self, blobs: list[_Blob],
+                     leads: list[tuple[list[_Blob], list[CardQuad]]]) -> list[_Blob]:
         """Keep the cards found in the faint foreground (vision.faint_cards) around the
-        blobs no card explains, which show parts of them: a dark face's print in dim light
-        whose light rim and face hardly differ from the mat, a card under glare whose black
-        border is nearly the glared mat's grey. Given back: what of each blob these cards
-        do not cover.
+        blobs no card explains and the `leads` (the blobs of a mended group outside the
+        cards found in it), which show parts of them: a dark face's print in dim light whose light
+        rim and face hardly differ from the mat, a card under glare whose black border is
+        nearly the glared mat's grey. Given back: what of each blob these cards do not
+        cover.
 
         Only with the learnt mat model (its print and light known, so that the faint
         difference is what lies on the mat), and only in a light where cards may hide
@@ -583,10 +596,14 @@ class _Finding:
         run straight along the arm for a card's length). Every side of a faint card is a
         sharp step in the difference: the edge of a soft patch is none."""
         arms = [b for b in blobs if b.area >= self.card_area and self._at_edge(b.contour)]
-        evidence = [b for b in blobs if b.area >= FAINT_EVIDENCE * self.card_area
-                    and not any(b is arm for arm in arms)]
-        if (self.background is None or not evidence
+        least = FAINT_EVIDENCE * self.card_area
+        evidence = [b for b in blobs if b.area >= least and not any(b is arm for arm in arms)]
+        led = [(b, found) for group, found in leads for b in group if b.area >= least]
+        if (self.background is None or not (evidence or led)
                 or not self.background.hides_cards(self.top_down, self.dark_rims)):
+            return blobs
+        evidence += [b for b, found in led if not _on_any(b.contour, found, self.px_per_mm)]
+        if not evidence:
             return blobs
         s = self.px_per_mm
         h, w = self.mask.shape[:2]
@@ -605,17 +622,22 @@ class _Finding:
         kept = np.asarray(cv2.bitwise_not(cut), np.uint8)
         faint = np.asarray(cv2.bitwise_and(seen.foreground, kept), np.uint8)
         seeds = np.asarray(cv2.bitwise_and(seeds, kept), np.uint8)
-        found = _Finding(self.top_down, seen.picture, s, self.card_mm, faint, self.dark_rims)
+        found = _Finding(self.top_down, seen.picture, s, self.card_mm, faint, self.dark_rims,
+                         FACE_INSET_MM)
         contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         searched = np.zeros((h, w), np.uint8)
+        pieces: list[_Blob] = []  # a card's faint face cut across by its print's mat-grey bands
         for contour in contours:
             outline = np.asarray(contour, np.int32)
             area = cv2.contourArea(outline) / s**2
-            if area < 0.6 * self.card_area or not _holds_any(outline, seeds):
+            if area < FAINT_EVIDENCE * self.card_area or not _holds_any(outline, seeds):
                 continue
             cv2.drawContours(searched, [outline], -1, 255, -1)
-            if area <= MEND_FIT_MOST * self.card_area:
+            if area < 0.6 * self.card_area:
+                pieces.append(_Blob(outline, area, []))
+            elif area <= MEND_FIT_MOST * self.card_area:
                 found.explain(outline, area, seams=False)
+        found.mend(pieces)
         # touching dark faces inside light rims make one faint blob; darker than the mat,
         # each face is a blob of its own, a card's middle
         darker = np.asarray(cv2.bitwise_and(seen.darker, searched), np.uint8)
@@ -652,13 +674,16 @@ class _Finding:
         """Keep the card or grid of cards the convex hull of a mended blob is, if it is one
         and the blob lies along most of its outline: where a rim does not show for a
         stretch (glare across it, or a face as dark as the mat beside it) the blob has a
-        notch or a gap too wide to mend."""
+        notch or a gap too wide to mend. With face_inset_mm, a hull that much smaller than
+        a card is the face in its middle."""
         hull = np.asarray(cv2.convexHull(contour), np.int32)
         area = cv2.contourArea(hull) / self.px_per_mm**2
         if not 0.5 * self.card_area <= area <= MEND_MOST * self.card_area:
             return False
-        found = _as_card_or_grid(hull.reshape(-1, 2).astype(np.float64) / self.px_per_mm, area,
-                                 self.card_mm)
+        pts = hull.reshape(-1, 2).astype(np.float64) / self.px_per_mm
+        found = _as_card_or_grid(pts, area, self.card_mm)
+        if not found and self.face_inset_mm:
+            found = _inset_card(pts, area, self.card_mm, self.face_inset_mm)
         if not found or _share_along(hull, contour, self.px_per_mm) < HULL_OUTLINE:
             return False
         self.cards.extend(found)
@@ -700,6 +725,14 @@ class _Finding:
         """Keep the part (mm^2) of a blob no card explains, for finish()."""
         if rest > 0:
             self.rests.append(_Blob(contour, rest, []))
+
+
+def _on_any(contour: NDArray[np.int32], cards: list[CardQuad], px_per_mm: float) -> bool:
+    """Whether the middle of a blob's bounding box lies on any of these cards."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    middle = ((x + bw / 2) / px_per_mm, (y + bh / 2) / px_per_mm)
+    return any(cv2.pointPolygonTest(np.array(card.corners_mm, np.float32), middle, False) >= 0
+               for card in cards)
 
 
 def _faces(darker: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> list[CardQuad]:

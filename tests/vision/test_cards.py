@@ -320,6 +320,22 @@ def test_a_card_whose_rim_does_not_show_along_most_of_a_side_is_its_hull() -> No
     assert np.hypot(found.cards[0].center_mm[0] - 300, found.cards[0].center_mm[1] - 200) < 2.0
 
 
+def test_in_the_faint_search_a_hull_a_few_mm_inside_a_card_is_its_face() -> None:
+    # a dark back between its neighbours in dim light: its face shows in pieces (cut by the
+    # light oval's edge), its light rim not at all; mended, their hull is the face
+    tall = (70.5, 120.5)
+    face = CardQuad.from_axes((150.0, 150.0), (0.2, 1.0), (tall[0] - 7, tall[1] - 6))
+    blob = np.zeros((300, 300), np.uint8)
+    cv2.fillConvexPoly(blob, np.round(np.array(face.corners_mm)).astype(np.int32), 255)
+    contour = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0][0]
+    top = np.zeros((300, 300, 3), np.uint8)
+    for inset, cards_found in ((0.0, 0), (cards.FACE_INSET_MM, 1)):
+        finding = cards._Finding(top, None, 1.0, tall, blob, False, inset)
+        assert finding._hull_cards(np.asarray(contour, np.int32)) == bool(cards_found)
+        assert len(finding.cards) == cards_found
+    assert np.hypot(*(np.array(finding.cards[0].center_mm) - 150.0)) < 1.5
+
+
 def test_a_chain_of_touching_cards_with_black_borders_is_told_apart_by_the_dark_seams() -> None:
     # Three UNO-like cards we never drew (a 3 mm black border), each touching the next, a
     # degree apart, under a warm lamp, through a lens. Where two touch, black meets black:
