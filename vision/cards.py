@@ -579,22 +579,22 @@ class _Finding:
                      leads: list[tuple[list[_Blob], list[CardQuad]]]) -> list[_Blob]:
         """Keep the cards found in the faint foreground (vision.faint_cards) around the
         blobs no card explains and the `leads` (the blobs of a mended group outside the
-        cards found in it), which show parts of them: a dark face's print in dim light whose light
-        rim and face hardly differ from the mat, a card under glare whose black border is
-        nearly the glared mat's grey. Given back: what of each blob these cards do not
-        cover.
+        cards found in it), which show parts of them: a dark face's print in dim light
+        whose light rim and face hardly differ from the mat, a card under glare whose
+        black border is nearly the glared mat's grey. Given back: what of each blob these
+        cards do not cover.
 
         Only with the learnt mat model (its print and light known, so that the faint
         difference is what lies on the mat), and only in a light where cards may hide
-        (MatModel.hides_cards: elsewhere the search costs its 2 to 5 ms for nothing); only
-        around blobs of some size (the print of
-        a face at least; not noise), and only in faint blobs that hold part of one: a
-        shadow is soft and never leads the search. An arm (a blob a card large or more,
-        coming in over the edge of the view) leads none either and is cut out, and a card
-        the mask shows (nearly) whole was no card to the outline checks there: neither is
-        taken for a faint card (a hand's fingers and shadow make a faint blob whose sides
-        run straight along the arm for a card's length). Every side of a faint card is a
-        sharp step in the difference: the edge of a soft patch is none."""
+        (MatModel.hides_cards: elsewhere the search costs its 2 to 5 ms for nothing);
+        only around blobs of some size (the print of a face at least; not noise), and only
+        in faint blobs that hold part of one: a shadow is soft and never leads the search.
+        An arm (a blob a card large or more, coming in over the edge of the view) leads
+        none either and is cut out, and a card the mask shows (nearly) whole was no card to
+        the outline checks there: neither is taken for a faint card (a hand's fingers and
+        shadow make a faint blob whose sides run straight along the arm for a card's
+        length). Every side of a faint card is a sharp step in the difference: the edge of
+        a soft patch is none."""
         arms = [b for b in blobs if b.area >= self.card_area and self._at_edge(b.contour)]
         least = FAINT_EVIDENCE * self.card_area
         evidence = [b for b in blobs if b.area >= least and not any(b is arm for arm in arms)]
