@@ -66,8 +66,8 @@ from vision.mat import default_mat, render_mat  # noqa: E402
 from vision.table_reader import TableReader, TopDownWarp  # noqa: E402
 
 STAGES = ("warp", "foreground mask", "find_cards: blobs", "find_cards: outline fitting",
-          "find_cards: tile seams", "cut (small frame)", "cut (full frame)",
-          "naming (identifier)", "other")
+          "find_cards: faint cards", "find_cards: tile seams", "cut (small frame)",
+          "cut (full frame)", "naming (identifier)", "other")
 
 
 @dataclass(frozen=True)
@@ -130,6 +130,7 @@ def staged(stages: Stages) -> Iterator[None]:
         (cards, "foreground_mask", named("foreground mask")),
         (table_reader, "find_cards", named("find_cards: blobs")),
         (cards, "_fit_cards", named("find_cards: outline fitting")),
+        (cards._Finding, "_faint_cards", named("find_cards: faint cards")),
         (tile_rows, "on_seams", named("find_cards: tile seams")),
         (TableReader, "_cut", cut_stage),
         (TableReader, "read", named("other")),

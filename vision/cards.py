@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import foreground_kernels, outline_kernels, tile_rows
+from vision import faint_cards, foreground_kernels, outline_kernels, tile_rows
 from vision.calibration import Calibration, Frame
 from vision.compiled import dot2
 from vision.identify_kernels import resize_area
@@ -81,6 +81,29 @@ HULL_OUTLINE = 0.6  # share of a mended blob's hull along the blob, for a card (
 #: and this wide (mm) at least, wider than one card's rim (_dark_seams)
 SEAM_RATIO = 0.6
 SEAM_MM = 5.0
+#: a blob no card explains this share of a card at least shows part of one: the faint
+#: foreground is searched for cards around it (_Finding._faint_cards)
+FAINT_EVIDENCE = 0.02
+#: the light in which cards may hide so: a mat this dark (its median grey) that a light rim
+#: or a face a little darker than it differs by less than MODEL_DIFF (dim light), or, for
+#: dark rims, glare that lights part of the mat this many times its median, where a black
+#: border is no longer DARK_RATIO of it (MatModel.hides_cards); in any other light the mask
+#: shows every card a deck's rim makes: the faint search is not made
+DIM_MAT = 48.0
+GLARE_RATIO = 2.0
+GLARE_PERCENTILE = 99.0  # (of the mat's sample: a glare spot, not a lone bright pixel)
+#: a face darker than the mat inside a light rim is this much (mm a side) smaller than its
+#: card at most, in the faint difference: the rim, the blur and the face's edge, lightened
+#: by that blur, under the threshold (_faces)
+FACE_INSET_MM = 7.0
+#: a lighter line printed on a dark face this wide at most (a ring round its value) is
+#: closed over, where two touching faces' light rims, twice as wide, are not (_faces)
+RING_MM = 3.0
+#: a card found there lies at most this share in the mask (else the mask showed it whole),
+#: and each of its sides is a sharp step for this share of it at least (a patch of light
+#: the mat model has not learnt yet, or a shadow, is soft: vision.faint_cards.sharp_sides)
+FAINT_SOLID = 0.9
+FAINT_SHARP = 0.6
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
 MIN_COVER = 0.97  # share of a card hypothesis inside the blob
@@ -287,11 +310,14 @@ class MatModel:
             model[covered > 0] = local[covered > 0]
         self.model = model
         self._sample = (valid[::8, ::8] > 0)
+        self._sample_at = np.flatnonzero(self._sample)  # (the same, as indices: faster)
         # the model where the gain is measured, at hand in one block (kept with the model)
         self._model_sample = np.ascontiguousarray(model[::8, ::8])
         self._gain_held: NDArray[np.float32] | None = None  # the gain views are compared at
         #: the gain held and dark_limit at it
         self._dark_limit: tuple[NDArray[np.float32], Mask] | None = None
+        #: the gain held and the model's grey at it
+        self._grey: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None
 
     def gain(self, top_down: Frame) -> NDArray[np.float32]:
         """Per channel, how much brighter the view is than the model (median ratio)."""
@@ -312,12 +338,35 @@ class MatModel:
     def dark_limit(self, top_down: Frame) -> Mask:
         """_dark_limit of the model at the gain the view is compared at (foreground()
         first), made once per gain held."""
-        gain = self._gain_held if self._gain_held is not None else self.gain(top_down)
+        gain, grey = self.grey(top_down)
         if self._dark_limit is None or self._dark_limit[0] is not gain:
+            self._dark_limit = (gain, _dark_limit(grey))
+        return self._dark_limit[1]
+
+    def grey(self, top_down: Frame) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """The gain the view is compared at (foreground() first) and the model's grey at
+        it (float32, OpenCV's grey weights), made once per gain held."""
+        gain = self._gain_held if self._gain_held is not None else self.gain(top_down)
+        if self._grey is None or self._grey[0] is not gain:
             weights = (GREY_WEIGHTS * gain).astype(np.float32).reshape(1, 3)
             grey = np.asarray(cv2.transform(self.model, weights), np.float32)
-            self._dark_limit = (gain, _dark_limit(grey.reshape(grey.shape[:2])))
-        return self._dark_limit[1]
+            self._grey = (gain, grey.reshape(grey.shape[:2]))
+        return self._grey
+
+    def hides_cards(self, top_down: Frame, dark_rims: bool) -> bool:
+        """Whether the mat is lit so that cards may show only in parts in the foreground
+        (DIM_MAT, GLARE_RATIO: dark rims only), from the model's sample at the gain the
+        view is compared at (foreground() first)."""
+        gain = self._gain_held if self._gain_held is not None else self.gain(top_down)
+        weights = (GREY_WEIGHTS * gain).astype(np.float32)
+        grey = np.take(self._model_sample.reshape(-1, 3) @ weights, self._sample_at)
+        n = len(grey)
+        if not n:
+            return False
+        middle_at, bright_at = n // 2, round(GLARE_PERCENTILE / 100 * (n - 1))
+        levels = np.partition(grey, (middle_at, bright_at))  # (two order statistics at once)
+        middle = float(levels[middle_at])
+        return middle < DIM_MAT or (dark_rims and float(levels[bright_at]) >= GLARE_RATIO * middle)
 
     def learn(self, top_down: Frame, valid: Mask, moved: Mask, cards: Mask, rate: float,
               healing: tuple[Frame, NDArray[np.uint8], float, int] | None = None) -> None:
@@ -328,6 +377,7 @@ class MatModel:
         self._model_sample = np.ascontiguousarray(self.model[::8, ::8])
         self._gain_held = None
         self._dark_limit = None
+        self._grey = None
 
 
 def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
@@ -346,7 +396,8 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
                           if dark_rims else None)
     mask = foreground_mask(top_down, px_per_mm, valid, background, grey)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    finding = _Finding(top_down, grey, px_per_mm, card_mm, mask, dark_rims)
+    finding = _Finding(top_down, grey, px_per_mm, card_mm, mask, dark_rims, background=background,
+                       valid=valid)
     unexplained: list[_Blob] = []
     for contour in contours:
         area = cv2.contourArea(contour) / px_per_mm**2
@@ -356,6 +407,7 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
         if blob is not None:
             unexplained.append(blob)
     finding.mend(unexplained)
+    finding.finish()
     return CardScan(cards=finding.cards, clutter=finding.clutter, mask=mask,
                     extras=finding.extras)
 
@@ -380,9 +432,21 @@ class _Finding:
     card_mm: tuple[float, float]
     mask: Mask  # the foreground
     dark_rims: bool
+    #: a mended blob's hull this much (mm a side) smaller than a card at most may be the
+    #: face of one (_hull_cards): in the faint search, a dark face whose light rim does not
+    #: show there (FACE_INSET_MM)
+    face_inset_mm: float = 0.0
+    background: MatModel | None = None  # the learnt mat, against which faint cards show
+    valid: Mask | None = None  # the pixels that show the mat
     cards: list[CardQuad] = field(default_factory=list)
     clutter: list[Clutter] = field(default_factory=list)
     extras: list[CardQuad] = field(default_factory=list)
+    #: the blobs, with the area (mm^2) no card explains, that finish() looks at
+    rests: list[_Blob] = field(default_factory=list)
+    #: the blobs of each mended group in which cards were found, with those cards: those
+    #: outside them are no clutter (as before), but may be parts of cards the faint search
+    #: finds (_faint_cards)
+    leads: list[tuple[list[_Blob], list[CardQuad]]] = field(default_factory=list)
 
     @property
     def card_area(self) -> float:
@@ -488,27 +552,138 @@ class _Finding:
                 if mended is not None and (area := cv2.contourArea(mended) / self.px_per_mm**2
                                            ) <= MEND_FIT_MOST * self.card_area:
                     grew = area > MENDED_GROWTH * sum(b.area for b in members)
+                    before = len(self.cards)
                     if (grew and area > 0.5 * self.card_area
                             and self.explain(mended, area, seams=False) is None
                             ) or self._hull_cards(mended) or self._opened_cards(
                                 [b.contour for b in members if b.area >= 0.6 * self.card_area]):
+                        self.leads.append((members, self.cards[before:]))
                         continue
                 left.extend(members)
         for blob in left:
             self.extras.extend(blob.extras)
             self._left_over(blob.contour, blob.area)
 
+    def finish(self) -> None:
+        """Look for faint cards around what no card explains (_faint_cards); the rest that
+        is large is clutter."""
+        for blob in self._faint_cards(self.rests, self.leads):
+            if blob.area <= 0.25 * self.card_area:
+                continue
+            x, y, bw, bh = cv2.boundingRect(blob.contour)
+            s = self.px_per_mm
+            self.clutter.append(Clutter(area_mm2=blob.area, at_edge=self._at_edge(blob.contour),
+                                        center_mm=((x + bw / 2) / s, (y + bh / 2) / s)))
+
+    def _faint_cards(self, blobs: list[_Blob],
+                     leads: list[tuple[list[_Blob], list[CardQuad]]]) -> list[_Blob]:
+        """Keep the cards found in the faint foreground (vision.faint_cards) around the
+        blobs no card explains and the `leads` (the blobs of a mended group outside the
+        cards found in it), which show parts of them: a dark face's print in dim light
+        whose light rim and face hardly differ from the mat, a card under glare whose
+        black border is nearly the glared mat's grey. Given back: what of each blob these
+        cards do not cover.
+
+        Only with the learnt mat model (its print and light known, so that the faint
+        difference is what lies on the mat), and only in a light where cards may hide
+        (MatModel.hides_cards: elsewhere the search costs its 2 to 5 ms for nothing);
+        only around blobs of some size (the print of a face at least; not noise), and only
+        in faint blobs that hold part of one: a shadow is soft and never leads the search.
+        An arm (a blob a card large or more, coming in over the edge of the view) leads
+        none either and is cut out, and a card the mask shows (nearly) whole was no card to
+        the outline checks there: neither is taken for a faint card (a hand's fingers and
+        shadow make a faint blob whose sides run straight along the arm for a card's
+        length). Every side of a faint card is a sharp step in the difference: the edge of
+        a soft patch is none."""
+        arms = [b for b in blobs if b.area >= self.card_area and self._at_edge(b.contour)]
+        least = FAINT_EVIDENCE * self.card_area
+        evidence = [b for b in blobs if b.area >= least and not any(b is arm for arm in arms)]
+        led = [(b, found) for group, found in leads for b in group if b.area >= least]
+        if (self.background is None or not (evidence or led)
+                or not self.background.hides_cards(self.top_down, self.dark_rims)):
+            return blobs
+        evidence += [b for b, found in led if not _on_any(b.contour, found, self.px_per_mm)]
+        if not evidence:
+            return blobs
+        s = self.px_per_mm
+        h, w = self.mask.shape[:2]
+        seeds = np.zeros((h, w), np.uint8)
+        cv2.drawContours(seeds, [blob.contour for blob in evidence], -1, 255, -1)
+        # the whole view: a box round the blobs would cut faint blobs along straight lines
+        look = self.valid if self.valid is not None else np.full((h, w), 255, np.uint8)
+        grey = (self.grey if self.grey is not None
+                else np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY), np.uint8))
+        _, mat_grey = self.background.grey(self.top_down)
+        seen = faint_cards.faint_foreground(grey, mat_grey, look, self.mask)
+        # the cards found (and the blur of their edges) and the arms are no faint cards
+        cut = _drawn(self.cards, s, 1.0, h, w)
+        cv2.drawContours(cut, [arm.contour for arm in arms], -1, 255, -1)
+        cv2.drawContours(cut, [arm.contour for arm in arms], -1, 255, max(3, round(4 * s)))
+        kept = np.asarray(cv2.bitwise_not(cut), np.uint8)
+        faint = np.asarray(cv2.bitwise_and(seen.foreground, kept), np.uint8)
+        seeds = np.asarray(cv2.bitwise_and(seeds, kept), np.uint8)
+        found = _Finding(self.top_down, seen.picture, s, self.card_mm, faint, self.dark_rims,
+                         FACE_INSET_MM)
+        contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        searched = np.zeros((h, w), np.uint8)
+        pieces: list[_Blob] = []  # a card's faint face cut across by its print's mat-grey bands
+        for contour in contours:
+            outline = np.asarray(contour, np.int32)
+            area = cv2.contourArea(outline) / s**2
+            if area < FAINT_EVIDENCE * self.card_area or not _holds_any(outline, seeds):
+                continue
+            cv2.drawContours(searched, [outline], -1, 255, -1)
+            if area < 0.6 * self.card_area:
+                pieces.append(_Blob(outline, area, []))
+            elif area <= MEND_FIT_MOST * self.card_area:
+                found.explain(outline, area, seams=False)
+        found.mend(pieces)
+        # touching dark faces inside light rims make one faint blob; darker than the mat,
+        # each face is a blob of its own, a card's middle
+        darker = np.asarray(cv2.bitwise_and(seen.darker, searched), np.uint8)
+        found.cards.extend(_faces(np.asarray(cv2.bitwise_and(darker, cv2.bitwise_not(
+            _drawn(found.cards, s, 1.0, h, w))), np.uint8), s, self.card_mm))
+        limit = MAX_OVERLAP * self.card_area
+        new = [q for q in found.cards if all(overlap_mm2(q, c) <= limit for c in self.cards)
+               and self._faint_card(q, seen.picture, seeds)]
+        if not new:
+            return blobs
+        self.cards.extend(new)
+        covered = _drawn(new, s, 0.0, h, w)
+        return [_Blob(b.contour, b.area - _share_inside(b.contour, None, covered)
+                      * cv2.contourArea(b.contour) / s**2, b.extras) for b in blobs]
+
+    def _faint_card(self, card: CardQuad, picture: Mask, seeds: Mask) -> bool:
+        """Whether a card found in the faint foreground is one: part of it shows in the mask
+        (FAINT_EVIDENCE of it in the blobs no card explains: where a card lay a while ago,
+        the mat model holds a faint ghost of it, with sharp sides, that the mask does not
+        show), not (nearly) all of it (FAINT_SOLID), and its sides are sharp (FAINT_SHARP)."""
+        corners = np.array(card.corners_mm) * self.px_per_mm
+        outline = np.round(corners).astype(np.int32)
+        return (_share_inside(outline, None, seeds) >= FAINT_EVIDENCE
+                and _share_inside(outline, None, self.mask) <= FAINT_SOLID
+                and faint_cards.sharp_sides(picture, corners).min() >= FAINT_SHARP)
+
+    def _at_edge(self, contour: NDArray[np.int32]) -> bool:
+        """Whether a blob reaches the edge of the view."""
+        h, w = self.mask.shape[:2]
+        x, y, bw, bh = cv2.boundingRect(contour)
+        return min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
+
     def _hull_cards(self, contour: NDArray[np.int32]) -> bool:
         """Keep the card or grid of cards the convex hull of a mended blob is, if it is one
         and the blob lies along most of its outline: where a rim does not show for a
         stretch (glare across it, or a face as dark as the mat beside it) the blob has a
-        notch or a gap too wide to mend."""
+        notch or a gap too wide to mend. With face_inset_mm, a hull that much smaller than
+        a card is the face in its middle."""
         hull = np.asarray(cv2.convexHull(contour), np.int32)
         area = cv2.contourArea(hull) / self.px_per_mm**2
         if not 0.5 * self.card_area <= area <= MEND_MOST * self.card_area:
             return False
-        found = _as_card_or_grid(hull.reshape(-1, 2).astype(np.float64) / self.px_per_mm, area,
-                                 self.card_mm)
+        pts = hull.reshape(-1, 2).astype(np.float64) / self.px_per_mm
+        found = _as_card_or_grid(pts, area, self.card_mm)
+        if not found and self.face_inset_mm:
+            found = _inset_card(pts, area, self.card_mm, self.face_inset_mm)
         if not found or _share_along(hull, contour, self.px_per_mm) < HULL_OUTLINE:
             return False
         self.cards.extend(found)
@@ -547,15 +722,89 @@ class _Finding:
         return kept
 
     def _left_over(self, contour: NDArray[np.int32], rest: float) -> None:
-        """Report the part (mm^2) of a blob no card explains as clutter, if it is large."""
-        if rest <= 0.25 * self.card_area:
-            return
-        h, w = self.mask.shape[:2]
-        x, y, bw, bh = cv2.boundingRect(contour)
-        at_edge = min(x, y) <= 2 or x + bw >= w - 2 or y + bh >= h - 2
-        s = self.px_per_mm
-        self.clutter.append(Clutter(area_mm2=rest, at_edge=at_edge,
-                                    center_mm=((x + bw / 2) / s, (y + bh / 2) / s)))
+        """Keep the part (mm^2) of a blob no card explains, for finish()."""
+        if rest > 0:
+            self.rests.append(_Blob(contour, rest, []))
+
+
+def _on_any(contour: NDArray[np.int32], cards: list[CardQuad], px_per_mm: float) -> bool:
+    """Whether the middle of a blob's bounding box lies on any of these cards."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    middle = ((x + bw / 2) / px_per_mm, (y + bh / 2) / px_per_mm)
+    return any(cv2.pointPolygonTest(np.array(card.corners_mm, np.float32), middle, False) >= 0
+               for card in cards)
+
+
+def _faces(darker: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> list[CardQuad]:
+    """The cards whose faces, darker than the mat, these pixels are: a lighter ring printed
+    on a face closed over (RING_MM), each piece filled in, its spurs and the bridges to
+    others cut off (an opening OPEN_MM wide), and the bites a lighter print near its edge
+    takes out of it filled in (its hull, along which it lies for most of the way): a
+    rectangle up to FACE_INSET_MM a side smaller than its card."""
+    s = px_per_mm
+    k = 2 * round(OPEN_MM * s / 2) + 1
+    ring = 2 * round(RING_MM * s / 2) + 1
+    darker = np.asarray(cv2.morphologyEx(darker, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (ring, ring))), np.uint8)
+    outlines, _ = cv2.findContours(darker, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(darker)  # a lighter ring printed on the face is no cut in it
+    cv2.drawContours(filled, outlines, -1, 255, -1)
+    opened = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
+    pieces, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cards: list[CardQuad] = []
+    card_area = card_mm[0] * card_mm[1]
+    for piece in pieces:
+        hull = np.asarray(cv2.convexHull(piece), np.int32)
+        area = cv2.contourArea(hull) / s**2
+        if not 0.6 * card_area <= area <= (1 + SIZE_TOL) ** 2 * card_area:
+            continue
+        found = _inset_card(hull.reshape(-1, 2).astype(np.float64) / s, area, card_mm,
+                            FACE_INSET_MM)
+        if found and _share_along(hull, np.asarray(piece, np.int32), s) >= HULL_OUTLINE:
+            cards.extend(found)
+    return cards
+
+
+def _grown(card: CardQuad, mm: float) -> Vec:
+    """A card's corners (mm) moved out along its diagonals, by `mm` or so from each side."""
+    corners: Vec = np.array(card.corners_mm, np.float64)
+    centre = corners.mean(axis=0)
+    half_diagonal = float(np.linalg.norm(corners[0] - centre))
+    grown: Vec = centre + (corners - centre) * (1 + mm * math.sqrt(2) / half_diagonal)
+    return grown
+
+
+def _holds_any(contour: NDArray[np.int32], seeds: Mask) -> bool:
+    """Whether a (filled) outline holds any pixel of `seeds`."""
+    return _share_inside(contour, seeds, seeds, empty=0.0) > 0
+
+
+def _share_inside(contour: NDArray[np.int32], chosen: Mask | None, region: Mask,
+                  empty: float = 1.0) -> float:
+    """The share of the pixels of a (filled) outline in the view (those `chosen` of them)
+    that lie in `region`; `empty` for none."""
+    h, w = region.shape[:2]
+    x, y, bw, bh = cv2.boundingRect(contour)
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + bw), min(h, y + bh)
+    if x1 <= x0 or y1 <= y0:
+        return empty
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(inside, [contour], -1, 255, -1, offset=(-x0, -y0))
+    if chosen is not None:
+        inside = np.asarray(cv2.bitwise_and(inside, chosen[y0:y1, x0:x1]), np.uint8)
+    drawn = cv2.countNonZero(inside)
+    shared = cv2.countNonZero(cv2.bitwise_and(inside, region[y0:y1, x0:x1]))
+    return shared / drawn if drawn else empty
+
+
+def _drawn(cards: list[CardQuad], px_per_mm: float, grown_mm: float, h: int, w: int) -> Mask:
+    """The cards (each `grown_mm` out from its sides) filled in on an h x w mask."""
+    out = np.zeros((h, w), np.uint8)
+    for card in cards:
+        cv2.fillConvexPoly(out, np.round(_grown(card, grown_mm) * px_per_mm).astype(np.int32),
+                           255)
+    return out
 
 
 #: per side of a card, where its outline is checked (shares of the side) and across it,
@@ -637,14 +886,15 @@ def _mended(contours: list[NDArray[np.int32]], px_per_mm: float
             for label, group in groups.items()]
 
 
-def _inset_card(pts: Vec, area: float, card_mm: tuple[float, float]) -> list[CardQuad] | None:
-    """The card a rectangular blob up to INSET_MM a side smaller than it is the middle of."""
+def _inset_card(pts: Vec, area: float, card_mm: tuple[float, float],
+                inset_mm: float = INSET_MM) -> list[CardQuad] | None:
+    """The card a rectangular blob up to `inset_mm` a side smaller than it is the middle of."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts.astype(np.float32))
     if rw * rh <= 0 or area / (rw * rh) < MIN_FILL:
         return None
     (short, long), (card_short, card_long) = sorted((rw, rh)), sorted(card_mm)
-    if not (card_short - 2 * INSET_MM <= short <= card_short * (1 + SIZE_TOL)
-            and card_long - 2 * INSET_MM <= long <= card_long * (1 + SIZE_TOL)):
+    if not (card_short - 2 * inset_mm <= short <= card_short * (1 + SIZE_TOL)
+            and card_long - 2 * inset_mm <= long <= card_long * (1 + SIZE_TOL)):
         return None
     theta = math.radians(angle)
     axis = (math.cos(theta), math.sin(theta)) if rw > rh else (-math.sin(theta), math.cos(theta))

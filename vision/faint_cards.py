@@ -1,0 +1,122 @@
+"""What lies on the mat but hardly differs from it: the view against the learnt mat model in
+grey, smoothed, measured against its own noise.
+
+The foreground mask (vision.cards) needs a channel MODEL_DIFF grey levels off the mat
+model. In dim light a dark card inside a thin light rim is only 4 to 16 levels off a mat
+of about 26; under a lamp's glare a black border is 0.9 of the glared mat's grey. Against
+the model the mat's print, glare and fall-off are gone: what is left is the camera's
+noise and what lies on the mat, and smoothed a little, a card's face, rim or border stands
+many of that noise's sigmas out of it. A shadow does too, but only as a soft patch: the
+cards are found in this faint foreground by the same outline checks as in the mask, on a
+picture of the difference (`picture`), where a card's side is a sharp step and the mat's
+print is no edge at all.
+
+    >>> faint = faint_foreground(grey, mat_grey, look, mask)   # doctest: +SKIP
+    >>> faint.foreground, faint.darker, faint.picture         # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Mask = NDArray[np.uint8]
+Floats = NDArray[np.float32]
+
+SMOOTH_PX = 3  # the box (px) the view is smoothed in, as the model is: the noise, not a rim
+NOISE_SIGMAS = 4.0  # a pixel this many sigmas of the smoothed noise off the mat is something
+FAINT_FLOOR = 3.0  # and this many grey levels at least
+#: the picture of the difference shows one sigma of the smoothed noise as this many levels
+#: (a dim card's sides step some ten sigmas, as sharp as a card in good light), at most
+#: PICTURE_GAIN times the difference
+PICTURE_SIGMA = 3.0
+PICTURE_GAIN = 4.0
+MID_GREY = 128  # the mat in the picture
+NOISE_SAMPLE = 4  # every this many pixels (each way) measure the noise
+
+
+@dataclass(frozen=True)
+class Faint:
+    """The faint foreground of a view (`faint_foreground`), the part of it darker than the
+    mat, and the picture of the difference."""
+
+    foreground: Mask
+    darker: Mask
+    picture: Mask
+
+
+def faint_foreground(grey: Mask, mat_grey: Floats, look: Mask, mask: Mask) -> Faint:
+    """Within `look`, the pixels of a grey view that differ from the mat's grey (the model's
+    at the view's gain) by NOISE_SIGMAS of the smoothed difference's noise (measured on the
+    pixels of `look` outside the foreground `mask`), and those of `mask`; and the picture of
+    that difference (MID_GREY where the view is the mat, the mat's print gone, and outside
+    `look`: a tag the model learnt is no edge under a hand), uint8, the view's size."""
+    h, w = grey.shape
+    faint = np.zeros((h, w), np.uint8)
+    darker = np.zeros((h, w), np.uint8)
+    picture = np.full((h, w), MID_GREY, np.uint8)
+    x, y, bw, bh = cv2.boundingRect(look)
+    if bw == 0 or bh == 0:
+        return Faint(faint, darker, picture)
+    box = (slice(y, y + bh), slice(x, x + bw))
+    # the view smoothed as the model was learnt (vision.cards.MatModel): its print cancels
+    view = np.asarray(cv2.boxFilter(grey[box], cv2.CV_32F, (SMOOTH_PX, SMOOTH_PX)), np.float32)
+    smooth = np.asarray(cv2.subtract(view, mat_grey[box]), np.float32)
+    inside = look[box]
+    chosen = np.asarray(cv2.bitwise_and(inside, cv2.bitwise_not(mask[box])), np.uint8)
+    sample = smooth[::NOISE_SAMPLE, ::NOISE_SAMPLE][chosen[::NOISE_SAMPLE, ::NOISE_SAMPLE] > 0]
+    if not len(sample):
+        return Faint(faint, darker, picture)
+    centre = float(np.median(sample))
+    sigma = max(0.25, 1.4826 * float(np.median(np.abs(sample - centre))))
+    limit = max(FAINT_FLOOR, NOISE_SIGMAS * sigma)
+    smooth -= np.float32(centre)
+    below = np.asarray(cv2.threshold(smooth, -limit, 255, cv2.THRESH_BINARY_INV)[1], np.uint8)
+    above = np.asarray(cv2.threshold(smooth, limit, 255, cv2.THRESH_BINARY)[1], np.uint8)
+    off = cv2.bitwise_or(above, below)
+    faint[box] = cv2.bitwise_and(cv2.bitwise_or(off, mask[box]), inside)
+    darker[box] = cv2.bitwise_and(below, inside)
+    gain = min(PICTURE_GAIN, PICTURE_SIGMA / sigma)
+    shown = cv2.addWeighted(smooth, gain, smooth, 0.0, MID_GREY, dtype=cv2.CV_8U)
+    cv2.copyTo(shown, inside, picture[box])
+    return Faint(faint, darker, picture)
+
+
+#: where along each side of a card its step is read (its rounded corners left out)
+ALONG = np.linspace(0.1, 0.9, 24)
+ACROSS_PX = 1.5  # px either side of the outline where the step across it is read
+SHIFTS_PX = np.arange(-3.0, 3.5, 1.0)  # the outline may lie this far off the card's side
+SHARP_STEP = 4.0  # a step of this many sigmas of the picture's noise is a card's side
+
+
+def sharp_sides(picture: Mask, corners_px: NDArray[np.floating[Any]]) -> Floats:
+    """Per side of a card outline (4 x 2 corners, px, in order), the share of it along
+    which the picture steps sharply across it (by SHARP_STEP sigmas of its noise within
+    2 x ACROSS_PX, the side where it lies within SHIFTS_PX): a card's side does, and
+    the soft edge of a shadow or of a patch of light the mat model has not learnt yet
+    does not."""
+    corners = corners_px.astype(np.float32)
+    centre = corners.mean(axis=0)
+    shares = np.zeros(4, np.float32)
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        along = b - a
+        normal = np.array([along[1], -along[0]], np.float32) / max(
+            float(np.linalg.norm(along)), 1e-6)
+        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
+            normal = -normal
+        base = a[None] + ALONG[:, None].astype(np.float32) * along[None]  # (points, 2)
+        shift = SHIFTS_PX.astype(np.float32)[:, None, None] * normal  # (shifts, 1, 2)
+        inner = base[None] + shift - ACROSS_PX * normal
+        outer = base[None] + shift + ACROSS_PX * normal
+        values = [cv2.remap(picture, np.ascontiguousarray(p[..., 0]),
+                            np.ascontiguousarray(p[..., 1]), cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                  for p in (inner, outer)]
+        step = np.abs(values[0] - values[1]).max(axis=0)  # (points,)
+        shares[i] = float((step >= SHARP_STEP * PICTURE_SIGMA).mean())
+    return shares
