@@ -148,6 +148,10 @@ def hues(img: Floats) -> Floats:
     low, top = _extremes(img)
     saturation = (top - low) / (top + 1e-3)
     weight = np.clip((saturation - SATURATED[0]) / (SATURATED[1] - SATURATED[0]), 0.0, 1.0)
+    # a pixel dark enough to count wholly as black has no hue: its channels a few levels
+    # apart, their hue is the camera's noise (a framed joker's dark frame read purple and
+    # red in a warm light, as near red's views as the joker's); a dark colour keeps its hue
+    weight[top <= DARK[0]] = 0.0
     n = len(img)
     hue = cv2.cvtColor(img.reshape(n * SIZE[1], SIZE[0], 3), cv2.COLOR_BGR2HSV)[..., 0]
     place = hue.reshape(n, -1) / 360.0 * HUE_BINS - 0.5  # bin k's middle at k
@@ -477,6 +481,12 @@ class TemplateIdentifier:
         at SIZE: `fine` holds that test's two ratios) and, among the colours that shape
         comes in, one colour clearly wins; else None."""
         order = np.argsort(-shape_scores)
+        if fine is not None and min(fine) > 1.0:
+            # the finer look finds the second shape the closer, in all and where the two
+            # differ (a 5's strokes that SIZE blurs into an 8's): its test is then the
+            # second shape's to pass, the two shapes' places swapped
+            order[:2] = order[1::-1]
+            fine = (1.0 / fine[0], 1.0 / fine[1])
         best = float(shape_scores[order[0]])
         second = float(shape_scores[order[1]]) if len(order) > 1 else -1.0
         ratio = (1.0 - best) / max(1.0 - second, 1e-6)
@@ -485,7 +495,7 @@ class TemplateIdentifier:
             # the finer look names a card the coarse one could not, and overrules it where
             # it finds the second shape the closer one where the two differ
             finer = min(FINE_RATIO / max(fine[0], 1e-6), FOCUS_RATIO / max(fine[1], 1e-6))
-            strict = finer if fine[1] > 1.0 else max(strict, finer)
+            strict = finer if fine[1] > 1.0 or ratio > 1.0 else max(strict, finer)
         shape = int(order[0])
         colours = [c for (s, c) in self.faces if s == shape]
         ranked = sorted(colours, key=lambda c: float(colour_d[c]))

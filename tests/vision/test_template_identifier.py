@@ -299,3 +299,30 @@ def test_the_white_level_from_counts_is_numpys_percentile() -> None:
         lifted = small.astype(np.float32).reshape(shape[0], -1, 3) + 4.0
         assert np.array_equal(_white_levels(small),
                               np.percentile(lifted, WHITE_PERCENTILE, axis=1).astype(np.float32))
+
+
+def test_a_dark_pixel_counts_as_black_not_as_its_hue() -> None:
+    # a dark frame's pixels read some hue or other (a warm light turns them purple or red):
+    # a card framed in dark red and one framed in dark blue have the same colours
+    frames = []
+    for tint in ((5, 5, 30), (30, 5, 5)):  # 0.49 apart when a dark pixel counted its hue
+        card = np.full((96, 62, 3), 245, np.uint8)
+        cv2.rectangle(card, (0, 0), (61, 95), tint, 8)
+        card[40:56, 12:50] = (40, 160, 220)  # the same gold print on both
+        frames.append(card)
+    red, blue = hues(balanced(np.stack([camera(card) for card in frames])))
+    assert 0.5 * np.abs(red - blue).sum() < 0.05
+
+
+def test_the_finer_look_names_the_second_shape_when_it_finds_it_clearly_closer(
+        uno_identifier: TemplateIdentifier) -> None:
+    # an 8 and a 5 close at SIZE, the 8 ahead; at FINE_SIZE the 5 is clearly the closer,
+    # in all and where the two differ: a red 5, never an 8
+    names = uno_identifier.shape_names
+    scores = np.full(len(names), 0.3, np.float32)
+    scores[names.index("8")], scores[names.index("5")] = 0.94, 0.93
+    colour_d = np.full(len(uno_identifier.colour_names), 0.6, np.float32)
+    colour_d[uno_identifier.colour_names.index("red")] = 0.05
+    decide = uno_identifier._decide  # the decision alone, given the comparisons
+    assert decide(scores, colour_d, 100.0, (2.5, 4.0))[0] == "red-5"
+    assert decide(scores, colour_d, 100.0, (1.1, 1.2))[0] is None  # not clearly: unknown
