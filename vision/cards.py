@@ -626,7 +626,9 @@ class _Finding:
                          FACE_INSET_MM)
         contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         searched = np.zeros((h, w), np.uint8)
-        pieces: list[_Blob] = []  # a card's faint face cut across by its print's mat-grey bands
+        # a card's faint face cut across by its print's mat-grey bands, and a whole card's
+        # faint blob no card explains, cracked open along such a band: mended together
+        pieces: list[_Blob] = []
         for contour in contours:
             outline = np.asarray(contour, np.int32)
             area = cv2.contourArea(outline) / s**2
@@ -635,8 +637,9 @@ class _Finding:
             cv2.drawContours(searched, [outline], -1, 255, -1)
             if area < 0.6 * self.card_area:
                 pieces.append(_Blob(outline, area, []))
-            elif area <= MEND_FIT_MOST * self.card_area:
-                found.explain(outline, area, seams=False)
+            elif area <= MEND_FIT_MOST * self.card_area and (
+                    unexplained := found.explain(outline, area, seams=False)) is not None:
+                pieces.append(unexplained)
         found.mend(pieces)
         # touching dark faces inside light rims make one faint blob; darker than the mat,
         # each face is a blob of its own, a card's middle
