@@ -626,7 +626,9 @@ class _Finding:
                          FACE_INSET_MM)
         contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         searched = np.zeros((h, w), np.uint8)
-        pieces: list[_Blob] = []  # a card's faint face cut across by its print's mat-grey bands
+        # a card's faint face cut across by its print's mat-grey bands, and a whole card's
+        # faint blob no card explains, cracked open along such a band: mended together
+        pieces: list[_Blob] = []
         for contour in contours:
             outline = np.asarray(contour, np.int32)
             area = cv2.contourArea(outline) / s**2
@@ -635,8 +637,9 @@ class _Finding:
             cv2.drawContours(searched, [outline], -1, 255, -1)
             if area < 0.6 * self.card_area:
                 pieces.append(_Blob(outline, area, []))
-            elif area <= MEND_FIT_MOST * self.card_area:
-                found.explain(outline, area, seams=False)
+            elif area <= MEND_FIT_MOST * self.card_area and (
+                    unexplained := found.explain(outline, area, seams=False)) is not None:
+                pieces.append(unexplained)
         found.mend(pieces)
         # touching dark faces inside light rims make one faint blob; darker than the mat,
         # each face is a blob of its own, a card's middle
@@ -963,8 +966,9 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     strong = max(20.0, 0.4 * float(high - low))
     canny = np.asarray(cv2.Canny(roi, 0.4 * strong, strong), np.uint8)
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
-    if dark_rims:
-        edges = np.asarray(cv2.bitwise_or(edges, _dark_seams(roi, blob, px_per_mm)), np.uint8)
+    if dark_rims:  # (the seams' pixels marked as such where no image edge is)
+        seams = _dark_seams(roi, blob, px_per_mm)
+        edges[(seams > 0) & (edges == 0)] = outline_kernels.SEAM_PIXEL
     offset = np.array([x0, y0], np.float64)
     gx = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3), np.float32)
     gy = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3), np.float32)
@@ -977,7 +981,7 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     ref = max(1.0, 0.5 * _percentile_f32(on_edges, 90)) if len(on_edges) else 1.0
     edge_normal = np.arctan2(edge_gy, edge_gx)
     fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,
-               edge_normal.astype(np.float64))
+               edge_normal.astype(np.float64), dark_rims)
     votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
     return fit.solve(np.concatenate([votes, anchored]), REFINED)
 
@@ -1026,6 +1030,7 @@ class _Fit:
     edge_x: NDArray[np.intp]  # the edge pixels
     edge_y: NDArray[np.intp]
     edge_normal: Vec  # the gradient's angle on them
+    dark_rims: bool  # the cards' rim is darker than the mat (_outline_scores)
 
     def solve(self, quads: Vec, refined: int) -> tuple[list[CardQuad], list[CardQuad]]:
         """The cards chosen among the candidates (ROI pixels), and other card outlines in
@@ -1037,7 +1042,8 @@ class _Fit:
         grad, ref = self.grad, self.ref
         quads = outline_kernels.distinct(quads, px_per_mm)
         quads_mm = (quads + offset) / px_per_mm
-        outline, strength = _outline_scores(quads_mm, blob, edges, offset, px_per_mm, grad, ref)
+        outline, strength = _outline_scores(quads_mm, blob, edges, offset, px_per_mm, grad, ref,
+                                            self.dark_rims)
         # the votes use one direction per group of cards; fit each promising candidate to the
         # edges along its own outline (piles are a few degrees off each other)
         best: list[int] = []
@@ -1053,7 +1059,8 @@ class _Fit:
         if best:
             refits = _refine_many(quads[best], self.edge_x, self.edge_y, self.edge_normal)
             refits_mm = (refits + offset) / px_per_mm
-            more = _outline_scores(refits_mm, blob, edges, offset, px_per_mm, grad, ref)
+            more = _outline_scores(refits_mm, blob, edges, offset, px_per_mm, grad, ref,
+                                   self.dark_rims)
             quads_mm = np.concatenate([quads_mm, refits_mm])
             outline = np.concatenate([outline, more[0]])
             strength = np.concatenate([strength, more[1]])
@@ -1210,7 +1217,8 @@ _INSIDE_STEPS = np.linspace(0.05, 0.95, 20)  # where an outline is checked acros
 
 def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm: float,
                     grad: tuple[NDArray[np.float32], NDArray[np.float32]],
-                    ref: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+                    ref: float, dark_rims: bool = False
+                    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Per Nx4x2 quad: the share of its outline on a blob border or an image edge, and how
     strongly its outline is a step across the side (1 on a blob border; else the image
     gradient across the side relative to `ref`, at most 1), which ranks rivals: a card's
@@ -1222,7 +1230,7 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
     """
     return outline_kernels.outline_scores(quads, offset, px_per_mm, blob, edges, *grad, ref,
                                           _SIDE_STEPS_FLAT, _ACROSS_SHIFTS_FLAT, _GRID_S_FLAT,
-                                          _GRID_T_FLAT, _GRID_CORNER_INDEX, MIN_COVER)
+                                          _GRID_T_FLAT, _GRID_CORNER_INDEX, MIN_COVER, dark_rims)
 
 
 def overlap_mm2(a: CardQuad, b: CardQuad) -> float:

@@ -23,6 +23,9 @@ from vision.compiled import compiled, dot2, median_of, pairwise_sum
 Vec = NDArray[np.float64]
 Mask = NDArray[np.uint8]
 
+#: the value of an edge pixel that stands for the outline where two dark rims meet
+#: (vision.cards._dark_seams); image edges are 255
+SEAM_PIXEL = 1
 _ROUNDING = 6755399441055744.0  # 1.5 * 2**52: x + it - it is x rounded as np.rint rounds it
 
 
@@ -85,8 +88,8 @@ def _cover_ok(quads: Any, offset: Any, px_per_mm: float, blob: Any, grid_s: Any,
 
 @compiled
 def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges: Any,
-                    gx: Any, gy: Any, ref: float, steps: Any,
-                    shifts: Any) -> Any:  # pragma: no cover
+                    gx: Any, gy: Any, ref: float, steps: Any, shifts: Any,
+                    dark_rims: bool) -> Any:  # pragma: no cover
     n = quads.shape[0]
     m = len(steps)
     h, w = blob.shape
@@ -124,7 +127,7 @@ def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
                 edge = inside and edges[r, col] > 0
                 outside[k, p] = out
                 hit[k, p] = out or edge
-                if out:
+                if out or (dark_rims and edge and edges[r, col] == SEAM_PIXEL):
                     step[k, p] = 1.0
                     continue
                 best = 0.0
@@ -133,7 +136,8 @@ def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
                                             ox, oy, px_per_mm, scale, gh, gw)
                     vx = np.float64(gx[r, col]) if inside else 0.0
                     vy = np.float64(gy[r, col]) if inside else 0.0
-                    across = abs(vx * nx + vy * ny)
+                    across = vx * nx + vy * ny
+                    across = max(across, 0.0) if dark_rims else abs(across)
                     if t == 0 or across > best:
                         best = across
                 step[k, p] = min(1.0, best / ref)
@@ -143,7 +147,7 @@ def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
 @compiled
 def _outline_scores(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges: Any, gx: Any,
                     gy: Any, ref: float, steps: Any, shifts: Any, grid_s: Any, grid_t: Any,
-                    corners: Any, min_cover: float) -> Any:  # pragma: no cover
+                    corners: Any, min_cover: float, dark_rims: bool) -> Any:  # pragma: no cover
     n = len(quads)
     outline, strength = np.zeros(n), np.zeros(n)
     inside = np.nonzero(_cover_ok(quads, offset, px_per_mm, blob, grid_s, grid_t, corners,
@@ -151,7 +155,7 @@ def _outline_scores(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
     if len(inside) == 0:
         return outline, strength
     hit, outside, step = _outline_points(quads[inside], offset, px_per_mm, blob, edges, gx, gy,
-                                         ref, steps, shifts)
+                                         ref, steps, shifts, dark_rims)
     points = hit.shape[1]
     for i in range(len(inside)):
         k = inside[i]
@@ -164,17 +168,21 @@ def _outline_scores(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
 def outline_scores(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, edges: Mask,
                    gx: NDArray[np.float32], gy: NDArray[np.float32], ref: float, steps: Vec,
                    shifts: Vec, grid_s: Vec, grid_t: Vec, corners: NDArray[np.intp],
-                   min_cover: float) -> tuple[Vec, Vec]:
+                   min_cover: float, dark_rims: bool = False) -> tuple[Vec, Vec]:
     """Per Nx4x2 quad (mm), the share of its outline points (`steps` along each side) on the
     blob border (outside 2.5 mm out) or an edge, and its strength: 3/4 the mean step across
     the side (1 outside; else the steepest gradient across the side at the `shifts` (pixels)
     relative to `ref`, at most 1) and 1/4 the share outside. Both are 0 for a quad that does
     not lie on the blob: fewer than 3 of its inner grid's `corners` or less than a share
-    `min_cover` of its whole grid (points a + s ab + t ad of the quad shrunk by 10 %)."""
+    `min_cover` of its whole grid (points a + s ab + t ad of the quad shrunk by 10 %).
+
+    With `dark_rims` a step counts only where it rises outward (the card's dark rim lies
+    inside its outline, so a printed line's other edge a rim's width in is no side), and a
+    SEAM_PIXEL edge counts as a whole step: there two dark rims meet and no step shows."""
     outline, strength = _outline_scores(
         np.ascontiguousarray(quads, np.float64), np.ascontiguousarray(offset, np.float64),
         float(px_per_mm), blob, edges, gx, gy, float(ref), steps, shifts, grid_s, grid_t,
-        corners, float(min_cover))
+        corners, float(min_cover), bool(dark_rims))
     return outline, strength
 
 

@@ -6,6 +6,7 @@ import math
 
 import cv2
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 
 from vision import outline_kernels
@@ -42,7 +43,8 @@ def _quads(rng: np.random.Generator, n: int, w: int, h: int) -> NDArray[np.float
     return out
 
 
-def test_outline_scores_are_the_numpy_ones() -> None:
+@pytest.mark.parametrize("dark_rims", [False, True])
+def test_outline_scores_are_the_numpy_ones(dark_rims: bool) -> None:
     rng = np.random.default_rng(5)
     scored = 0
     for trial in range(40):
@@ -50,6 +52,8 @@ def test_outline_scores_are_the_numpy_ones() -> None:
         blob = np.zeros((h, w), np.uint8)
         blob[h // 6: 5 * h // 6, w // 5: 4 * w // 5] = 255
         edges = ((rng.random((h, w)) < 0.3) * 255).astype(np.uint8)
+        if dark_rims:  # some of the other pixels stand for seams between dark rims
+            edges[(edges == 0) & (rng.random((h, w)) < 0.2)] = outline_kernels.SEAM_PIXEL
         gx, gy = (rng.normal(0, 50, (h, w)).astype(np.float32) for _ in range(2))
         px_per_mm = float(rng.choice([1.0, 1.5, 1.37]))
         offset = rng.integers(0, 40, 2).astype(np.float64)
@@ -83,19 +87,21 @@ def test_outline_scores_are_the_numpy_ones() -> None:
         outside = ~(inside & (blob.ravel()[index] > 0))
         inside, index = _is_set(edges, pts, offset, px_per_mm)
         on_edge = inside & (edges.ravel()[index] > 0)
+        on_seam = on_edge & (edges.ravel()[index] == outline_kernels.SEAM_PIXEL) & dark_rims
         at = pts[None] + normals[None] * (_ACROSS_SHIFTS / px_per_mm)
         inside, index = _is_set(gx, at.reshape(-1, 2), offset, px_per_mm)
         sx = np.where(inside, gx.ravel()[index], 0.0).reshape(3, -1)
         sy = np.where(inside, gy.ravel()[index], 0.0).reshape(3, -1)
-        across = np.abs(sx * normals[None, :, 0] + sy * normals[None, :, 1]).max(axis=0)
-        step = np.where(outside, 1.0, np.minimum(1.0, across / 40.0))
+        signed = sx * normals[None, :, 0] + sy * normals[None, :, 1]
+        across = (np.maximum(signed, 0.0) if dark_rims else np.abs(signed)).max(axis=0)
+        step = np.where(outside | on_seam, 1.0, np.minimum(1.0, across / 40.0))
         outline = (outside | on_edge).reshape(n, -1).mean(axis=1)
         strength = 0.75 * step.reshape(n, -1).mean(axis=1) + 0.25 * outside.reshape(
             n, -1).mean(axis=1)
         got_outline, got_strength = outline_kernels.outline_scores(
             quads, offset, px_per_mm, blob, edges, gx, gy, 40.0, _SIDE_STEPS.ravel(),
             _ACROSS_SHIFTS.ravel(), _GRID_S.ravel(), _GRID_T.ravel(),
-            np.array(_GRID_CORNERS, np.intp), MIN_COVER)
+            np.array(_GRID_CORNERS, np.intp), MIN_COVER, dark_rims)
         scored += int(ok.sum())
         assert got_outline.tobytes() == np.where(ok, outline, 0.0).tobytes()
         assert got_strength.tobytes() == np.where(ok, strength, 0.0).tobytes()
