@@ -335,6 +335,10 @@ class MatModel:
                                                    math.floor(MODEL_DIFF),
                                                    math.floor(3 * CHROMA_DIFF))
 
+    def _compared_gain(self, top_down: Frame) -> NDArray[np.float32]:
+        """The gain the view is compared at: the one foreground() holds, else the view's."""
+        return self._gain_held if self._gain_held is not None else self.gain(top_down)
+
     def dark_limit(self, top_down: Frame) -> Mask:
         """_dark_limit of the model at the gain the view is compared at (foreground()
         first), made once per gain held."""
@@ -346,7 +350,7 @@ class MatModel:
     def grey(self, top_down: Frame) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """The gain the view is compared at (foreground() first) and the model's grey at
         it (float32, OpenCV's grey weights), made once per gain held."""
-        gain = self._gain_held if self._gain_held is not None else self.gain(top_down)
+        gain = self._compared_gain(top_down)
         if self._grey is None or self._grey[0] is not gain:
             weights = (GREY_WEIGHTS * gain).astype(np.float32).reshape(1, 3)
             grey = np.asarray(cv2.transform(self.model, weights), np.float32)
@@ -357,7 +361,7 @@ class MatModel:
         """Whether the mat is lit so that cards may show only in parts in the foreground
         (DIM_MAT, GLARE_RATIO: dark rims only), from the model's sample at the gain the
         view is compared at (foreground() first)."""
-        gain = self._gain_held if self._gain_held is not None else self.gain(top_down)
+        gain = self._compared_gain(top_down)
         weights = (GREY_WEIGHTS * gain).astype(np.float32)
         grey = np.take(self._model_sample.reshape(-1, 3) @ weights, self._sample_at)
         n = len(grey)
@@ -452,6 +456,13 @@ class _Finding:
     def card_area(self) -> float:
         return self.card_mm[0] * self.card_mm[1]
 
+    def _view_grey(self) -> Frame:
+        """The view's grey levels, made from it when first needed (a dark-rimmed deck's
+        search is given them, made for its mask)."""
+        if self.grey is None:
+            self.grey = np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY), np.uint8)
+        return self.grey
+
     def explain(self, contour: NDArray[np.int32], area: float, seams: bool = True
                 ) -> _Blob | None:
         """Find the cards of one blob (area in mm^2) and keep them and what else it holds
@@ -461,21 +472,15 @@ class _Finding:
         found = _as_card_or_grid(pts, area, self.card_mm)
         more: list[CardQuad] = []
         if found is None and area > 0.6 * self.card_area:
-            if self.grey is None:
-                self.grey = np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY),
-                                       np.uint8)
-            found, more = _fit_cards(contour, self.grey, self.px_per_mm, self.card_mm,
-                                     self.dark_rims)
+            found, more = _fit_cards(contour, self._view_grey(), self.px_per_mm,
+                                     self.card_mm, self.dark_rims)
             if found and area - len(found) * self.card_area >= LEFT_CARD * self.card_area:
-                left, left_extras = self._left_cards(contour, found, self.grey)
+                left, left_extras = self._left_cards(contour, found, self._view_grey())
                 found, more = found + left, more + left_extras
         if not found:
             return _Blob(contour, area, more)
         if seams and len(found) > 1 and tile_rows.are_tiles(self.card_mm):
-            if self.grey is None:
-                self.grey = np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY),
-                                       np.uint8)
-            found = tile_rows.on_seams(self.grey, self.px_per_mm, found, self.mask)
+            found = tile_rows.on_seams(self._view_grey(), self.px_per_mm, found, self.mask)
         self.extras.extend(dataclasses.replace(q, beneath=tuple(len(self.cards) + i
                                                                 for i in q.beneath))
                            for q in more)
@@ -611,8 +616,7 @@ class _Finding:
         cv2.drawContours(seeds, [blob.contour for blob in evidence], -1, 255, -1)
         # the whole view: a box round the blobs would cut faint blobs along straight lines
         look = self.valid if self.valid is not None else np.full((h, w), 255, np.uint8)
-        grey = (self.grey if self.grey is not None
-                else np.asarray(cv2.cvtColor(self.top_down, cv2.COLOR_BGR2GRAY), np.uint8))
+        grey = self._view_grey()
         _, mat_grey = self.background.grey(self.top_down)
         seen = faint_cards.faint_foreground(grey, mat_grey, look, self.mask)
         # the cards found (and the blur of their edges) and the arms are no faint cards
