@@ -494,7 +494,7 @@ class _Finding:
         the cards it lies on as indices into the found and these): the parts of the blob
         outside the cards found, slivers LEFT_OPEN_MM wide cut off, explained each as a
         card, a grid of cards, or fitted on its own; only outlines that are sharp steps in
-        the view (_sharp_outline) are kept. The edge votes of a blob take a few side
+        the view (sharp_outline) are kept. The edge votes of a blob take a few side
         positions per axis, 4 mm apart at least: a tile laid 2 mm along from the one it
         touches, or one of many in a blob of several rows, gets no candidate of its own,
         and one 1.5 mm off does not lie on the blob."""
@@ -524,12 +524,12 @@ class _Finding:
                 continue  # (no card fits in it, or it is a hand or glare: not worth a fit)
             fitted, others = (grid, []) if grid else _fit_cards(
                 piece, grey, s, self.card_mm, self.dark_rims)
-            sharp = [i for i, card in enumerate(fitted) if _sharp_outline(card, grey, s)]
+            sharp = [i for i, card in enumerate(fitted) if sharp_outline(card, grey, s)]
             index = {i: len(found) + len(cards) + n for n, i in enumerate(sharp)}
             cards.extend(fitted[i] for i in sharp)
             extras.extend(dataclasses.replace(e, beneath=tuple(index[i] for i in e.beneath
                                                               if i in index))
-                          for e in others if _sharp_outline(e, grey, s))
+                          for e in others if sharp_outline(e, grey, s))
         return cards, extras
 
     def _holds_core(self, piece: NDArray[np.int32], rest: Mask, origin: tuple[int, int]
@@ -815,13 +815,13 @@ def _drawn(cards: list[CardQuad], px_per_mm: float, grown_mm: float, h: int, w: 
 
 
 #: per side of a card, where its outline is checked (shares of the side) and across it,
-#: the pixels stepped through (_sharp_outline)
+#: the pixels stepped through (sharp_outline)
 _SHARP_ALONG = np.linspace(0.1, 0.9, 12)
 _SHARP_ACROSS = np.arange(-2.0, 2.5, 1.0)
 _NEXT_CORNER = [1, 2, 3, 0]  # np.roll(corners, -1, axis=0) without its overhead
 
 
-def _sharp_outline(quad: CardQuad, grey: Frame, px_per_mm: float) -> bool:
+def sharp_outline(quad: CardQuad, grey: Frame, px_per_mm: float) -> bool:
     """Whether a card's outline is a sharp step in the view: along most of it (the
     median over its sides) the steepest step between neighbouring pixels across it is
     SHARP_EDGE or more. Glare is a soft blob, smooth inside, where the fit may take the

@@ -11,6 +11,7 @@ cut for naming from the large one, where a small card or a tile has its detail.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,7 @@ from vision.cards import (
     mat_background,
     mat_colour,
     overlap_mm2,
+    sharp_outline,
     view_mask,
     warp_patch,
 )
@@ -364,11 +366,16 @@ class TableReader:
     def _not_mat(self, top: Frame, scan: CardScan, valid: Mask) -> Mask:
         """What the mat model must not learn from a view: the cards found, and anything
         else with a sharp outline (a hand, a phone). Glare and light fall-off are soft and
-        stay: they are how this mat looks."""
-        covered = self._card_pixels(top, scan)
-        grey = cv2.GaussianBlur(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-        gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8
-        gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8
+        stay: they are how this mat looks. So does a card found in glare whose outline is
+        no sharp step (a lamp's spot on the bare mat may be as large as a big card and be
+        fitted as one): learnt from the local estimate instead, the glare would differ from
+        the model as a card-shaped blob in every frame that follows."""
+        grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
+        sharp = [q for q in scan.cards if sharp_outline(q, grey, self.px_per_mm)]
+        covered = self._card_pixels(top, dataclasses.replace(scan, cards=sharp))
+        blurred = cv2.GaussianBlur(grey, (3, 3), 0)
+        gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3) / 8
+        gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3) / 8
         sharpness = cv2.magnitude(gx, gy)
         fg = foreground_mask(top, self.px_per_mm, valid)
         contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)

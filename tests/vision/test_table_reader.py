@@ -274,6 +274,25 @@ def test_glare_beside_cards_is_neither_a_card_nor_a_hand(faces: Any,
     assert sorted(c.code or "?" for c in reading.cards) == ["back", "oasis", "vizier"]
 
 
+def test_a_glare_spot_fitted_as_a_big_card_on_the_bare_mat_is_learnt_as_mat(
+        identifier: CardIdentifier) -> None:
+    # A lamp's spot on the bare mat, about as large as a 70 x 120 mm card: the first look
+    # (against the local estimate of the mat light) fits a card in it. Its outline is no
+    # sharp step, so the model learns the glare there, and no card shows in the next frame.
+    mat = default_mat()
+    scene = render.Scene(render_mat(mat, 4.0), mat, 4.0, [])
+    light = dataclasses.replace(render.Lighting.daylight(),
+                                glare=render.Glare(center=(0.41, 0.57), radius=0.054,
+                                                   strength=0.62))
+    camera = render.CameraPose(tilt_deg=14.0, yaw_deg=-127.0, roll_deg=122.0, fov_deg=59.8,
+                               fill=0.77)
+    empty = render.render(scene, camera, light, np.random.default_rng(3), blur_sigma=0.34,
+                          noise_sigma=2.9, jpeg_quality=95).image
+    reader = TableReader(mat, identifier, (70.5, 120.5))
+    reader.read(empty)
+    assert reader.read(empty).cards == []
+
+
 def test_a_dark_hand_on_the_dark_mat_is_obstruction(faces: Any,
                                                      identifier: CardIdentifier) -> None:
     mat = default_mat()
