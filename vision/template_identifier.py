@@ -70,12 +70,14 @@ FINE_TEMPLATES = 2  # each of the two shapes' templates (its best at SIZE) compa
 FINE_RATIO = 0.8  # the ratio test at FINE_SIZE, loose: the focused test below decides
 FOCUS_RATIO = 0.5  # the ratio test at FINE_SIZE where the two shapes' best templates differ
 FOCUS_BLUR = 2.0  # sigma (FINE_SIZE pixels) of the map of where they differ
-PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
-PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
-OWN_PLAIN_FLOOR = 0.6  # the same for a face whose shape is its own, its colours within
-OWN_PLAIN_RATIO = 0.65  # OWN_COLOUR_FAR of its own views: a pale back's print (pink on
+OWN_PLAIN_FLOOR = 0.6  # a face of its own with little print on it (a plain back) correlates
+OWN_PLAIN_RATIO = 0.65  # less with itself under noise, but then lies far from every other
+# shape, its colours within OWN_COLOUR_FAR of its own views: a pale back's print (pink on
 # blue-grey, its oval lighter or darker than the field as the light turns) correlates only
-# 0.57 to 0.76 with its one enrolled view, the next shape (a skip) 0.34 to 0.53
+# 0.57 to 0.76 with its one enrolled view, the next shape (a skip) 0.34 to 0.53. A shape
+# shared across colours is printed (a numeral, a sign) and has no such test: a yellow
+# reverse a third under a red card, 0.79 with the reverse and 0.52 with the next shape,
+# passed the 0.75 and 0.45 that test had, its colour read from the red card
 RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen lately
 RECENT_TOLERANCE = 4.0  # levels a block's mean may move in a channel and the patch stay the same
 RECENT_COUNT = 64  # patches remembered (a table holds far fewer cards)
@@ -509,11 +511,10 @@ class TemplateIdentifier:
         # vouch for a plain print the light changes more
         own = len(ranked) == 1
         far = OWN_COLOUR_FAR if own else COLOUR_FAR
-        plain_floor, plain_ratio = ((OWN_PLAIN_FLOOR, OWN_PLAIN_RATIO) if own
-                                    else (PLAIN_FLOOR, PLAIN_RATIO))
-        ratio = max(ratio, 1e-6)
-        shape_conf = max(min(strict, best / SHAPE_FLOOR),
-                         min(plain_ratio / ratio, best / plain_floor))
+        shape_conf = min(strict, best / SHAPE_FLOOR)
+        if own:
+            shape_conf = max(shape_conf, min(OWN_PLAIN_RATIO / max(ratio, 1e-6),
+                                             best / OWN_PLAIN_FLOOR))
         conf = 0.5 * min(shape_conf, colour_lead,
                          far / max(float(colour_d[ranked[0]]), 1e-3), 2.0)
         if spread < MIN_CONTRAST:
