@@ -129,7 +129,11 @@ def staged(stages: Stages) -> Iterator[None]:
         (TopDownWarp, "warp", named("warp")),
         (cards, "foreground_mask", named("foreground mask")),
         (table_reader, "find_cards", named("find_cards: blobs")),
+        # (a blob's fit made and its candidates weighed, then those of the pieces left in it)
         (cards, "_fit_cards", named("find_cards: outline fitting")),
+        (cards, "_blob_fit", named("find_cards: outline fitting")),
+        (cards._Fit, "solve", named("find_cards: outline fitting")),
+        (cards._Fit, "lying_on", named("find_cards: outline fitting")),
         (cards._Finding, "_faint_cards", named("find_cards: faint cards")),
         (tile_rows, "on_seams", named("find_cards: tile seams")),
         (TableReader, "_cut", cut_stage),

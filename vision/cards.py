@@ -472,10 +472,13 @@ class _Finding:
         found = _as_card_or_grid(pts, area, self.card_mm)
         more: list[CardQuad] = []
         if found is None and area > 0.6 * self.card_area:
-            found, more = _fit_cards(contour, self._view_grey(), self.px_per_mm,
-                                     self.card_mm, self.dark_rims)
-            if found and area - len(found) * self.card_area >= LEFT_CARD * self.card_area:
-                left, left_extras = self._left_cards(contour, found, self._view_grey())
+            made = _blob_fit(contour, self._view_grey(), self.px_per_mm, self.card_mm,
+                             self.dark_rims)
+            found, more = made[0].solve(made[1], REFINED) if made else ([], [])
+            if made and found and (area - len(found) * self.card_area
+                                   >= LEFT_CARD * self.card_area):
+                left, left_extras = self._left_cards(contour, found, self._view_grey(),
+                                                     made[0])
                 found, more = found + left, more + left_extras
         if not found:
             return _Blob(contour, area, more)
@@ -488,8 +491,8 @@ class _Finding:
         self._left_over(contour, area - len(found) * self.card_area)
         return None
 
-    def _left_cards(self, contour: NDArray[np.int32], found: list[CardQuad], grey: Frame
-                    ) -> tuple[list[CardQuad], list[CardQuad]]:
+    def _left_cards(self, contour: NDArray[np.int32], found: list[CardQuad], grey: Frame,
+                    fit: _Fit) -> tuple[list[CardQuad], list[CardQuad]]:
         """The cards the fit missed in a blob, and other outlines there (extras, each with
         the cards it lies on as indices into the found and these): the parts of the blob
         outside the cards found, slivers LEFT_OPEN_MM wide cut off, explained each as a
@@ -497,7 +500,10 @@ class _Finding:
         the view (sharp_outline) are kept. The edge votes of a blob take a few side
         positions per axis, 4 mm apart at least: a tile laid 2 mm along from the one it
         touches, or one of many in a blob of several rows, gets no candidate of its own,
-        and one 1.5 mm off does not lie on the blob."""
+        and one 1.5 mm off does not lie on the blob. Nor, where several cards of different
+        directions share a blob, does a card a few degrees off the blob's main direction;
+        the edges around a piece vote for it, and if it lies on cards found (`fit`: the
+        blob's) it is fitted in the whole blob (_on_found)."""
         s = self.px_per_mm
         x, y, bw, bh = cv2.boundingRect(contour)
         rest = np.zeros((bh, bw), np.uint8)
@@ -527,10 +533,32 @@ class _Finding:
             sharp = [i for i, card in enumerate(fitted) if sharp_outline(card, grey, s)]
             index = {i: len(found) + len(cards) + n for n, i in enumerate(sharp)}
             cards.extend(fitted[i] for i in sharp)
+            on_top = [] if grid else self._on_found(piece, fit, grey, found + cards)
             extras.extend(dataclasses.replace(e, beneath=tuple(index[i] for i in e.beneath
                                                               if i in index))
-                          for e in others if sharp_outline(e, grey, s))
+                          for e in others if sharp_outline(e, grey, s)
+                          and not self._near_any(e, on_top))
+            cards.extend(on_top)
         return cards, extras
+
+    def _on_found(self, piece: NDArray[np.int32], fit: _Fit, grey: Frame,
+                  below: list[CardQuad]) -> list[CardQuad]:
+        """The cards that the piece's edges vote for lying on cards found in the blob
+        (`below`): the piece lacks what such a card covers of them (cut out with them), so
+        no fit on the piece weighs it; they are fitted in the whole blob (its `fit`:
+        _Fit.lying_on) and kept if sharp, centred in the piece and half a card's width
+        from the cards found (not one of them again)."""
+        s = self.px_per_mm
+        return [card for card in fit.lying_on(piece, below)
+                if cv2.pointPolygonTest(piece, (card.center_mm[0] * s, card.center_mm[1] * s),
+                                        False) >= 0
+                and not self._near_any(card, below) and sharp_outline(card, grey, s)]
+
+    def _near_any(self, card: CardQuad, others: list[CardQuad]) -> bool:
+        """Whether the card's centre lies within half a card's width of one of the others'
+        (it is that card again, a little off)."""
+        apart = min(self.card_mm) / 2
+        return any(math.dist(card.center_mm, other.center_mm) < apart for other in others)
 
     def _holds_core(self, piece: NDArray[np.int32], rest: Mask, origin: tuple[int, int]
                     ) -> bool:
@@ -953,6 +981,18 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     rectangles. They are kept if their outline lies on a blob border or an image edge:
     the top card of a pile shows its whole outline, a card beneath it does not.
     """
+    made = _blob_fit(contour, grey, px_per_mm, card_mm, dark_rims)
+    if made is None:
+        return [], []
+    fit, candidates = made
+    return fit.solve(candidates, REFINED)
+
+
+def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
+              card_mm: tuple[float, float], dark_rims: bool = False
+              ) -> tuple[_Fit, Vec] | None:
+    """The fit of card outlines in a blob (_fit_cards) and the candidates it weighs; None
+    where no card may lie on the blob."""
     x, y, bw, bh = cv2.boundingRect(contour)
     pad = round(4 * px_per_mm)
     x0, y0 = max(0, x - pad), max(0, y - pad)
@@ -961,7 +1001,7 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
     if not _may_cover_a_card(blob, px_per_mm, card_mm):
-        return [], []  # (what the fit would find: every candidate's scores are 0)
+        return None  # (what the fit would find: every candidate's scores are 0)
     # edge thresholds follow the contrast, so a dim table still shows the seams between cards
     levels = outline_kernels.histogram_under(roi, blob)
     area_px = int(levels.sum())
@@ -987,7 +1027,7 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,
                edge_normal.astype(np.float64), dark_rims)
     votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
-    return fit.solve(np.concatenate([votes, anchored]), REFINED)
+    return fit, np.concatenate([votes, anchored])
 
 
 def _may_cover_a_card(blob: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> bool:
@@ -1113,6 +1153,42 @@ class _Fit:
                      if max(abs(x - centres[k][0]), abs(y - centres[k][1])) <= apart
                      and _overlap_mm2(quads_mm[extra], quads_mm[k]) >= limit
                      and self.lies_on(quads_mm[extra], quads_mm[k]))
+
+    def lying_on(self, piece: NDArray[np.int32], below: list[CardQuad]) -> list[CardQuad]:
+        """The cards that the edges in and around a piece of the blob vote for (and its own
+        corners and sides), fitted in the whole blob, that the piece alone cannot hold (a
+        fit on it had them to weigh) and that lie on cards `below` (on_top)."""
+        s, offset = self.px_per_mm, self.offset
+        x, y, w, h = cv2.boundingRect(piece)
+        pad = round(4 * s)  # (the margin of a blob's own fit)
+        x0, y0 = x - pad - offset[0], y - pad - offset[1]
+        near = ((self.edge_x >= x0) & (self.edge_x < x0 + w + 2 * pad)
+                & (self.edge_y >= y0) & (self.edge_y < y0 + h + 2 * pad))
+        votes = _candidate_quads(self.edge_x[near], self.edge_y[near],
+                                 self.edge_normal[near].astype(np.float32),
+                                 round(cv2.contourArea(piece)), s, self.card_mm)
+        anchored = outline_kernels.anchored_quads(_outline_mm(piece, s), self.card_mm, s,
+                                                  offset)
+        found, _ = self.solve(np.concatenate([votes, anchored]), REFINED)
+        if not found:
+            return []
+        on_piece = np.zeros_like(self.blob)
+        cv2.drawContours(on_piece, [piece], -1, 255, -1,
+                         offset=(-round(offset[0]), -round(offset[1])))
+        held = outline_kernels.cover(np.array([card.corners_mm for card in found]), offset, s,
+                                     on_piece, _GRID_S_FLAT, _GRID_T_FLAT, _GRID_CORNER_INDEX,
+                                     MIN_COVER)
+        return [card for card, in_piece in zip(found, held.tolist(), strict=True)
+                if not in_piece and self.on_top(card, below)]
+
+    def on_top(self, card: CardQuad, others: list[CardQuad]) -> bool:
+        """Whether the card lies on others: it overlaps one at least by MAX_OVERLAP of a card
+        or more (more than cards side by side may), and lies on each it overlaps so."""
+        limit = MAX_OVERLAP * self.card_mm[0] * self.card_mm[1]
+        upper = np.array(card.corners_mm)
+        under = [lower for lower in (np.array(other.corners_mm) for other in others)
+                 if _overlap_mm2(upper, lower) >= limit]
+        return bool(under) and all(self.lies_on(upper, lower) for lower in under)
 
     def lies_on(self, upper: Vec, lower: Vec) -> bool:
         """Whether card `upper` (mm) lies on card `lower` where they overlap: its own outline

@@ -165,6 +165,16 @@ def _outline_scores(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
     return outline, strength
 
 
+def cover(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, grid_s: Vec, grid_t: Vec,
+          corners: NDArray[np.intp], min_cover: float) -> NDArray[np.bool_]:
+    """Per Nx4x2 quad (mm), whether it lies (almost) wholly inside the blob, as
+    `outline_scores` tests it before scoring it."""
+    out: NDArray[np.bool_] = _cover_ok(np.ascontiguousarray(quads, np.float64), offset,
+                                       float(px_per_mm), blob, grid_s, grid_t, corners,
+                                       float(min_cover))
+    return out
+
+
 def outline_scores(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, edges: Mask,
                    gx: NDArray[np.float32], gy: NDArray[np.float32], ref: float, steps: Vec,
                    shifts: Vec, grid_s: Vec, grid_t: Vec, corners: NDArray[np.intp],

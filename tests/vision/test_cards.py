@@ -522,6 +522,13 @@ def _tiles_view(centres: list[tuple[float, float]]) -> Any:
     return np.asarray(cv2.GaussianBlur(top, (3, 3), 0), np.uint8)
 
 
+def _whole_fit(contour: Any, grey: Any) -> Any:
+    """The fit of a view's blob of tiles (1 px/mm), as _Finding.explain makes it."""
+    made = cards._blob_fit(np.asarray(contour, np.int32), grey, 1.0, TILE)
+    assert made is not None
+    return made[0]
+
+
 def _left_in_blob(top: Any, found: list[CardQuad], soft: float = 0.0) -> list[CardQuad]:
     """The cards _Finding._left_cards finds in the one blob of a view beside those found
     (in the view blurred by a Gaussian of sigma `soft` px, the blob kept)."""
@@ -531,7 +538,8 @@ def _left_in_blob(top: Any, found: list[CardQuad], soft: float = 0.0) -> list[Ca
         grey = np.asarray(cv2.GaussianBlur(grey, (0, 0), soft), np.uint8)
     (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     finding = cards._Finding(top, grey, 1.0, TILE, mask, False)
-    left, _ = finding._left_cards(np.asarray(contour, np.int32), found, grey)
+    left, _ = finding._left_cards(np.asarray(contour, np.int32), found, grey,
+                                  _whole_fit(contour, grey))
     return left
 
 
@@ -562,11 +570,9 @@ def test_a_card_left_over_in_a_blob_must_have_a_sharp_outline() -> None:
     assert _left_in_blob(_tiles_view([upper, lower]), found, soft=20.0) == []
 
 
-def test_a_tile_on_one_left_over_is_offered_with_the_tile_it_lies_on() -> None:
-    # below the tile found, a row of two tiles with a third laid crooked across them: the
-    # part left over is no card, but fitted on its own it holds the row's first tile, and
-    # the crooked one as an outline for the reader to name, lying on that tile (index 1:
-    # after the one found)
+def _crooked_tile_view() -> tuple[Any, list[CardQuad]]:
+    """A tile, below it a row of two tiles, and a third laid crooked across the row, on
+    it; every tile with a darker rim."""
     top = np.full((200, 240, 3), (60, 66, 47), np.uint8)
     tiles = [CardQuad.from_axes(centre, axis, TILE) for centre, axis in (
         ((100.0, 80.0), (0.0, 1.0)), ((100.0, 111.0), (0.0, 1.0)), ((120.5, 111.0), (0.0, 1.0)),
@@ -575,13 +581,39 @@ def test_a_tile_on_one_left_over_is_offered_with_the_tile_it_lies_on() -> None:
         outline = np.round(np.array(tile.corners_mm) - 0.5).astype(np.int32)
         cv2.fillPoly(top, [outline], (level, level + 5, level + 10))
         cv2.polylines(top, [outline], True, (120, 120, 120), 1)  # (its rim)
-    top = np.asarray(cv2.GaussianBlur(top, (3, 3), 0), np.uint8)
+    return np.asarray(cv2.GaussianBlur(top, (3, 3), 0), np.uint8), tiles
+
+
+def test_a_tile_on_one_left_over_is_offered_with_the_tile_it_lies_on() -> None:
+    # below the tile found, a row of two tiles with a third laid crooked across them: the
+    # part left over is no card, but fitted on its own it holds the row's first tile, and
+    # the crooked one as an outline for the reader to name, lying on that tile (index 1:
+    # after the one found)
+    top, tiles = _crooked_tile_view()
     grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
     mask = foreground_mask(top, 1.0)
     (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     finding = cards._Finding(top, grey, 1.0, TILE, mask, False)
-    left, extras = finding._left_cards(np.asarray(contour, np.int32), tiles[:1], grey)
+    left, extras = finding._left_cards(np.asarray(contour, np.int32), tiles[:1], grey,
+                                       _whole_fit(contour, grey))
     assert len(left) == 1 and np.hypot(*np.subtract(left[0].center_mm, (100.0, 111.0))) < 1.0
     assert len(extras) == 1 and extras[0].beneath == (1,)
     assert np.hypot(*np.subtract(extras[0].center_mm, tiles[3].center_mm)) < 2.0
     assert abs(extras[0].angle_deg - tiles[3].angle_deg) < 4.0
+
+
+def test_a_tile_lying_on_tiles_found_is_found_though_what_is_left_of_it_lacks_that_part(
+        ) -> None:
+    # with the row's first tile found too, what is left of the crooked tile lacks its part
+    # over that tile (cut out with it): no outline lies on that piece alone; fitted in the
+    # whole blob, it is found, lying on the tile (its outline shows across the tile, the
+    # tile's not across it)
+    top, tiles = _crooked_tile_view()
+    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
+    mask = foreground_mask(top, 1.0)
+    (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    finding = cards._Finding(top, grey, 1.0, TILE, mask, False)
+    left, _ = finding._left_cards(np.asarray(contour, np.int32), tiles[:2], grey,
+                                  _whole_fit(contour, grey))
+    crooked = [q for q in left if np.hypot(*np.subtract(q.center_mm, tiles[3].center_mm)) < 2.0]
+    assert len(crooked) == 1 and abs(crooked[0].angle_deg - tiles[3].angle_deg) < 4.0
