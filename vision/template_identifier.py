@@ -100,6 +100,12 @@ COLOUR_RATIO = 0.5  # or, by half the margin at least, at most this share of the
 COLOUR_FAR = 0.7  # histogram distance beyond which a patch has none of a face's colours
 OWN_COLOUR_FAR = 0.45  # the same for a face whose shape is its own (no colour to beat), from
 # the nearest of its enrolled views: below 0.5, where a card of no colour lies from any colour
+HUE_SHOWN = 0.25  # share of a card's histogram in hues (not black) from which its hues alone
+HUE_FAR = 0.75  # must lie within this distance of a view of the colour it is named (the hue
+# bins alone, each side's hues as a whole): a tall joker in dim glare, white-balanced on its
+# own yellow numeral (its field dark, its rim dim), showed orange to green hues 0.89 from
+# every view of its colour and of violet, and was named violet for a black share like
+# violet's; the 1151 coloured cards named right in the five unseen designs' tables lay 0.55 at most
 COLOUR_MASS = 0.05  # share of a card's pixels below which its colours (and black) are too
 # few to make a whole histogram of: a grey blank's stays as slight as its colours are
 
@@ -482,12 +488,13 @@ class TemplateIdentifier:
         per_shape = scored.scores
         hist = hues(pictures)
         colour_d = self._colour_distances(hist)
+        hue_d = self._hue_distances(hist)
         spread = contrasts(grey(patches))
         close = [i for i in range(len(patches)) if close_call(per_shape[i])]
         fine_inks = (ink(balanced(patches[close], FINE_SIZE), FINE_SHADING_DEGREE) if close
                      else inks[:0])
         fine = {i: self._fine_ratios(scored, i, fine_inks[k]) for k, i in enumerate(close)}
-        return [self._decide(per_shape[i], colour_d[i], spread[i], fine.get(i))
+        return [self._decide(per_shape[i], colour_d[i], hue_d[i], spread[i], fine.get(i))
                 for i in range(len(patches))]
 
     def _colour_distances(self, hist: Floats) -> Floats:
@@ -497,6 +504,21 @@ class TemplateIdentifier:
         view's colours, not those of the mean of them all."""
         views = 0.5 * np.abs(hist[:, None, :] - self.colours[None, :, :]).sum(axis=2)
         out: Floats = np.minimum.reduceat(views, self.colour_starts, axis=1)
+        return out
+
+    def _hue_distances(self, hist: Floats) -> Floats:
+        """How far each histogram's hues lie from each colour's, (patches, colours): its hue
+        bins and those of the colour's nearest view, each side's hues taken as a whole (its
+        share of black left out); 0 for a histogram with less than HUE_SHOWN in hues, whose
+        few tinted pixels say little."""
+        hue = hist[:, :HUE_BINS]
+        shown = hue.sum(axis=1)
+        views = self.colours[:, :HUE_BINS]
+        views = views / np.maximum(views.sum(axis=1, keepdims=True), 1e-6)
+        apart = 0.5 * np.abs(hue[:, None, :] / np.maximum(shown, 1e-6)[:, None, None]
+                             - views[None]).sum(axis=2)
+        out: Floats = np.minimum.reduceat(apart, self.colour_starts, axis=1)
+        out[shown < HUE_SHOWN] = 0.0
         return out
 
     def _fine_ratios(self, scored: Scored, picture: int, fine: Floats) -> tuple[float, float]:
@@ -529,11 +551,12 @@ class TemplateIdentifier:
         return ((1.0 - first) / max(1.0 - second, 1e-6),
                 (1.0 - focused[0]) / max(1.0 - focused[1], 1e-6))
 
-    def _decide(self, shape_scores: Floats, colour_d: Floats, spread: float,
+    def _decide(self, shape_scores: Floats, colour_d: Floats, hue_d: Floats, spread: float,
                 fine: tuple[float, float] | None = None) -> tuple[str | None, float]:
         """The face when one shape clearly wins (at FINE_SIZE, when the two best were close
         at SIZE: `fine` holds that test's two ratios) and, among the colours that shape
-        comes in, one colour clearly wins; else None."""
+        comes in, one colour clearly wins and its hues are the card's (`hue_d`); else
+        None."""
         order = np.argsort(-shape_scores)
         if fine is not None and min(fine) > 1.0:
             # the finer look finds the second shape the closer, in all and where the two
@@ -563,12 +586,13 @@ class TemplateIdentifier:
         # vouch for a plain print the light changes more
         own = len(ranked) == 1
         far = OWN_COLOUR_FAR if own else COLOUR_FAR
+        hue_fit = 2.0 if own else HUE_FAR / max(float(hue_d[ranked[0]]), 1e-3)
         shape_conf = min(strict, best / SHAPE_FLOOR)
         if own:
             shape_conf = max(shape_conf, min(OWN_PLAIN_RATIO / max(ratio, 1e-6),
                                              best / OWN_PLAIN_FLOOR))
         conf = 0.5 * min(shape_conf, colour_lead,
-                         far / max(float(colour_d[ranked[0]]), 1e-3), 2.0)
+                         far / max(float(colour_d[ranked[0]]), 1e-3), hue_fit, 2.0)
         if spread < MIN_CONTRAST:
             conf = 0.0
         conf = float(np.clip(conf, 0.0, 1.0))

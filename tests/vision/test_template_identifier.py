@@ -367,3 +367,30 @@ def test_the_finer_look_names_the_second_shape_when_it_finds_it_clearly_closer(
     decide = uno_identifier._decide  # the decision alone, given the comparisons
     assert decide(scores, colour_d, 100.0, (2.5, 4.0))[0] == "red-5"
     assert decide(scores, colour_d, 100.0, (1.1, 1.2))[0] is None  # not clearly: unknown
+
+
+def test_a_card_whose_hues_are_none_of_its_colours_is_not_named_for_its_black() -> None:
+    # A tall joker-7 in dim glare (held-out tempus-tall table 1000008), white-balanced on
+    # its own yellow numeral (its field dark, its rim dim): orange to green hues, none of
+    # any colour's, and as much black as violet's views. Its shape won, and of its colours
+    # violet lay nearest (0.51, the joker's own 0.765): named violet-7 at 0.56. Its hues
+    # lie far from violet's (and every colour's): unknown.
+    faces = paint_deck(DESIGNS["tempus-tall"], json.loads(
+        (DECKS / "tempus.json").read_text(encoding="utf-8"))["faces"], seed=1)
+    identifier = TemplateIdentifier.from_references(faces)
+    hist = np.array([[0.086, 0.239, 0.157, 0, 0, 0, 0, 0.003, 0.005, 0.004, 0.005, 0.05,
+                      0.451]], np.float32)
+    scores = np.full(len(identifier.shape_names), 0.5, np.float32)
+    scores[identifier.shape_names.index("7")] = 0.945
+    scores[identifier.shape_names.index("3")] = 0.775
+    distances = {"red": 0.972, "violet": 0.51, "joker": 0.765}
+    colour_d = np.array([distances.get(name, 0.9) for name in identifier.colour_names],
+                        np.float32)
+    hue_d = identifier._hue_distances(hist)[0]
+    assert hue_d[identifier.colour_names.index("violet")] > 0.75
+    assert identifier._decide(scores, colour_d, np.zeros_like(hue_d), 1.0)[0] == "violet-7"
+    assert identifier._decide(scores, colour_d, hue_d, 1.0)[0] is None
+    # a card showing the hues of one of violet's views is named by them as before
+    violet = identifier.colours[identifier.colour_starts[
+        identifier.colour_names.index("violet")]][None]
+    assert identifier._hue_distances(violet)[0][identifier.colour_names.index("violet")] < 1e-6
