@@ -364,9 +364,10 @@ def test_the_finer_look_names_the_second_shape_when_it_finds_it_clearly_closer(
     scores[names.index("8")], scores[names.index("5")] = 0.94, 0.93
     colour_d = np.full(len(uno_identifier.colour_names), 0.6, np.float32)
     colour_d[uno_identifier.colour_names.index("red")] = 0.05
+    hue_d = np.zeros_like(colour_d)  # (its hues its colour's)
     decide = uno_identifier._decide  # the decision alone, given the comparisons
-    assert decide(scores, colour_d, 100.0, (2.5, 4.0))[0] == "red-5"
-    assert decide(scores, colour_d, 100.0, (1.1, 1.2))[0] is None  # not clearly: unknown
+    assert decide(scores, colour_d, hue_d, 100.0, (2.5, 4.0))[0] == "red-5"
+    assert decide(scores, colour_d, hue_d, 100.0, (1.1, 1.2))[0] is None  # not clearly: unknown
 
 
 def test_a_card_whose_hues_are_none_of_its_colours_is_not_named_for_its_black() -> None:
