@@ -502,9 +502,7 @@ class TemplateIdentifier:
         nearest of the colour's views. Its views were cut in the lights of the enrolment,
         a light each pass (or layout): a card seen in a light like one of them has that
         view's colours, not those of the mean of them all."""
-        views = 0.5 * np.abs(hist[:, None, :] - self.colours[None, :, :]).sum(axis=2)
-        out: Floats = np.minimum.reduceat(views, self.colour_starts, axis=1)
-        return out
+        return self._nearest_views(hist, self.colours)
 
     def _hue_distances(self, hist: Floats) -> Floats:
         """How far each histogram's hues lie from each colour's, (patches, colours): its hue
@@ -514,11 +512,17 @@ class TemplateIdentifier:
         hue = hist[:, :HUE_BINS]
         shown = hue.sum(axis=1)
         views = self.colours[:, :HUE_BINS]
-        views = views / np.maximum(views.sum(axis=1, keepdims=True), 1e-6)
-        apart = 0.5 * np.abs(hue[:, None, :] / np.maximum(shown, 1e-6)[:, None, None]
-                             - views[None]).sum(axis=2)
-        out: Floats = np.minimum.reduceat(apart, self.colour_starts, axis=1)
+        out = self._nearest_views(hue / np.maximum(shown, 1e-6)[:, None],
+                                  views / np.maximum(views.sum(axis=1, keepdims=True), 1e-6))
         out[shown < HUE_SHOWN] = 0.0
+        return out
+
+    def _nearest_views(self, hists: Floats, views: Floats) -> Floats:
+        """How far each histogram lies from each colour (half the sum of the bins'
+        differences), (patches, colours): from the nearest of the colour's views (`views`,
+        a row for each of `self.colours`)."""
+        apart = 0.5 * np.abs(hists[:, None, :] - views[None, :, :]).sum(axis=2)
+        out: Floats = np.minimum.reduceat(apart, self.colour_starts, axis=1)
         return out
 
     def _fine_ratios(self, scored: Scored, picture: int, fine: Floats) -> tuple[float, float]:
