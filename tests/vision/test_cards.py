@@ -529,18 +529,24 @@ def _whole_fit(contour: Any, grey: Any) -> Any:
     return made[0]
 
 
-def _left_in_blob(top: Any, found: list[CardQuad], soft: float = 0.0) -> list[CardQuad]:
-    """The cards _Finding._left_cards finds in the one blob of a view beside those found
-    (in the view blurred by a Gaussian of sigma `soft` px, the blob kept)."""
+def _left_and_extras(top: Any, found: list[CardQuad], soft: float = 0.0
+                     ) -> tuple[list[CardQuad], list[CardQuad]]:
+    """The cards and other outlines _Finding._left_cards finds in the one blob of a view
+    beside those found (in the view blurred by a Gaussian of sigma `soft` px, the blob
+    kept)."""
     grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
     mask = foreground_mask(top, 1.0)
     if soft:
         grey = np.asarray(cv2.GaussianBlur(grey, (0, 0), soft), np.uint8)
     (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     finding = cards._Finding(top, grey, 1.0, TILE, mask, False)
-    left, _ = finding._left_cards(np.asarray(contour, np.int32), found, grey,
-                                  _whole_fit(contour, grey))
-    return left
+    return finding._left_cards(np.asarray(contour, np.int32), found, grey,
+                               _whole_fit(contour, grey))
+
+
+def _left_in_blob(top: Any, found: list[CardQuad], soft: float = 0.0) -> list[CardQuad]:
+    """The cards _Finding._left_cards finds in the one blob of a view beside those found."""
+    return _left_and_extras(top, found, soft)[0]
 
 
 def test_a_tile_the_fit_left_out_of_a_blob_is_the_part_left_over() -> None:
@@ -590,12 +596,7 @@ def test_a_tile_on_one_left_over_is_offered_with_the_tile_it_lies_on() -> None:
     # the crooked one as an outline for the reader to name, lying on that tile (index 1:
     # after the one found)
     top, tiles = _crooked_tile_view()
-    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
-    mask = foreground_mask(top, 1.0)
-    (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    finding = cards._Finding(top, grey, 1.0, TILE, mask, False)
-    left, extras = finding._left_cards(np.asarray(contour, np.int32), tiles[:1], grey,
-                                       _whole_fit(contour, grey))
+    left, extras = _left_and_extras(top, tiles[:1])
     assert len(left) == 1 and np.hypot(*np.subtract(left[0].center_mm, (100.0, 111.0))) < 1.0
     assert len(extras) == 1 and extras[0].beneath == (1,)
     assert np.hypot(*np.subtract(extras[0].center_mm, tiles[3].center_mm)) < 2.0
@@ -609,11 +610,6 @@ def test_a_tile_lying_on_tiles_found_is_found_though_what_is_left_of_it_lacks_th
     # whole blob, it is found, lying on the tile (its outline shows across the tile, the
     # tile's not across it)
     top, tiles = _crooked_tile_view()
-    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
-    mask = foreground_mask(top, 1.0)
-    (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    finding = cards._Finding(top, grey, 1.0, TILE, mask, False)
-    left, _ = finding._left_cards(np.asarray(contour, np.int32), tiles[:2], grey,
-                                  _whole_fit(contour, grey))
+    left = _left_in_blob(top, tiles[:2])
     crooked = [q for q in left if np.hypot(*np.subtract(q.center_mm, tiles[3].center_mm)) < 2.0]
     assert len(crooked) == 1 and abs(crooked[0].angle_deg - tiles[3].angle_deg) < 4.0
