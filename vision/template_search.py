@@ -14,13 +14,14 @@ residual lengths a column more of one matmul). The basis is taken among products
 templates' main row and column profiles (PROFILES), so that the projections of all of
 a patch's windows cost two small matmuls (the columns at every shift, then the rows),
 not one of all their values. A deck's decision needs only the two best
-shapes' scores (the best and the ratio test against the next): after the best bound's
-pairs of the likeliest shapes are compared, every (window, template) pair whose bound
-could still raise the second best score, or its own shape's, is compared in full, and
-no other. The two best scores are then the full comparison's, and every other shape's
-score (a lower bound) is no higher than the second: the same decision, provably. The
-same bounds give a shape's best few templates (those the finer look compares again) at
-the cost of a handful of comparisons more (Scored.best_templates).
+shapes' scores (the best and the ratio test against the next): the templates taken best
+bound first, every (window, template) pair whose bound could still raise the second best
+score so far, or its own shape's, is compared in full (vision.search_kernels, one pair at
+a time: a few hundred a picture), and no other. The two best scores are then the full
+comparison's, and every other shape's score (a lower bound) is no higher than the
+second: the same decision, provably. The same bounds give a shape's best few templates
+(those the finer look compares again) at the cost of a handful of comparisons more
+(Scored.best_templates).
 """
 
 from __future__ import annotations
@@ -35,11 +36,13 @@ from numpy.lib.stride_tricks import as_strided
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
+from vision import search_kernels
+
 Floats = NDArray[np.float32]
 
 BASIS = 64  # principal components of the templates the bound projects onto
 PROFILES = (20, 16)  # row and column profiles of the templates whose products hold them
-SEED_SHAPES = 3  # shapes with the highest bounds whose best pair is compared first
+HEADS = 128  # templates a picture takes first, highest bound first (a few dozen set its floor)
 SLACK = 1e-4  # added to every bound: the float32 rounding of the bound's own arithmetic
 RESIDUAL_SLACK = 1e-5  # added to a squared residual length before its square root
 
@@ -168,33 +171,17 @@ class ShapeSearch:
 
     def _scored(self, inks: Floats) -> Scored:
         """scored(), its matmuls in this thread."""
-        n = len(inks)
         bounds, scales = self._bounds(inks)
-        windows = self._window_views(inks)
-        per_template = bounds.max(axis=1)
-        # seeds: each picture's best-bounded pair of its SEED_SHAPES best-bounded shapes
-        top = _segment_argmax(per_template, self.starts)
-        per_shape = np.take_along_axis(per_template, top, axis=1)
-        seeds = min(SEED_SHAPES, self.n_shapes)
-        shapes = np.argpartition(-per_shape, seeds - 1, axis=1)[:, :seeds]
-        t = np.take_along_axis(top, shapes, axis=1)  # (n, seeds)
-        rows = np.repeat(np.arange(n), seeds)
-        j = bounds[rows, :, t.ravel()].argmax(axis=1)
-        chosen = windows[rows, j // windows.shape[2], j % windows.shape[2]]
-        scale = scales[rows, j]
-        values = (_scaled(chosen, scale) * self.templates[t.ravel()]).sum(axis=1) + (
-                      scale[:, 2:] * self.channel_sums[t.ravel()]).sum(axis=1)
-        out = np.full((n, self.n_shapes), -1.0, np.float32)
-        np.maximum.at(out, (rows, self.shapes[t.ravel()]), values.astype(np.float32))
-        second = np.partition(out, -2, axis=1)[:, -2:-1] if self.n_shapes > 1 else -1.0
-        # a pair is wanted where its bound could raise the second best score or its own
-        # shape's: the floor below which no pair of that template matters
-        floor = np.maximum(out[:, self.shapes], second)
-        wanted = per_template > floor
-        for i in np.flatnonzero(wanted.any(axis=1)):
-            self._complete(windows[i], scales[i], bounds[i], np.flatnonzero(wanted[i]),
-                           floor[i], out[i])
-        return Scored(self, out, bounds, scales, windows)
+        (w, h), (mx, my) = self.size, self.margin
+        reach = bounds.max(axis=1)  # each template's highest bound in each picture
+        heads = np.argpartition(-reach, min(HEADS, reach.shape[1]) - 1, axis=1)[:, :HEADS]
+        heads = np.take_along_axis(
+            heads, np.argsort(-np.take_along_axis(reach, heads, axis=1), axis=1), axis=1)
+        pictures = np.ascontiguousarray(inks, np.float32).reshape(len(inks), h, 2 * w)
+        out: Floats = search_kernels.best_scores(
+            pictures, scales, bounds, reach, heads, self.templates, self.channel_sums,
+            self.shapes, self.n_shapes, w - 2 * mx, h - 2 * my, 2 * mx + 1)
+        return Scored(self, out, bounds, scales, self._window_views(inks))
 
     def _window_views(self, inks: Floats) -> Floats:
         """Every window of each picture the size of a template, as a view:
@@ -245,14 +232,6 @@ class ShapeSearch:
         means = sums / (tw * th)
         return out, np.ascontiguousarray(np.concatenate([scale, -scale * means]).transpose(1, 2, 0),
                                          np.float32)
-
-    def _complete(self, windows: Floats, scales: Floats, bound: Floats,
-                  templates: NDArray[np.intp], floor: Floats, best: Floats) -> None:
-        """Compare these templates in full with every window of one picture where a bound
-        lies above the template's floor, raising each shape's `best` score."""
-        shifts = np.flatnonzero((bound[:, templates] > floor[templates]).any(axis=1))
-        values = self.products(windows, scales, shifts, templates).max(axis=0)
-        np.maximum.at(best, self.shapes[templates], values)
 
     def products(self, windows: Floats, scales: Floats, shifts: NDArray[np.intp],
                  templates: NDArray[np.intp]) -> Floats:
@@ -305,16 +284,6 @@ class Scored:
             out.append([(start + int(templates[j]), *divmod(int(where[j]), windows.shape[1]))
                         for j in ranked])
         return out
-
-
-def _segment_argmax(values: Floats, starts: NDArray[np.intp]) -> NDArray[np.intp]:
-    """The first place of each row's highest value within each segment of its columns
-    (segments beginning at `starts`), (rows, segments): argmax of each, at once."""
-    highest = np.maximum.reduceat(values, starts, axis=1)
-    segment = np.repeat(np.arange(len(starts)), np.diff(starts, append=values.shape[1]))
-    places = np.where(values == highest[:, segment], np.arange(values.shape[1]), values.shape[1])
-    out: NDArray[np.intp] = np.minimum.reduceat(places, starts, axis=1)
-    return out
 
 
 def _scaled(windows: Floats, scales: Floats) -> Floats:

@@ -1,0 +1,63 @@
+"""The search's compiled comparisons find the full comparison's two best shapes under any
+bounds that bound, however loose, and compare fewer pairs the tighter they are."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.search_kernels import best_scores
+from vision.template_search import ShapeSearch, standardised
+
+SIZE, MARGIN = (20, 24), (2, 3)
+
+
+def search_and_pictures(seed: int) -> tuple[ShapeSearch, np.ndarray]:
+    """Templates of five shapes (noisy views of five random pictures) and pictures made of
+    them, shifted, plus some of nothing."""
+    rng = np.random.default_rng(seed)
+    (w, h), (mx, my) = SIZE, MARGIN
+    bases = rng.random((5, h, w, 2)).astype(np.float32)
+    views = bases[np.arange(30) % 5] + rng.normal(0, 0.3, (30, h, w, 2)).astype(np.float32)
+    templates = standardised(views[:, my : h - my, mx : w - mx].reshape(30, -1))
+    search = ShapeSearch.build(templates, np.arange(30) % 5, 5, SIZE, MARGIN)
+    pictures = [np.roll(bases[k], (int(rng.integers(-2, 3)), int(rng.integers(-1, 2))),
+                        axis=(0, 1)) + rng.normal(0, 0.2, (h, w, 2)) for k in range(5)]
+    pictures += [rng.random((h, w, 2)) for _ in range(3)]
+    return search, np.array(pictures, np.float32)
+
+
+def scores_under(search: ShapeSearch, inks: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    (w, h), (mx, my) = SIZE, MARGIN
+    reach = bounds.max(axis=1)
+    heads = np.argsort(-reach, axis=1)[:, :7]  # fewer heads than templates: both passes
+    out: np.ndarray = best_scores(
+        inks.reshape(len(inks), h, 2 * w), search._bounds(inks)[1], bounds, reach, heads,
+        search.templates, search.channel_sums, search.shapes, search.n_shapes, w - 2 * mx,
+        h - 2 * my, 2 * mx + 1)
+    return out
+
+
+def test_the_two_best_shapes_are_the_full_comparisons_under_any_bounds() -> None:
+    for seed in range(4):
+        search, inks = search_and_pictures(seed)
+        products = search.windows(inks) @ search.templates.T  # (pictures, shifts, templates)
+        full = np.maximum.reduceat(products.max(axis=1), search.starts, axis=1)
+        top = np.argsort(-full, axis=1)[:, :2]
+        rng = np.random.default_rng(seed)
+        for looseness in (1e-4, 0.05, 0.5, 3.0):
+            bounds = (products + rng.uniform(1e-5, looseness, products.shape)).astype(np.float32)
+            fast = scores_under(search, inks, bounds)
+            assert np.allclose(np.take_along_axis(fast, top, axis=1),
+                               np.take_along_axis(full, top, axis=1), atol=1e-5)
+            second = np.take_along_axis(full, top[:, 1:], axis=1)
+            assert (fast <= np.maximum(full, -1.0) + 1e-5).all()
+            others = np.ones_like(fast, bool)
+            np.put_along_axis(others, top, False, axis=1)
+            assert (fast[others] <= np.broadcast_to(second, fast.shape)[others] + 1e-5).all()
+
+
+def test_tight_bounds_leave_shapes_unscored() -> None:
+    search, inks = search_and_pictures(9)
+    products = search.windows(inks) @ search.templates.T
+    fast = scores_under(search, inks, products + np.float32(1e-5))
+    assert (fast[:5] == -1.0).sum(axis=1).min() >= 3  # a clear card's far shapes: no pair

@@ -1,0 +1,110 @@
+"""Compiled loop of the shape search (vision.template_search): the full comparisons its
+bounds leave, one (window, template) pair at a time.
+
+What the bounds leave is a scatter of pairs, a few hundred a picture among tens of
+thousands, most templates wanted at a few shifts only. A matmul of every shift any wanted
+template needs by every wanted template (numpy's way) compared some 13,400 pairs a frame
+on tempus-tall's tables, where these loops compare 1,300: the templates taken best bound
+first, each at its best-bounded shift first, the scores found raise the floor that the
+later pairs' bounds must pass. Each pair is one pass down the window's rows in the picture
+(no window copied) and the template's, its products kept per place along the row (adding
+whole rows of them vectorises without reordering any sum) and summed at the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from vision.compiled import compiled
+
+
+@compiled
+def _correlation(picture: Any, top: int, left: int, template: Any, scale: Any,
+                 channel_sums: Any, width: int, height: int) -> float:  # pragma: no cover
+    """A window's correlation with a template (a standardised row): the window of a
+    two-channel picture (rows of interleaved channels) at (top, left), each channel
+    standardised by `scale` (its scale, then its scaled mean negated) on the way."""
+    span = 2 * width
+    lanes = np.zeros(span, np.float32)
+    for y in range(height):
+        row = picture[top + y, 2 * left : 2 * left + span]
+        along = template[y * span : (y + 1) * span]
+        for j in range(span):
+            lanes[j] += row[j] * along[j]
+    first, second = 0.0, 0.0
+    for j in range(0, span, 2):
+        first += lanes[j]
+        second += lanes[j + 1]
+    return float(scale[0] * first + scale[1] * second
+                 + scale[2] * channel_sums[0] + scale[3] * channel_sums[1])
+
+
+@compiled
+def _second_best(scores: Any) -> float:  # pragma: no cover
+    """The second highest of the scores (-inf for fewer than two)."""
+    best, second = -np.inf, -np.inf
+    for value in scores:
+        if value > best:
+            best, second = value, best
+        elif value > second:
+            second = value
+    return second
+
+
+@compiled
+def best_scores(inks: Any, scales: Any, bounds: Any, reach: Any, heads: Any, templates: Any,
+                channel_sums: Any, shapes: Any, n_shapes: int, width: int, height: int,
+                shift_columns: int) -> Any:  # pragma: no cover
+    """Each picture's score for each shape, (pictures, shapes): its two best shapes' the
+    best correlation of any window with any of their templates, every other shape's the
+    best among the pairs compared (-1 where none was), no higher than the second best.
+
+    A pair is compared only where its bound lies above its template's floor (its own
+    shape's score so far, or the second best so far, whichever is higher): a pair left out
+    could raise neither the second best score nor its own shape's above the floor, which
+    only rises. The templates are taken in the order of their `reach` (their highest bound,
+    (pictures, templates)) among the `heads`, each picture's best-reaching, best first (a
+    template reaching no higher than the second best so far ends the search: so does every
+    one after it), then the others in turn; each template at its best-bounded shift first.
+    `inks` (pictures, height, width * 2); `bounds` (pictures, shifts, templates)."""
+    n, shifts, count = bounds.shape
+    out = np.full((n, n_shapes), -1.0, np.float32)
+    taken = np.zeros(count, np.bool_)
+    for i in range(n):
+        scores = out[i]
+        second = _second_best(scores)
+        taken[:] = False
+        for k in range(heads.shape[1] + count):
+            t = heads[i, k] if k < heads.shape[1] else k - heads.shape[1]
+            if reach[i, t] <= second:
+                if k < heads.shape[1]:
+                    break  # (every template after it reaches no higher)
+                continue
+            if taken[t] or reach[i, t] <= scores[shapes[t]]:
+                continue
+            taken[t] = True
+            second = _raise_scores(inks[i], scales[i], bounds[i, :, t], templates[t],
+                                   channel_sums[t], shapes[t], scores, second, width,
+                                   height, shift_columns)
+    return out
+
+
+@compiled
+def _raise_scores(picture: Any, scales: Any, bound: Any, template: Any, channel_sums: Any,
+                  shape: int, scores: Any, second: float, width: int, height: int,
+                  shift_columns: int) -> float:  # pragma: no cover
+    """Compare one template with the windows of a picture whose bound lies above its floor,
+    raising its shape's score; the second best score after."""
+    first = int(np.argmax(bound))
+    for k in range(-1, len(bound)):
+        s = first if k < 0 else k
+        if (k >= 0 and s == first) or bound[s] <= max(scores[shape], second):
+            continue
+        value = _correlation(picture, s // shift_columns, s % shift_columns, template,
+                             scales[s], channel_sums, width, height)
+        if value > scores[shape]:
+            scores[shape] = value
+            second = _second_best(scores)
+    return second
