@@ -108,3 +108,43 @@ def _raise_scores(picture: Any, scales: Any, bound: Any, template: Any, channel_
             scores[shape] = value
             second = _second_best(scores)
     return second
+
+
+@compiled
+def best_templates(picture: Any, scales: Any, bound: Any, templates: Any, channel_sums: Any,
+                   start: int, end: int, count: int, width: int, height: int,
+                   shift_columns: int) -> Any:  # pragma: no cover
+    """The `count` templates of start:end that correlate best with some window of one
+    picture, best first (ties to the lower template), and the shift where each does best:
+    (count, 2). The `count` best-reaching templates (their highest bound; ties to the lower
+    template), each compared at its best-bounded shift, give a floor that the count-th
+    best reaches; every pair of a template whose bound lies above it is compared, and no
+    other pair could be among the best. `bound` (shifts, templates) of this picture."""
+    shifts = bound.shape[0]
+    reach = np.empty(end - start)
+    for t in range(start, end):
+        reach[t - start] = bound[:, t].max()
+    first = np.argsort(-reach, kind="mergesort")[:count]
+    floor = np.inf
+    for j in first:
+        s = int(np.argmax(bound[:, start + j]))
+        floor = min(floor, _correlation(picture, s // shift_columns, s % shift_columns,
+                                        templates[start + j], scales[s],
+                                        channel_sums[start + j], width, height))
+    best = np.full(end - start, -np.inf)
+    where = np.zeros(end - start, np.int64)
+    for j in range(end - start):
+        if reach[j] <= floor:
+            continue
+        for s in range(shifts):
+            if bound[s, start + j] > floor:
+                value = _correlation(picture, s // shift_columns, s % shift_columns,
+                                     templates[start + j], scales[s],
+                                     channel_sums[start + j], width, height)
+                if value > best[j]:
+                    best[j], where[j] = value, s
+    ranked = np.argsort(-best, kind="mergesort")[:count]
+    out = np.empty((len(ranked), 2), np.int64)
+    for k in range(len(ranked)):
+        out[k, 0], out[k, 1] = start + ranked[k], where[ranked[k]]
+    return out

@@ -32,7 +32,6 @@ from functools import cache
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
@@ -160,7 +159,7 @@ class ShapeSearch:
                         ).reshape(n, shifts, -1)
             scales = self._bounds(inks)[1]
         scores: Floats = np.maximum.reduceat(products.max(axis=1), self.starts, axis=1)
-        return Scored(self, scores, products + SLACK, scales, self._window_views(inks))
+        return Scored(self, scores, products + SLACK, scales, self._rows(inks))
 
     def scored(self, inks: Floats) -> Scored:
         """Each picture's two best shapes with their full score (full_scored()'s), every
@@ -177,19 +176,17 @@ class ShapeSearch:
         heads = np.argpartition(-reach, min(HEADS, reach.shape[1]) - 1, axis=1)[:, :HEADS]
         heads = np.take_along_axis(
             heads, np.argsort(-np.take_along_axis(reach, heads, axis=1), axis=1), axis=1)
-        pictures = np.ascontiguousarray(inks, np.float32).reshape(len(inks), h, 2 * w)
+        pictures = self._rows(inks)
         out: Floats = search_kernels.best_scores(
             pictures, scales, bounds, reach, heads, self.templates, self.channel_sums,
             self.shapes, self.n_shapes, w - 2 * mx, h - 2 * my, 2 * mx + 1)
-        return Scored(self, out, bounds, scales, self._window_views(inks))
+        return Scored(self, out, bounds, scales, pictures)
 
-    def _window_views(self, inks: Floats) -> Floats:
-        """Every window of each picture the size of a template, as a view:
-        (pictures, shift rows, shift columns, height, width, 2)."""
-        (w, h), (mx, my) = self.size, self.margin
-        n, s = len(inks), inks.strides
-        out: Floats = as_strided(inks, shape=(n, 2 * my + 1, 2 * mx + 1, h - 2 * my, w - 2 * mx, 2),
-                                 strides=(s[0], s[1], s[2], s[1], s[2], s[3]), writeable=False)
+    def _rows(self, inks: Floats) -> Floats:
+        """Ink pictures as the compiled comparisons read them: (pictures, height, width *
+        2), each row's channels side by side."""
+        (w, h) = self.size
+        out: Floats = np.ascontiguousarray(inks, np.float32).reshape(len(inks), h, 2 * w)
         return out
 
     def bounds(self, inks: Floats) -> Floats:
@@ -233,29 +230,18 @@ class ShapeSearch:
         return out, np.ascontiguousarray(np.concatenate([scale, -scale * means]).transpose(1, 2, 0),
                                          np.float32)
 
-    def products(self, windows: Floats, scales: Floats, shifts: NDArray[np.intp],
-                 templates: NDArray[np.intp]) -> Floats:
-        """The correlations of these windows (shifts) of one picture with these templates,
-        (shifts, templates): each window standardised by its scales on the way."""
-        nx = windows.shape[1]
-        scale = scales[shifts]
-        chosen = _scaled(windows[shifts // nx, shifts % nx], scale)
-        out: Floats = (chosen @ self.templates[templates].T
-                       + scale[:, 2:] @ self.channel_sums[templates].T)
-        return out
-
 
 @dataclass(frozen=True, eq=False)
 class Scored:
     """What a search found in some pictures: each shape's score, and the bounds and
-    window views it was found with, from which a shape's best templates follow at the
-    cost of a few comparisons more."""
+    pictures it was found with, from which a shape's best templates follow at the cost of
+    a few comparisons more."""
 
     search: ShapeSearch
     scores: Floats  # (pictures, shapes): see ShapeSearch.scored
     bounds: Floats  # (pictures, shifts, templates): above every correlation
     scales: Floats  # (pictures, shifts, 4): what standardises each window (_bounds)
-    windows: Floats  # (pictures, shift rows, shift columns, height, width, 2): views
+    pictures: Floats  # (pictures, height, width * 2): the ink pictures (ShapeSearch._rows)
 
     def best_templates(self, picture: int, shapes: Sequence[int], count: int
                        ) -> list[list[tuple[int, int, int]]]:
@@ -266,33 +252,15 @@ class Scored:
         rises above it are compared wherever it does, and no other could be among the
         best."""
         search = self.search
-        bound, windows, scales = (self.bounds[picture], self.windows[picture],
-                                  self.scales[picture])
+        (w, h), (mx, my) = search.size, search.margin
         out = []
         for shape in shapes:
-            start, end = int(search.starts[shape]), int(search.ends[shape])
-            own = bound[:, start:end]
-            reach = own.max(axis=0)
-            first = np.argsort(-reach, kind="stable")[:count]
-            floor = float(np.diagonal(search.products(
-                windows, scales, own[:, first].argmax(axis=0), first + start)).min())
-            templates = np.flatnonzero(reach > floor)
-            shifts = np.flatnonzero((own[:, templates] > floor).any(axis=1))
-            found = search.products(windows, scales, shifts, templates + start)
-            best, where = found.max(axis=0), shifts[found.argmax(axis=0)]
-            ranked = np.lexsort((templates, -best))[:count]
-            out.append([(start + int(templates[j]), *divmod(int(where[j]), windows.shape[1]))
-                        for j in ranked])
+            found = search_kernels.best_templates(
+                self.pictures[picture], self.scales[picture], self.bounds[picture],
+                search.templates, search.channel_sums, int(search.starts[shape]),
+                int(search.ends[shape]), count, w - 2 * mx, h - 2 * my, 2 * mx + 1)
+            out.append([(int(t), *divmod(int(s), 2 * mx + 1)) for t, s in found])
         return out
-
-
-def _scaled(windows: Floats, scales: Floats) -> Floats:
-    """Windows (n, height, width, 2) with each channel multiplied by its scale (the first
-    two of `scales`, (n, 4)), as rows (n, values): the scales laid out value by value
-    first, as numpy broadcast along the two channels multiplies two values a step."""
-    per_value = np.tile(scales[:, :2], windows[0].size // 2)
-    out: Floats = windows.reshape(len(windows), -1) * per_value
-    return out
 
 
 def _separable_basis(pictures: NDArray[np.float64]
