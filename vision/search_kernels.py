@@ -148,3 +148,37 @@ def best_templates(picture: Any, scales: Any, bound: Any, templates: Any, channe
     for k in range(len(ranked)):
         out[k, 0], out[k, 1] = start + ranked[k], where[ranked[k]]
     return out
+
+
+@compiled
+def window_correlations(planes: Any, places: Any, templates: Any) -> Any:  # pragma: no cover
+    """The correlation of each template with the windows of a two-channel picture at its
+    places, (templates, places), in float64: each channel's window standardised (its mean
+    and centred length from its own sums) on the way, the template's channel sum (0 but
+    rounding) kept, the two channels' correlations added. `planes` (2, height, width);
+    `places` (templates, places, 2) of (row, column); `templates` (templates, 2, window
+    height, window width)."""
+    count, n = places.shape[0], places.shape[1]
+    height, width = templates.shape[2], templates.shape[3]
+    size = height * width
+    out = np.zeros((count, n))
+    dots, sums, squares = np.empty(width), np.empty(width), np.empty(width)
+    for k in range(count):
+        for c in range(2):
+            template = templates[k, c]
+            total = template.sum()
+            for m in range(n):
+                top, left = places[k, m, 0], places[k, m, 1]
+                dots[:] = 0.0
+                sums[:] = 0.0
+                squares[:] = 0.0
+                for y in range(height):
+                    row, along = planes[c, top + y, left : left + width], template[y]
+                    for x in range(width):
+                        dots[x] += row[x] * along[x]
+                        sums[x] += row[x]
+                        squares[x] += row[x] * row[x]
+                mass = sums.sum()
+                norm = np.sqrt(max(squares.sum() - mass * mass / size, 0.0))
+                out[k, m] += (dots.sum() - mass / size * total) / (np.sqrt(2.0) * norm + 1e-6)
+    return out

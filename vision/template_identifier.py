@@ -50,6 +50,7 @@ from numpy.typing import NDArray
 
 from vision.identify import MIN_CONTRAST, batch, contrasts, grey
 from vision.identify_kernels import resize_area
+from vision.search_kernels import window_correlations
 from vision.template_search import Scored, ShapeSearch, standardised
 
 Image8 = NDArray[np.uint8]
@@ -307,33 +308,15 @@ def _correlations(planes: Floats, places: list[list[tuple[int, int]]], templates
                   ) -> NDArray[np.float64]:
     """The correlation of each template (a standardised row) with the windows of a
     FINE_SIZE ink picture (its channels apart, (2, height, width)) at its places,
-    (templates, places): in float64, each window's sums from integral images, not
-    standardising the windows (the finer look's costliest step). Within a float32
+    (templates, places): in float64, compiled (vision.search_kernels), each window
+    standardised on the way (the finer look's costliest step in numpy). Within a float32
     rounding of _correlation's, which says the winner's."""
     (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
     tw, th = w - 2 * mx, h - 2 * my
-    k, n = len(templates), len(places[0])
-    ys, xs = np.array(places).reshape(k * n, 2).T
-    total, squared = cv2.integral2(planes.reshape(2 * h, w), sdepth=cv2.CV_64F,
-                                   sqdepth=cv2.CV_64F)
-    top = h * np.arange(2)[:, None] + ys  # each channel's window rows in the stacked planes
-
-    def box(image: NDArray[np.float64]) -> NDArray[np.float64]:
-        out: NDArray[np.float64] = (image[top + th, xs + tw] - image[top, xs + tw]
-                                    - image[top + th, xs] + image[top, xs])
-        return out.T.reshape(k, n, 2)
-
-    sums, squares = box(np.asarray(total)), box(np.asarray(squared))
-    windows = np.stack([planes[:, y : y + th, x : x + tw] for y, x in zip(ys, xs, strict=True)]
-                       ).reshape(k, n, 2, -1).astype(np.float64)
-    planar = templates.reshape(k, -1, 2).transpose(0, 2, 1).astype(np.float64)
-    dots = np.matmul(windows.transpose(0, 2, 1, 3), planar[..., None])[..., 0].transpose(0, 2, 1)
-    norms = np.sqrt(np.maximum(squares - sums ** 2 / (tw * th), 0.0))
-    # each channel's values side by side to sum them (numpy sums them strided thirty times
-    # slower); half floats (the fine templates) sum exactly in float64, in any order
-    channel_sums = np.ascontiguousarray(planar).sum(axis=2)
-    out: NDArray[np.float64] = ((dots - sums / (tw * th) * channel_sums[:, None])
-                                / (np.sqrt(2.0) * norms + 1e-6)).sum(axis=2)
+    planar = templates.reshape(len(templates), th, tw, 2).transpose(0, 3, 1, 2)
+    out: NDArray[np.float64] = window_correlations(
+        planes.astype(np.float64), np.array(places, np.intp),
+        np.ascontiguousarray(planar, np.float64))
     return out
 
 
