@@ -49,7 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import MIN_CONTRAST, batch, contrasts, grey
-from vision.identify_kernels import resize_area
+from vision.identify_kernels import resize_area, white_balanced
 from vision.search_kernels import window_correlations
 from vision.template_search import Scored, ShapeSearch, standardised
 
@@ -113,29 +113,13 @@ COLOUR_MASS = 0.05  # share of a card's pixels below which its colours (and blac
 
 def balanced(patches: Image8, size: tuple[int, int] = SIZE) -> Floats:
     """The patches at `size` against each card's own white (each channel divided by its
-    WHITE_PERCENTILE level, capped at 1), (n, height, width, 3): what ink and hues read."""
+    WHITE_PERCENTILE level, np.percentile's, capped at 1), (n, height, width, 3): what ink
+    and hues read."""
     if size == SIZE:  # shrunk: the batch's resize stacked is each patch's, compiled
         small = resize_area(patches, size)
     else:  # enlarged (FINE_SIZE is taller than a patch): a stacked resize would mix patches
         small = np.stack([cv2.resize(p, size, interpolation=cv2.INTER_AREA) for p in patches])
-    img = small.astype(np.float32) + 4.0
-    out: Floats = np.minimum(img / _white_levels(small)[:, None, None, :], 1.0)
-    return out
-
-
-def _white_levels(small: Image8) -> Floats:
-    """Each picture's WHITE_PERCENTILE level of each channel, 4 added (as balanced() adds
-    it), (n, 3): np.percentile's to the bit (its linear interpolation between the two
-    values around the rank), from counts of the 256 levels, not a sort."""
-    n = len(small)
-    levels = small.reshape(n, -1, 3)
-    rank = WHITE_PERCENTILE / 100 * (levels.shape[1] - 1)
-    below = int(rank)
-    lanes = 256 * np.arange(3 * n).reshape(n, 1, 3)  # each picture's channel its own counts
-    counts = np.bincount((levels + lanes).ravel(), minlength=256 * 3 * n).reshape(n, 3, 256)
-    upto = counts.cumsum(axis=2)  # the level of rank r: the number of levels up to r or less
-    low, high = ((upto <= r).sum(axis=2).astype(np.float32) + 4.0 for r in (below, below + 1))
-    out: Floats = high - (high - low) * (1 - (rank - below))
+    out: Floats = white_balanced(small, float(WHITE_PERCENTILE))  # (x + 4) / (level + 4)
     return out
 
 

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 from vision.deck_art import FaceArt, paint_face
 from vision.foreign_decks import DESIGNS, paint_deck
 from vision.identify import augment, batch
+from vision.identify_kernels import white_balanced
 from vision.template_identifier import (
     MARGIN,
     SIZE,
@@ -21,7 +22,6 @@ from vision.template_identifier import (
     Floats,
     RecentPatches,
     TemplateIdentifier,
-    _white_levels,
     balanced,
     close_call,
     hues,
@@ -334,12 +334,13 @@ def test_a_grey_card_has_a_slight_histogram_not_its_specks_blown_up() -> None:
 
 def test_the_white_level_from_counts_is_numpys_percentile() -> None:
     rng = np.random.default_rng(2)
-    for shape in ((3, 48, 32, 3), (1, 96, 64, 3), (2, 7, 5, 3)):
+    for shape in ((3, 48, 32, 3), (1, 96, 64, 3), (2, 7, 5, 3), (1, 1, 1, 3)):
         small = rng.integers(0, 256, shape, dtype=np.uint8)
         small[0, :2] = 255  # a white field, as a card has
-        lifted = small.astype(np.float32).reshape(shape[0], -1, 3) + 4.0
-        assert np.array_equal(_white_levels(small),
-                              np.percentile(lifted, WHITE_PERCENTILE, axis=1).astype(np.float32))
+        lifted = small.astype(np.float32) + 4.0
+        levels = np.percentile(lifted.reshape(shape[0], -1, 3), WHITE_PERCENTILE, axis=1)
+        assert np.array_equal(white_balanced(small, float(WHITE_PERCENTILE)), np.minimum(
+            lifted / levels.astype(np.float32)[:, None, None, :], 1.0))
 
 
 def test_a_dark_pixel_counts_as_black_not_as_its_hue() -> None:
