@@ -323,3 +323,50 @@ def white_balanced(small: Any, percentile: float) -> Any:  # pragma: no cover
                     out[i, y, x, c] = min((np.float32(small[i, y, x, c]) + np.float32(4.0))
                                           / levels[c], np.float32(1.0))
     return out
+
+
+@compiled
+def hue_histograms(img: Any, hsv: Any, bins: int, saturated: Any, dark: Any,
+                   least: Any) -> Any:  # pragma: no cover
+    """The colours of `balanced` pictures (n, height, width, 3) whose OpenCV HSV (n *
+    height, width, 3) is given, as vision.template_identifier.hues() describes them,
+    (n, bins + 1), in numpy's float32 steps to the bit: each saturated pixel's weight (a
+    ramp from saturated[0] over saturated[1]; none at dark[0] or darker) shared between
+    the two bins nearest its hue (bin k's middle at k), each bin's shares added in float64
+    in the pixels' order (as np.bincount adds them) and put into float32 after each of the
+    two shares, then the share of black (a ramp down from dark[1] over dark[2]), the
+    histogram over its total (at least `least`), both summed as numpy sums a row."""
+    n, height, width = img.shape[0], img.shape[1], img.shape[2]
+    size = height * width
+    out = np.zeros((n, bins + 1), np.float32)
+    lower, upper = np.zeros(bins), np.zeros(bins)  # each bin's sums from its two shares
+    black = np.empty(size, np.float32)
+    one, eps = np.float32(1.0), np.float32(1e-3)
+    for i in range(n):
+        lower[:] = 0.0
+        upper[:] = 0.0
+        for y in range(height):
+            for x in range(width):
+                b, g, r = img[i, y, x, 0], img[i, y, x, 1], img[i, y, x, 2]
+                low, top = min(min(b, g), r), max(max(b, g), r)
+                weight = min(max(((top - low) / (top + eps) - saturated[0]) / saturated[1],
+                                 np.float32(0.0)), one)
+                if top <= dark[0]:
+                    weight = np.float32(0.0)
+                place = hsv[i * height + y, x, 0] / np.float32(360.0) * np.float32(bins) \
+                    - np.float32(0.5)
+                below = np.floor(place)
+                share = place - below
+                k = int(below)  # (a hue in [0, 360): from -1 to bins - 1)
+                k = k + bins if k < 0 else k
+                lower[k] += np.float64(weight * (one - share))
+                upper[k + 1 if k + 1 < bins else 0] += np.float64(weight * share)
+                black[y * width + x] = min(max((dark[1] - top) / dark[2], np.float32(0.0)), one)
+        row = out[i]
+        for k in range(bins):
+            row[k] = np.float32(np.float64(np.float32(lower[k])) + upper[k])
+        row[bins] = np.float32(0.5) * pairwise_sum(black, 0, size)
+        total = max(pairwise_sum(row, 0, bins + 1), least)
+        for k in range(bins + 1):
+            row[k] = row[k] / total
+    return out

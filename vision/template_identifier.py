@@ -49,7 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import MIN_CONTRAST, batch, contrasts, grey
-from vision.identify_kernels import resize_area, white_balanced
+from vision.identify_kernels import hue_histograms, resize_area, white_balanced
 from vision.search_kernels import window_correlations
 from vision.template_search import Scored, ShapeSearch, standardised
 
@@ -185,32 +185,19 @@ def hues(img: Floats) -> Floats:
     """Each `balanced` picture's colours as a histogram, (n, HUE_BINS + 1): the hue of its
     saturated pixels and, last, its share of black. A hue counts in its two nearest bins,
     by how near it is to each: a light that moves a hue a little moves its count a
-    little, not all of it into the next bin. A picture with less colour and black than
+    little, not all of it into the next bin. A pixel dark enough to count wholly as black
+    (DARK) has no hue: its channels a few levels apart, their hue is the camera's noise (a
+    framed joker's dark frame read purple and red in a warm light, as near red's views as
+    the joker's); a dark colour keeps its hue. A picture with less colour and black than
     COLOUR_MASS of its pixels keeps a histogram that slight: a grey card's few tinted
-    pixels are not its colour."""
-    low, top = _extremes(img)
-    saturation = (top - low) / (top + 1e-3)
-    weight = np.clip((saturation - SATURATED[0]) / (SATURATED[1] - SATURATED[0]), 0.0, 1.0)
-    # a pixel dark enough to count wholly as black has no hue: its channels a few levels
-    # apart, their hue is the camera's noise (a framed joker's dark frame read purple and
-    # red in a warm light, as near red's views as the joker's); a dark colour keeps its hue
-    weight[top <= DARK[0]] = 0.0
+    pixels are not its colour. (Compiled, identify_kernels.hue_histograms: numpy's steps
+    to the bit in one pass, not two dozen calls on small arrays.)"""
     n = len(img)
-    hue = cv2.cvtColor(img.reshape(n * SIZE[1], SIZE[0], 3), cv2.COLOR_BGR2HSV)[..., 0]
-    place = hue.reshape(n, -1) / 360.0 * HUE_BINS - 0.5  # bin k's middle at k
-    below = np.floor(place)
-    upper = (place - below).astype(np.float32)
-    below = below.astype(np.intp) % HUE_BINS
-    weight = weight.reshape(n, -1)
-    out = np.zeros((n, HUE_BINS + 1), np.float32)
-    # one count of all pictures' bins, each picture's its own (the sums of one at a time)
-    first = HUE_BINS * np.arange(n)[:, None]
-    for bins, share in ((below, 1.0 - upper), ((below + 1) % HUE_BINS, upper)):
-        out[:, :HUE_BINS] += np.bincount((bins + first).ravel(), weights=(weight * share).ravel(),
-                                         minlength=n * HUE_BINS).reshape(n, HUE_BINS)
-    black = np.clip((DARK[1] - top) / (DARK[1] - DARK[0]), 0.0, 1.0)
-    out[:, HUE_BINS] = 0.5 * black.reshape(n, -1).sum(axis=1)
-    out /= np.maximum(out.sum(axis=1, keepdims=True), COLOUR_MASS * SIZE[0] * SIZE[1])
+    hsv = cv2.cvtColor(img.reshape(n * SIZE[1], SIZE[0], 3), cv2.COLOR_BGR2HSV)
+    out: Floats = hue_histograms(
+        img, hsv, HUE_BINS, np.array([SATURATED[0], SATURATED[1] - SATURATED[0]], np.float32),
+        np.array([DARK[0], DARK[1], DARK[1] - DARK[0]], np.float32),
+        np.float32(COLOUR_MASS * SIZE[0] * SIZE[1]))
     return out
 
 

@@ -16,7 +16,11 @@ from vision.foreign_decks import DESIGNS, paint_deck
 from vision.identify import augment, batch
 from vision.identify_kernels import white_balanced
 from vision.template_identifier import (
+    COLOUR_MASS,
+    DARK,
+    HUE_BINS,
     MARGIN,
+    SATURATED,
     SIZE,
     WHITE_PERCENTILE,
     Floats,
@@ -330,6 +334,40 @@ def test_a_grey_card_has_a_slight_histogram_not_its_specks_blown_up() -> None:
     red, blue = hues(balanced(np.stack([camera(card) for card in specks])))
     assert red.sum() < 0.5 and blue.sum() < 0.5
     assert 0.5 * np.abs(red - blue).sum() < 0.25
+
+
+def numpy_hues(img: Floats) -> Floats:
+    """hues() as numpy computes it, step by step: what the compiled pass must give."""
+    low, top = img.min(axis=3), img.max(axis=3)
+    weight = np.clip(((top - low) / (top + 1e-3) - SATURATED[0])
+                     / (SATURATED[1] - SATURATED[0]), 0.0, 1.0)
+    weight[top <= DARK[0]] = 0.0
+    n = len(img)
+    hue = cv2.cvtColor(img.reshape(n * SIZE[1], SIZE[0], 3), cv2.COLOR_BGR2HSV)[..., 0]
+    place = hue.reshape(n, -1) / 360.0 * HUE_BINS - 0.5
+    below = np.floor(place)
+    upper = place - below
+    below = below.astype(np.intp) % HUE_BINS
+    out = np.zeros((n, HUE_BINS + 1), np.float32)
+    first = HUE_BINS * np.arange(n)[:, None]
+    for bins, share in ((below, 1.0 - upper), ((below + 1) % HUE_BINS, upper)):
+        out[:, :HUE_BINS] += np.bincount((bins + first).ravel(),
+                                         weights=(weight.reshape(n, -1) * share).ravel(),
+                                         minlength=n * HUE_BINS).reshape(n, HUE_BINS)
+    black = np.clip((DARK[1] - top) / (DARK[1] - DARK[0]), 0.0, 1.0)
+    out[:, HUE_BINS] = 0.5 * black.reshape(n, -1).sum(axis=1)
+    out /= np.maximum(out.sum(axis=1, keepdims=True), COLOUR_MASS * SIZE[0] * SIZE[1])
+    return out
+
+
+def test_the_hues_are_numpys_to_the_bit() -> None:
+    rng = np.random.default_rng(4)
+    pictures = [np.minimum(rng.random((3, SIZE[1], SIZE[0], 3)) * 1.3, 1.0).astype(np.float32),
+                np.full((1, SIZE[1], SIZE[0], 3), 0.9, np.float32)]  # grey: below the mass
+    faces = deck_faces("uno")
+    pictures.append(balanced(batch([camera(face) for face in faces.values()])))
+    for img in pictures:
+        assert np.array_equal(hues(img), numpy_hues(img))
 
 
 def test_the_white_level_from_counts_is_numpys_percentile() -> None:
