@@ -57,8 +57,8 @@ def _second_best(scores: Any) -> float:  # pragma: no cover
 
 
 @compiled
-def best_scores(inks: Any, scales: Any, bounds: Any, reach: Any, heads: Any, templates: Any,
-                channel_sums: Any, shapes: Any, n_shapes: int, width: int, height: int,
+def best_scores(inks: Any, scales: Any, bounds: Any, templates: Any, channel_sums: Any,
+                shapes: Any, n_shapes: int, heads: int, width: int, height: int,
                 shift_columns: int) -> Any:  # pragma: no cover
     """Each picture's score for each shape, (pictures, shapes): its two best shapes' the
     best correlation of any window with any of their templates, every other shape's the
@@ -67,25 +67,36 @@ def best_scores(inks: Any, scales: Any, bounds: Any, reach: Any, heads: Any, tem
     A pair is compared only where its bound lies above its template's floor (its own
     shape's score so far, or the second best so far, whichever is higher): a pair left out
     could raise neither the second best score nor its own shape's above the floor, which
-    only rises. The templates are taken in the order of their `reach` (their highest bound,
-    (pictures, templates)) among the `heads`, each picture's best-reaching, best first (a
-    template reaching no higher than the second best so far ends the search: so does every
-    one after it), then the others in turn; each template at its best-bounded shift first.
-    `inks` (pictures, height, width * 2); `bounds` (pictures, shifts, templates)."""
+    only rises. The templates are taken in the order of their reach (their highest bound)
+    among the `heads` best-reaching of each picture, best first (a template reaching no
+    higher than the second best so far ends the search: so does every one after it), then
+    the others in turn; each template at its best-bounded shift first. `inks` (pictures,
+    height, width * 2); `bounds` (pictures, shifts, templates)."""
     n, shifts, count = bounds.shape
     out = np.full((n, n_shapes), -1.0, np.float32)
     taken = np.zeros(count, np.bool_)
+    reach = np.empty(count, np.float32)
     for i in range(n):
+        reach[:] = bounds[i, 0]
+        for s in range(1, shifts):
+            row = bounds[i, s]
+            for t in range(count):
+                if row[t] > reach[t]:
+                    reach[t] = row[t]
+        # the heads: every template reaching as high as the heads-th, best first
+        least = np.partition(reach, count - min(heads, count))[count - min(heads, count)]
+        first = np.flatnonzero(reach >= least)
+        first = first[np.argsort(-reach[first], kind="mergesort")]
         scores = out[i]
         second = _second_best(scores)
         taken[:] = False
-        for k in range(heads.shape[1] + count):
-            t = heads[i, k] if k < heads.shape[1] else k - heads.shape[1]
-            if reach[i, t] <= second:
-                if k < heads.shape[1]:
+        for k in range(len(first) + count):
+            t = first[k] if k < len(first) else k - len(first)
+            if reach[t] <= second:
+                if k < len(first):
                     break  # (every template after it reaches no higher)
                 continue
-            if taken[t] or reach[i, t] <= scores[shapes[t]]:
+            if taken[t] or reach[t] <= scores[shapes[t]]:
                 continue
             taken[t] = True
             second = _raise_scores(inks[i], scales[i], bounds[i, :, t], templates[t],

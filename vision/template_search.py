@@ -172,14 +172,10 @@ class ShapeSearch:
         """scored(), its matmuls in this thread."""
         bounds, scales = self._bounds(inks)
         (w, h), (mx, my) = self.size, self.margin
-        reach = bounds.max(axis=1)  # each template's highest bound in each picture
-        heads = np.argpartition(-reach, min(HEADS, reach.shape[1]) - 1, axis=1)[:, :HEADS]
-        heads = np.take_along_axis(
-            heads, np.argsort(-np.take_along_axis(reach, heads, axis=1), axis=1), axis=1)
         pictures = self._rows(inks)
         out: Floats = search_kernels.best_scores(
-            pictures, scales, bounds, reach, heads, self.templates, self.channel_sums,
-            self.shapes, self.n_shapes, w - 2 * mx, h - 2 * my, 2 * mx + 1)
+            pictures, scales, bounds, self.templates, self.channel_sums, self.shapes,
+            self.n_shapes, HEADS, w - 2 * mx, h - 2 * my, 2 * mx + 1)
         return Scored(self, out, bounds, scales, pictures)
 
     def _rows(self, inks: Floats) -> Floats:

@@ -28,12 +28,10 @@ def search_and_pictures(seed: int) -> tuple[ShapeSearch, np.ndarray]:
 
 def scores_under(search: ShapeSearch, inks: np.ndarray, bounds: np.ndarray) -> np.ndarray:
     (w, h), (mx, my) = SIZE, MARGIN
-    reach = bounds.max(axis=1)
-    heads = np.argsort(-reach, axis=1)[:, :7]  # fewer heads than templates: both passes
     out: np.ndarray = best_scores(
-        inks.reshape(len(inks), h, 2 * w), search._bounds(inks)[1], bounds, reach, heads,
-        search.templates, search.channel_sums, search.shapes, search.n_shapes, w - 2 * mx,
-        h - 2 * my, 2 * mx + 1)
+        inks.reshape(len(inks), h, 2 * w), search._bounds(inks)[1], bounds, search.templates,
+        search.channel_sums, search.shapes, search.n_shapes, 7, w - 2 * mx, h - 2 * my,
+        2 * mx + 1)  # 7 heads, fewer than the templates: both passes
     return out
 
 
