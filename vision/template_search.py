@@ -181,7 +181,7 @@ class ShapeSearch:
     def _rows(self, inks: Floats) -> Floats:
         """Ink pictures as the compiled comparisons read them: (pictures, height, width *
         2), each row's channels side by side."""
-        (w, h) = self.size
+        w, h = self.size
         out: Floats = np.ascontiguousarray(inks, np.float32).reshape(len(inks), h, 2 * w)
         return out
 
