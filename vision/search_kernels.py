@@ -4,14 +4,14 @@ template) pair at a time.
 
 What the bounds leave is a scatter of pairs, a few hundred a picture among tens of
 thousands, most templates wanted at a few shifts only. A matmul of every shift any wanted
-template needs by every wanted template (numpy's way) compared some 13,400 pairs a frame
-on tempus-tall's tables, where best_scores compares 1,300: the templates taken best bound
-first, each at its best-bounded shift first, the scores found raise the floor that the
-later pairs' bounds must pass. Each pair is one pass down the window's rows in the picture
-(no window copied) and the template's, its products kept per place along the row (adding
-whole rows of them vectorises without reordering any sum) and summed at the end; the
-finer look's correlations at FINE_SIZE (window_correlations) are made the same way, in
-float64.
+template needs by every wanted template (numpy's way) compared some 13,400 pairs a batch
+of a frame's new cards on tempus-tall's tables, where best_scores compares 1,300: the
+templates taken best bound first, each at its best-bounded shift first, the scores found
+raise the floor that the later pairs' bounds must pass. Each pair is one pass down the
+window's rows in the picture (no window copied) and the template's, its products kept per
+place along the row (adding whole rows of them vectorises without reordering any sum) and
+summed at the end; the finer look's correlations at FINE_SIZE (window_correlations) are
+made the same way, in float64.
 """
 
 from __future__ import annotations
