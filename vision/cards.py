@@ -1218,14 +1218,17 @@ def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray
     pixels at xs, ys, the angles of their gradient) vote for."""
     if len(xs) < 10:
         return np.zeros((0, 4, 2))
-    # dominant directions mod 90 degrees, at 1 degree, smoothed round the circle
+    # dominant directions mod 90 degrees, at 1 degree, smoothed round the circle: its peaks,
+    # highest first (every bin in turn: the shoulders of two broad peaks, piles of cards a
+    # degree or two apart, are more than a dozen of the highest bins, and a third card's
+    # peak lies below them)
     hist = outline_kernels.direction_histogram(normal)
     kernel = np.array([1.0, 2.0, 3.0, 2.0, 1.0])
     smoothed = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), kernel, "valid")
     order: list[int] = np.argsort(-smoothed).tolist()
     smooth: list[float] = smoothed.tolist()
     angles: list[float] = []
-    for i in order[:12]:
+    for i in order:
         if smooth[i] < 0.3 * smooth[order[0]]:
             break
         if smooth[i] < max(smooth[(i - 1) % 90], smooth[(i + 1) % 90]):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -492,6 +493,40 @@ def test_outline_fitting_finds_the_outlines_it_always_found(case: dict[str, Any]
     got += [_corners(q) for q in extras]
     want += [e["corners"] for e in case["extras"]]
     assert np.abs(np.array(got) - np.array(want)).max(initial=0.0) <= 1e-6
+
+
+def _outline_edges(card: CardQuad) -> tuple[Any, Any, Any]:
+    """Edge pixels every 0.5 mm along a card's outline (1 px/mm) and the angle of the
+    grey's gradient across each side there, as a light card on the dark mat gives them."""
+    xs, ys, normal = [], [], []
+    corners = np.array(card.corners_mm)
+    for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+        side = b - a
+        n = int(np.hypot(*side) * 2)
+        points = a + np.linspace(0.0, 1.0, n)[:, None] * side
+        xs.append(np.round(points[:, 0]))
+        ys.append(np.round(points[:, 1]))
+        normal.append(np.full(n, np.arctan2(-side[0], side[1])))  # (across the side)
+    return (np.concatenate(xs).astype(np.intp), np.concatenate(ys).astype(np.intp),
+            np.concatenate(normal).astype(np.float32))
+
+
+def test_the_edge_votes_take_each_strong_direction_however_broad_the_others() -> None:
+    # a pile of four cards a degree or two apart and another four at 30 degrees make two
+    # broad peaks of edge directions, their shoulders many bins high; a card at 60 degrees
+    # on them is a peak of its own, half as high, and its direction is voted for (it was
+    # left out once the two peaks' shoulders filled the twelve highest bins)
+    pile = [CardQuad.from_axes((150.0 + 4 * k, 150.0 + 3 * k), (math.sin(math.radians(a)),
+                                                              math.cos(math.radians(a))), CARD)
+            for k, a in enumerate((0.0, 1.5, 3.0, 4.5, 30.0, 31.5, 33.0, 34.5))]
+    lone = CardQuad.from_axes((160.0, 160.0), (math.sin(math.radians(60.0)),
+                                               math.cos(math.radians(60.0))), CARD)
+    parts = [_outline_edges(card) for card in [*pile, lone]]
+    xs, ys, normal = (np.concatenate(column) for column in zip(*parts, strict=True))
+    quads = cards._candidate_quads(xs, ys, normal, 9 * round(CARD[0] * CARD[1]), 1.0, CARD)
+    truth = np.array(lone.corners_mm)
+    off = [np.linalg.norm(q[:, None] - truth[None], axis=2).min(axis=1).max() for q in quads]
+    assert min(off) <= 1.5
 
 
 def test_a_blob_too_thin_for_a_card_is_not_fitted() -> None:
