@@ -224,7 +224,8 @@ class Identifier(Protocol):
 
     def identify_many(self, patches: Sequence[Image8]) -> list[tuple[str | None, float]]: ...
 
-    def identify_batch(self, patches: Image8) -> list[tuple[str | None, float]]: ...
+    def identify_batch(self, patches: Image8, lights: NDArray[np.float32] | None = None
+                       ) -> list[tuple[str | None, float]]: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -329,8 +330,11 @@ class CardIdentifier:
         """identify() for several patches with one matrix product."""
         return self.identify_batch(batch(patches))
 
-    def identify_batch(self, patches: Image8) -> list[tuple[str | None, float]]:
-        """identify_many() of a batch of BGR patches at PATCH_SIZE, (n, height, width, 3)."""
+    def identify_batch(self, patches: Image8, lights: NDArray[np.float32] | None = None
+                       ) -> list[tuple[str | None, float]]:
+        """identify_many() of a batch of BGR patches at PATCH_SIZE, (n, height, width, 3).
+        The light on each card (`lights`, as TableReader measures it on the mat) is not
+        used: the discriminant was taught our own art across lights."""
         if not len(patches):
             return []
         greys = grey(patches)

@@ -289,18 +289,19 @@ def resize_area(patches: NDArray[np.uint8], size: tuple[int, int]) -> NDArray[np
 @compiled
 def white_balanced(small: Any, percentile: float) -> Any:  # pragma: no cover
     """Each uint8 picture of a (n, height, width, channels) batch, 4 added, over its
-    channel's `percentile` level (4 added), capped at 1, in float32: each level
-    np.percentile's to the bit (its linear interpolation between the two values around the
-    rank, read from counts of the 256 levels, not a sort), and each value numpy's
-    (x + 4) / level."""
+    channel's `percentile` level (4 added), capped at 1, in float32, and those levels,
+    (n, channels): each level np.percentile's to the bit (its linear interpolation between
+    the two values around the rank, read from counts of the 256 levels, not a sort), and
+    each value numpy's (x + 4) / level."""
     n, height, width, channels = small.shape
     rank = percentile / 100 * (height * width - 1)
     below = int(rank)
     share = np.float32(1 - (rank - below))
     counts = np.zeros((channels, 256), np.int64)
-    levels = np.empty(channels, np.float32)
+    whites = np.empty((n, channels), np.float32)
     out = np.empty((n, height, width, channels), np.float32)
     for i in range(n):
+        levels = whites[i]
         counts[:] = 0
         for y in range(height):
             for x in range(width):
@@ -322,7 +323,7 @@ def white_balanced(small: Any, percentile: float) -> Any:  # pragma: no cover
                 for c in range(channels):
                     out[i, y, x, c] = min((np.float32(small[i, y, x, c]) + np.float32(4.0))
                                           / levels[c], np.float32(1.0))
-    return out
+    return out, whites
 
 
 @compiled

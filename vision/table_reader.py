@@ -48,7 +48,7 @@ from vision.cards import (
 )
 from vision.compiled import box_means
 from vision.identify import PATCH_SIZE, Identifier
-from vision.mat import MatSpec, TagPlacement
+from vision.mat import MAT_BGR, MatSpec, TagPlacement
 
 DETECT_PX_PER_MM = 1.0
 THUMBNAIL_PX_PER_MM = 0.5
@@ -57,6 +57,7 @@ REACHING_CARD_AREAS = 1.0  # or this large and coming in over the mat's edge: an
 LEARN_EVERY = 4  # frames between updates of the mat model
 LEARN_RATE = 0.3  # share of the view an update blends in where the mat shows
 HEAL_RATE = 0.5  # the same where the model no longer fits but the view looks like bare mat
+LIGHT_STEP = 6.0  # mm between the mat model's samples under a card (_lights)
 SAME_SHAPE = 0.01  # how far a full frame's aspect ratio may differ from the small frame's
 
 
@@ -312,7 +313,30 @@ class TableReader:
     def _name(self, source: NamingSource, cal: Calibration, quads: list[CardQuad]
               ) -> list[tuple[str | None, float]]:
         """(code or None, confidence) of each card outline."""
-        return self.identifier.identify_batch(self._cut(source, cal, quads)) if quads else []
+        if not quads:
+            return []
+        return self.identifier.identify_batch(self._cut(source, cal, quads), self._lights(quads))
+
+    def _lights(self, quads: list[CardQuad]) -> NDArray[np.float32] | None:
+        """The light on each card, (n, 3): each channel's gain on the mat where it lies, the
+        mat model there (the felt as lit, learnt where no card lay) over the felt as
+        printed (MAT_BGR). A median over a grid of LIGHT_STEP around the card's centre, a
+        square of its width (the card turned any way lies over it), so a printed line or
+        label under it does not count. What tells a card's white clipped by a bright lamp
+        from its colour (TemplateIdentifier.identify_batch)."""
+        if self._model is None:
+            return None
+        model = self._model.model
+        h, w = model.shape[:2]
+        half = min(self.card_mm) * self.px_per_mm / 2
+        offsets = np.arange(-half, half, LIGHT_STEP * self.px_per_mm)
+        centres = np.array([q.center_mm for q in quads]) * self.px_per_mm
+        xs = np.clip((centres[:, :1] + offsets).astype(np.intp), 0, w - 1)
+        ys = np.clip((centres[:, 1:] + offsets).astype(np.intp), 0, h - 1)
+        grid = model[ys[:, :, None], xs[:, None, :]].reshape(len(quads), -1, 3)
+        out: NDArray[np.float32] = (np.median(grid, axis=1)
+                                    / np.array(MAT_BGR, np.float32)).astype(np.float32)
+        return out
 
     def _cut(self, source: NamingSource, cal: Calibration, quads: list[CardQuad]) -> Frame:
         """The cards' upright BGR patches, one (n, height, width, 3) array. From a full

@@ -22,7 +22,9 @@ directly, by normalised correlation, and lets the deck's own structure help:
 - **Colour apart from shape.** The colour is named from the card's hue histogram (white
   balanced on the card's own white; each hue shared between its two nearest bins, so a
   light that shifts it a little moves it a little) against the nearest of each colour's
-  enrolled views (each cut in a light of the enrolment's).
+  enrolled views (each cut in a light of the enrolment's). Where the camera clipped the
+  card's white in a channel (a bright warm lamp's red), that channel's white is the one
+  the light makes, as the mat beside the card shows it (`unclipped_whites`).
 - **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
   at three sizes per axis and every shift of a few pixels: a cut may fall a millimetre
   or two off the card, the white margin in or out. (`vision.template_search` finds what
@@ -60,6 +62,10 @@ SIZE = (32, 48)  # (width, height) at which shapes are compared
 MARGIN = (3, 4)  # pixels cut from each side of a template: the room to move a patch
 SCALES = (0.94, 1.0, 1.06)  # per-axis scales of each template: a cut a little off the card
 WHITE_PERCENTILE = 97  # the brightest few per cent of a card are its white
+CLIPPED = 250  # a white this bright (of 255) in a channel may be the camera's clipping
+WHITE_SHARE = 0.85  # of its white's level, what a pixel below is print, not the white
+CLIPPED_INK = 0.02  # share of a picture's pixels of print clipped from which its colour is lost
+MIN_LIGHT = 0.1  # a light's gain in a channel below which the mat says nothing of its colour
 HUE_BINS = 12
 SATURATED = (0.2, 0.4)  # saturation at which a pixel starts, and fully counts, for hue
 DARK = (0.15, 0.35)  # a pixel starts to count as black ink at the first level (against the
@@ -115,11 +121,51 @@ def balanced(patches: Image8, size: tuple[int, int] = SIZE) -> Floats:
     """The patches at `size` against each card's own white (each channel divided by its
     WHITE_PERCENTILE level, np.percentile's, capped at 1), (n, height, width, 3): what ink
     and hues read."""
+    out: Floats = white_balanced(_resized(patches, size), float(WHITE_PERCENTILE))[0]
+    return out
+
+
+def _resized(patches: Image8, size: tuple[int, int]) -> Image8:
     if size == SIZE:  # shrunk: the batch's resize stacked is each patch's, compiled
-        small = resize_area(patches, size)
-    else:  # enlarged (FINE_SIZE is taller than a patch): a stacked resize would mix patches
-        small = np.stack([cv2.resize(p, size, interpolation=cv2.INTER_AREA) for p in patches])
-    out: Floats = white_balanced(small, float(WHITE_PERCENTILE))  # (x + 4) / (level + 4)
+        return resize_area(patches, size)
+    # enlarged (FINE_SIZE is taller than a patch): a stacked resize would mix patches
+    return np.stack([cv2.resize(p, size, interpolation=cv2.INTER_AREA) for p in patches])
+
+
+def _against(small: Image8, whites: Floats) -> Floats:
+    """Pictures against their white levels (white_balanced's, 4 added), capped at 1."""
+    out: Floats = np.minimum((small.astype(np.float32) + 4.0) / whites[:, None, None, :], 1.0)
+    return out
+
+
+def unclipped_whites(small: Image8, whites: Floats, lights: Floats) -> Floats:
+    """The white levels (white_balanced's) of pictures whose white the camera clipped in some
+    channel but not all, that channel's level as the light on the card makes it: the
+    brightest unclipped channel's level times the light's gain in that channel over its
+    gain in the unclipped one (`lights`, (n, 3): each channel's gain on each card, as the
+    mat beside it shows). A bright warm lamp clips a pale card's white in red and green
+    while blue reads 200: against a red level of 255, a pale green field's red reads as
+    high as its green, yellow. A clipped level only rises, and only where the camera
+    clipped nothing but the card's white (more than CLIPPED_INK of its pixels clipped and
+    darker than the white in an unclipped channel are print whose colour was lost: a pale
+    red field clipped in red would read blue against the higher level). A picture with no
+    channel clipped, or all, or no light measured (no mat seen, its gain 0) keeps its own:
+    `whites` itself when no picture has a level lifted."""
+    clipped = whites >= CLIPPED + 4.0
+    usable = np.asarray(clipped.any(axis=1) & ~clipped.all(axis=1)
+                        & (lights >= MIN_LIGHT).all(axis=1), bool)
+    for i in np.flatnonzero(usable):
+        pixels = small[i].reshape(-1, 3)
+        lost = (pixels[:, clipped[i]] >= CLIPPED).any(axis=1)
+        free = ~clipped[i]
+        printed = ((pixels[:, free] + 4.0) / whites[i, free] < WHITE_SHARE).any(axis=1)
+        usable[i] = (lost & printed).mean() <= CLIPPED_INK
+    if not usable.any():
+        return whites
+    safe = np.maximum(lights, MIN_LIGHT)
+    reference = np.where(clipped, 0.0, whites / safe).max(axis=1, keepdims=True)
+    out: Floats = np.where(clipped & usable[:, None], np.maximum(whites, reference * safe),
+                           whites).astype(np.float32)
     return out
 
 
@@ -418,29 +464,38 @@ class TemplateIdentifier:
         """identify() for several patches."""
         return self.identify_batch(batch(patches))
 
-    def identify_batch(self, patches: Image8) -> list[tuple[str | None, float]]:
-        """identify_many() of a batch of BGR patches, (n, height, width, 3). A patch all but
-        identical to one named in the last frames (a card lying still) gets that answer
-        again without the comparison, which costs a few milliseconds a card."""
+    def identify_batch(self, patches: Image8, lights: Floats | None = None
+                       ) -> list[tuple[str | None, float]]:
+        """identify_many() of a batch of BGR patches, (n, height, width, 3). `lights`, where
+        known, is the light on each card, (n, 3): its gain in each channel, as the mat
+        beside the card shows it (TableReader); a card whose white the camera clipped then
+        has its colours read against the white that light makes (unclipped_whites). A
+        patch all but identical to one named in the last frames (a card lying still) gets
+        that answer again without the comparison, which costs a few milliseconds a card."""
         if not len(patches):
             return []
         thumbs = self.recent.thumbnails(patches)
         results = self.recent.find(thumbs)
         todo = [i for i, result in enumerate(results) if result is None]
         if todo:
-            fresh = self._identify(patches[todo])
+            fresh = self._identify(patches[todo], None if lights is None else lights[todo])
             self.recent.keep(thumbs[todo], fresh)
             for i, result in zip(todo, fresh, strict=True):
                 results[i] = result
         return [result for result in results if result is not None]
 
-    def _identify(self, patches: Image8) -> list[tuple[str | None, float]]:
+    def _identify(self, patches: Image8, lights: Floats | None = None
+                  ) -> list[tuple[str | None, float]]:
         """identify_batch() without the memory of recent patches."""
-        pictures = balanced(patches)
+        small = _resized(patches, SIZE)
+        pictures, whites = white_balanced(small, float(WHITE_PERCENTILE))
         inks = ink(pictures)
         scored = self.search.scored(inks)
         per_shape = scored.scores
-        hist = hues(pictures)
+        # the colours against the white the light makes, where the camera clipped the card's
+        # (the shapes against its own: its ink is as the views', whatever the white)
+        lifted = whites if lights is None else unclipped_whites(small, whites, lights)
+        hist = hues(pictures if lifted is whites else _against(small, lifted))
         colour_d = self._colour_distances(hist)
         hue_d = self._hue_distances(hist)
         spread = contrasts(grey(patches))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -12,12 +13,15 @@ import pytest
 
 from vision import render
 from vision.calibration import BadFrame, TableNotFound, calibrate
-from vision.cards import warp_patch
+from vision.cards import CardQuad, warp_patch
+from vision.foreign_decks import DESIGNS, paint_deck
 from vision.identify import CardIdentifier
 from vision.mat import default_mat, render_mat
 from vision.table_reader import SeenCard, SharpCut, TableReader, TopDownWarp, cut_sharp
+from vision.template_identifier import TemplateIdentifier
 
 CARD = (63.0, 88.0)
+DECKS = Path(__file__).resolve().parents[2] / "referee" / "decks"
 
 
 @pytest.fixture(scope="module")
@@ -333,3 +337,46 @@ def test_keeps_its_calibration_while_a_hand_covers_two_tags(
     assert reader.calibration is first
     assert reading.obstructed
     assert codes_at(reading) == {(30, 20): "oasis"}
+
+
+def test_the_light_on_each_card_is_read_off_the_mat_beside_it(identifier: CardIdentifier
+                                                               ) -> None:
+    mat = default_mat()
+    lamp = render.Lighting.warm_lamp()
+    frame = render.render(render.Scene(render_mat(mat, 4.0), mat, 4.0, []),
+                          render.CameraPose(tilt_deg=10.0), lamp, np.random.default_rng(2)).image
+    reader = TableReader(mat, identifier, CARD)
+    quads = [CardQuad.from_axes(centre, (0.0, 1.0), CARD) for centre in ((150, 150), (400, 300))]
+    assert reader._lights(quads) is None  # no mat seen yet
+    reader.read(frame)
+    lights = reader._lights(quads)
+    assert lights is not None
+    # the lamp's colour (its gains over blue's), wherever the card lies in its fall-off
+    for light in lights:
+        assert light[1:] / light[0] == pytest.approx(
+            np.array(lamp.gains_bgr[1:]) / lamp.gains_bgr[0], rel=0.05)
+
+
+def test_a_pale_green_under_a_warm_lamp_is_named_in_the_light_the_mat_shows() -> None:
+    # a warm lamp clips a pale card's white in red; against it the greens read
+    # yellow-green, none of the deck's colours (unknown), unless the light the mat beside
+    # them shows tells where their white's red lies
+    design = DESIGNS["uno-pale"]
+    faces = json.loads((DECKS / "uno.json").read_text(encoding="utf-8"))["faces"]
+    pale = paint_deck(design, faces, seed=1, px_per_mm=4.0)
+    views = {code: np.asarray(cv2.resize(face, (62, 96), interpolation=cv2.INTER_AREA), np.uint8)
+             for code, face in pale.items()}
+    identifier = TemplateIdentifier.from_references(views)
+    mat = default_mat()
+    mat_image = render_mat(mat, 4.0)
+    codes = ["green-5", "green-8", "green-reverse", "blue-6", "yellow-3", "red-2"]
+    cards = [render.CardPlacement(pale[c], (180.0 + 80 * (i % 3), 150.0 + 110 * (i // 3)), 0.0,
+                                  size_mm=design.card_mm, label=c) for i, c in enumerate(codes)]
+    camera, lamp = render.CameraPose(tilt_deg=10.0), render.Lighting(gains_bgr=(0.75, 0.95, 1.2))
+    rng = np.random.default_rng(3)
+    reader = TableReader(mat, identifier, design.card_mm)
+    reader.read(render.render(render.Scene(mat_image, mat, 4.0, []), camera, lamp, rng).image)
+    reading = reader.read(render.render(render.Scene(mat_image, mat, 4.0, cards), camera, lamp,
+                                        rng).image)
+    assert codes_at(reading) == {(round(c.center_mm[0] / 10), round(c.center_mm[1] / 10)): c.label
+                                 for c in cards}

@@ -31,6 +31,7 @@ from vision.template_identifier import (
     hues,
     ink,
     shapes_of,
+    unclipped_whites,
     unshaded,
 )
 
@@ -377,7 +378,9 @@ def test_the_white_level_from_counts_is_numpys_percentile() -> None:
         small[0, :2] = 255  # a white field, as a card has
         lifted = small.astype(np.float32) + 4.0
         levels = np.percentile(lifted.reshape(shape[0], -1, 3), WHITE_PERCENTILE, axis=1)
-        assert np.array_equal(white_balanced(small, float(WHITE_PERCENTILE)), np.minimum(
+        pictures, whites = white_balanced(small, float(WHITE_PERCENTILE))
+        assert np.array_equal(whites, levels.astype(np.float32))
+        assert np.array_equal(pictures, np.minimum(
             lifted / levels.astype(np.float32)[:, None, None, :], 1.0))
 
 
@@ -434,3 +437,75 @@ def test_a_card_whose_hues_are_none_of_its_colours_is_not_named_for_its_black() 
     violet = identifier.colours[identifier.colour_starts[
         identifier.colour_names.index("violet")]][None]
     assert identifier._hue_distances(violet)[0][identifier.colour_names.index("violet")] < 1e-6
+
+
+WARM = np.array((0.75, 0.95, 1.2), np.float32)  # a lamp's gains (blue, green, red)
+
+
+def _white_levels(small: Image) -> NDArray[np.float32]:
+    """The pictures' white levels, as the identifier takes them."""
+    whites: NDArray[np.float32] = white_balanced(small, float(WHITE_PERCENTILE))[1]
+    return whites
+
+
+def test_a_white_clipped_in_a_channel_is_lifted_to_the_light_the_mat_shows() -> None:
+    # a card under a bright warm lamp: its white reads 220 in blue, clipped in green and red
+    card = np.full((1, SIZE[1], SIZE[0], 3), (220, 255, 255), np.uint8)
+    card[0, 10:30, 8:24] = (120, 200, 150)  # a pale green print, nowhere clipped
+    whites = _white_levels(card)
+    lifted = unclipped_whites(card, whites, WARM[None] * 1.3)
+    assert lifted[0, 0] == whites[0, 0]  # blue, unclipped, keeps its level
+    assert lifted[0, 1:] == pytest.approx(whites[0, 0] * WARM[1:] / WARM[0])
+    # no light measured (no mat seen), or nothing clipped: the card's own white
+    assert np.array_equal(unclipped_whites(card, whites, np.zeros((1, 3), np.float32)), whites)
+    plain = card // 2
+    assert np.array_equal(unclipped_whites(plain, _white_levels(plain), WARM[None]),
+                          _white_levels(plain))
+    # a print as bright as the white clipped too (a pale red field's red): its colour is
+    # lost, and the white is not lifted
+    red = card.copy()
+    red[0, 4:44, 4:28] = (150, 170, 255)
+    assert np.array_equal(unclipped_whites(red, _white_levels(red), WARM[None]),
+                          _white_levels(red))
+
+
+@pytest.fixture(scope="module")
+def pale() -> dict[str, Image]:
+    faces = json.loads((DECKS / "uno.json").read_text(encoding="utf-8"))["faces"]
+    return paint_deck(DESIGNS["uno-pale"], faces, seed=1, px_per_mm=4.0)
+
+
+@pytest.fixture(scope="module")
+def pale_identifier(pale: dict[str, Image]) -> TemplateIdentifier:
+    return TemplateIdentifier.from_references({c: camera(f, blur=0.8) for c, f in pale.items()})
+
+
+def test_a_pale_green_whose_white_a_warm_lamp_clipped_is_named_in_the_mats_light(
+        pale: dict[str, Image], pale_identifier: TemplateIdentifier) -> None:
+    # held-out uno-pale table 1000024: a warm lamp clipped the cards' white in red; against
+    # that white, the greens' fields read yellow-green, none of the deck's colours: all
+    # unknown. Against the white the lamp makes (the mat beside them shows it) every card
+    # is named.
+    gains = WARM
+    codes = list(pale)
+    seen = batch([camera(pale[c], gains=tuple(gains), blur=0.8) for c in codes])
+    without = [got for got, _ in pale_identifier.identify_batch(seen)]
+    # (another identifier: this one would answer the same patches from its memory)
+    lit = TemplateIdentifier.from_references({c: camera(f, blur=0.8) for c, f in pale.items()})
+    named = [got for got, _ in lit.identify_batch(seen, np.tile(gains, (len(codes), 1)))]
+    greens = [c for c in codes if c.startswith("green")]
+    assert [without[codes.index(c)] for c in greens] == [None] * len(greens)
+    assert named == codes
+
+
+def test_a_card_whose_print_a_lamp_clipped_is_not_named_another_colour_in_its_light(
+        pale: dict[str, Image], pale_identifier: TemplateIdentifier) -> None:
+    # brighter still, the lamp clips the red field's red too: lifted against the light's
+    # red, the field read blue-grey, and every red card was named blue
+    gains = WARM * 1.3
+    codes = list(pale)
+    seen = batch([camera(pale[c], gains=tuple(gains), blur=0.8) for c in codes])
+    lights = np.tile(gains, (len(codes), 1))
+    named = [got for got, _ in pale_identifier.identify_batch(seen, lights)]
+    assert not [(c, got) for c, got in zip(codes, named, strict=True) if got not in (c, None)]
+    assert sum(got == c for c, got in zip(codes, named, strict=True)) >= 0.6 * len(codes)

@@ -21,6 +21,7 @@ from vision.template_identifier import (
     FINE_SIZE,
     FINE_TEMPLATES,
     FOCUS_BLUR,
+    Floats,
     TemplateIdentifier,
     _weighted_correlation,
     balanced,
@@ -148,9 +149,10 @@ class Cutting:
     def identify_many(self, patches: list[Image]) -> list[tuple[str | None, float]]:
         return self.identify_batch(batch(patches))
 
-    def identify_batch(self, patches: Image) -> list[tuple[str | None, float]]:
+    def identify_batch(self, patches: Image, lights: Floats | None = None
+                       ) -> list[tuple[str | None, float]]:
         self.batches.append(patches)
-        return self.identifier.identify_batch(patches)
+        return self.identifier.identify_batch(patches, lights)
 
 
 @pytest.fixture(scope="module")
