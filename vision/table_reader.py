@@ -330,10 +330,10 @@ class TableReader:
         h, w = model.shape[:2]
         half = min(self.card_mm) * self.px_per_mm / 2
         offsets = np.arange(-half, half, LIGHT_STEP * self.px_per_mm)
-        centres = np.array([q.center_mm for q in quads]) * self.px_per_mm
+        centres = np.array([q.center_mm for q in quads]).reshape(-1, 2) * self.px_per_mm
         xs = np.clip((centres[:, :1] + offsets).astype(np.intp), 0, w - 1)
         ys = np.clip((centres[:, 1:] + offsets).astype(np.intp), 0, h - 1)
-        grid = model[ys[:, :, None], xs[:, None, :]].reshape(len(quads), -1, 3)
+        grid = model[ys[:, :, None], xs[:, None, :]].reshape(len(quads), len(offsets) ** 2, 3)
         out: NDArray[np.float32] = (np.median(grid, axis=1)
                                     / np.array(MAT_BGR, np.float32)).astype(np.float32)
         return out

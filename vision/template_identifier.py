@@ -24,7 +24,9 @@ directly, by normalised correlation, and lets the deck's own structure help:
   light that shifts it a little moves it a little) against the nearest of each colour's
   enrolled views (each cut in a light of the enrolment's). Where the camera clipped the
   card's white in a channel (a bright warm lamp's red), that channel's white is the one
-  the light makes, as the mat beside the card shows it (`unclipped_whites`).
+  the light makes, as the mat beside the card shows it (`unclipped_whites`); where it
+  clipped the print in two channels that light sets apart, the colour is lost
+  (`colour_lost`) and the card unknown.
 - **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
   at three sizes per axis and every shift of a few pixels: a cut may fall a millimetre
   or two off the card, the white margin in or out. (`vision.template_search` finds what
@@ -65,6 +67,7 @@ WHITE_PERCENTILE = 97  # the brightest few per cent of a card are its white
 CLIPPED = 250  # a white this bright (of 255) in a channel may be the camera's clipping
 WHITE_SHARE = 0.85  # of its white's level, what a pixel below is print, not the white
 CLIPPED_INK = 0.02  # share of a picture's pixels of print clipped from which its colour is lost
+CAST_APART = 1.15  # gains of a light in two channels this far apart: what clipping both loses
 MIN_LIGHT = 0.1  # a light's gain in a channel below which the mat says nothing of its colour
 HUE_BINS = 12
 SATURATED = (0.2, 0.4)  # saturation at which a pixel starts, and fully counts, for hue
@@ -167,6 +170,28 @@ def unclipped_whites(small: Image8, whites: Floats, lights: Floats) -> Floats:
     out: Floats = np.where(clipped & usable[:, None], np.maximum(whites, reference * safe),
                            whites).astype(np.float32)
     return out
+
+
+def colour_lost(small: Image8, whites: Floats, lights: Floats) -> NDArray[np.bool_]:
+    """Whether the camera clipped each picture's colour away: more than CLIPPED_INK of its
+    pixels are print (darker than its white, WHITE_SHARE, in some channel) clipped in two
+    channels whose gains in the light on the card (`lights`, as unclipped_whites takes
+    them) differ by more than CAST_APART. Such a print reads those two channels alike
+    whatever they were: under a bright warm lamp a pale green field's red clips as its
+    green does, and it reads yellow, as near yellow's views as a yellow card (every pale
+    green named yellow under a uniform warm lamp 1.4 times as bright). Its colour is not
+    to be named."""
+    hot = whites >= CLIPPED + 4.0  # a print clipped in a channel is under a white clipped
+    lost = np.zeros(len(small), bool)
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        high, low = np.maximum(lights[:, a], lights[:, b]), np.minimum(lights[:, a], lights[:, b])
+        apart = hot[:, a] & hot[:, b] & (high > CAST_APART * np.maximum(low, MIN_LIGHT))
+        for i in np.flatnonzero(apart & ~lost):
+            pixels = small[i].reshape(-1, 3)
+            both = (pixels[:, a] >= CLIPPED) & (pixels[:, b] >= CLIPPED)
+            printed = (pixels < WHITE_SHARE * whites[i] - 4.0).any(axis=1)
+            lost[i] = (both & printed).mean() > CLIPPED_INK
+    return lost
 
 
 def ink(img: Floats, shading: int = SHADING_DEGREE) -> Floats:
@@ -503,7 +528,10 @@ class TemplateIdentifier:
         fine_inks = (ink(balanced(patches[close], FINE_SIZE), FINE_SHADING_DEGREE) if close
                      else inks[:0])
         fine = {i: self._fine_ratios(scored, i, fine_inks[k]) for k, i in enumerate(close)}
-        return [self._decide(per_shape[i], colour_d[i], hue_d[i], spread[i], fine.get(i))
+        lost = (np.zeros(len(patches), bool) if lights is None
+                else colour_lost(small, whites, lights))
+        return [(None, 0.0) if lost[i] else
+                self._decide(per_shape[i], colour_d[i], hue_d[i], spread[i], fine.get(i))
                 for i in range(len(patches))]
 
     def _colour_distances(self, hist: Floats) -> Floats:

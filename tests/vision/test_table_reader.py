@@ -357,26 +357,55 @@ def test_the_light_on_each_card_is_read_off_the_mat_beside_it(identifier: CardId
             np.array(lamp.gains_bgr[1:]) / lamp.gains_bgr[0], rel=0.05)
 
 
-def test_a_pale_green_under_a_warm_lamp_is_named_in_the_light_the_mat_shows() -> None:
-    # a warm lamp clips a pale card's white in red; against it the greens read
-    # yellow-green, none of the deck's colours (unknown), unless the light the mat beside
-    # them shows tells where their white's red lies
-    design = DESIGNS["uno-pale"]
+@pytest.fixture(scope="module")
+def pale() -> tuple[dict[str, Any], TemplateIdentifier]:
+    """uno-pale's faces, and a TemplateIdentifier enrolled from a view of each."""
     faces = json.loads((DECKS / "uno.json").read_text(encoding="utf-8"))["faces"]
-    pale = paint_deck(design, faces, seed=1, px_per_mm=4.0)
+    painted = paint_deck(DESIGNS["uno-pale"], faces, seed=1, px_per_mm=4.0)
     views = {code: np.asarray(cv2.resize(face, (62, 96), interpolation=cv2.INTER_AREA), np.uint8)
-             for code, face in pale.items()}
-    identifier = TemplateIdentifier.from_references(views)
+             for code, face in painted.items()}
+    return painted, TemplateIdentifier.from_references(views)
+
+
+Places = dict[tuple[int, int], str | None]
+
+
+def read_under_a_warm_lamp(pale: tuple[dict[str, Any], TemplateIdentifier], brightness: float
+                           ) -> tuple[Places, Places]:
+    """Six pale cards read under a uniform warm lamp this bright: (what was read, the truth)
+    by place."""
+    faces, identifier = pale
+    design = DESIGNS["uno-pale"]
     mat = default_mat()
     mat_image = render_mat(mat, 4.0)
     codes = ["green-5", "green-8", "green-reverse", "blue-6", "yellow-3", "red-2"]
-    cards = [render.CardPlacement(pale[c], (180.0 + 80 * (i % 3), 150.0 + 110 * (i // 3)), 0.0,
+    cards = [render.CardPlacement(faces[c], (180.0 + 80 * (i % 3), 150.0 + 110 * (i // 3)), 0.0,
                                   size_mm=design.card_mm, label=c) for i, c in enumerate(codes)]
-    camera, lamp = render.CameraPose(tilt_deg=10.0), render.Lighting(gains_bgr=(0.75, 0.95, 1.2))
+    camera = render.CameraPose(tilt_deg=10.0)
+    lamp = render.Lighting(brightness=brightness, gains_bgr=(0.75, 0.95, 1.2))
     rng = np.random.default_rng(3)
     reader = TableReader(mat, identifier, design.card_mm)
     reader.read(render.render(render.Scene(mat_image, mat, 4.0, []), camera, lamp, rng).image)
     reading = reader.read(render.render(render.Scene(mat_image, mat, 4.0, cards), camera, lamp,
                                         rng).image)
-    assert codes_at(reading) == {(round(c.center_mm[0] / 10), round(c.center_mm[1] / 10)): c.label
-                                 for c in cards}
+    return codes_at(reading), {(round(c.center_mm[0] / 10), round(c.center_mm[1] / 10)): c.label
+                               for c in cards}
+
+
+def test_a_pale_green_under_a_warm_lamp_is_named_in_the_light_the_mat_shows(
+        pale: tuple[dict[str, Any], TemplateIdentifier]) -> None:
+    # a warm lamp clips a pale card's white in red; against it the greens read
+    # yellow-green, none of the deck's colours (unknown), unless the light the mat beside
+    # them shows tells where their white's red lies
+    seen, truth = read_under_a_warm_lamp(pale, 1.0)
+    assert seen == truth
+
+
+@pytest.mark.parametrize("brightness", [1.4, 1.7])
+def test_a_pale_green_clipped_in_red_and_green_is_not_named_yellow(
+        pale: tuple[dict[str, Any], TemplateIdentifier], brightness: float) -> None:
+    # brighter, the lamp clips the greens' print in red as in green: it reads yellow, as
+    # near yellow's views as a yellow card's (each green named yellow)
+    seen, truth = read_under_a_warm_lamp(pale, brightness)
+    assert seen.keys() == truth.keys()
+    assert not [(truth[k], got) for k, got in seen.items() if got not in (truth[k], None)]

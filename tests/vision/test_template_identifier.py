@@ -28,6 +28,7 @@ from vision.template_identifier import (
     TemplateIdentifier,
     balanced,
     close_call,
+    colour_lost,
     hues,
     ink,
     shapes_of,
@@ -498,14 +499,27 @@ def test_a_pale_green_whose_white_a_warm_lamp_clipped_is_named_in_the_mats_light
     assert named == codes
 
 
+@pytest.mark.parametrize("brightness", [1.3, 1.4, 1.6])
 def test_a_card_whose_print_a_lamp_clipped_is_not_named_another_colour_in_its_light(
-        pale: dict[str, Image], pale_identifier: TemplateIdentifier) -> None:
-    # brighter still, the lamp clips the red field's red too: lifted against the light's
-    # red, the field read blue-grey, and every red card was named blue
-    gains = WARM * 1.3
+        pale: dict[str, Image], pale_identifier: TemplateIdentifier, brightness: float) -> None:
+    # brighter still, the lamp clips the cards' print too. At 1.3 a red field's red: lifted
+    # against the light's red, it read blue-grey (every red card named blue). From 1.4 a
+    # green field's red as its green: it reads yellow, lifted or not (every green named
+    # yellow, as without the light)
+    gains = WARM * brightness
     codes = list(pale)
     seen = batch([camera(pale[c], gains=tuple(gains), blur=0.8) for c in codes])
     lights = np.tile(gains, (len(codes), 1))
     named = [got for got, _ in pale_identifier.identify_batch(seen, lights)]
     assert not [(c, got) for c, got in zip(codes, named, strict=True) if got not in (c, None)]
-    assert sum(got == c for c, got in zip(codes, named, strict=True)) >= 0.6 * len(codes)
+
+
+def test_a_print_clipped_in_two_channels_a_light_sets_apart_has_lost_its_colour() -> None:
+    card = np.full((2, SIZE[1], SIZE[0], 3), 255, np.uint8)
+    card[:, 8:40, 4:28] = (150, 255, 255)  # a green-yellow field clipped in green and red
+    whites = _white_levels(card)
+    warm, even = WARM * 1.4, np.full(3, 1.4, np.float32)
+    assert colour_lost(card, whites, np.stack([warm, even])).tolist() == [True, False]
+    # the white alone clipped: the print keeps its colour
+    card[:, 8:40, 4:28] = (150, 230, 200)
+    assert not colour_lost(card, whites, np.stack([warm, warm])).any()
