@@ -159,10 +159,10 @@ def unclipped_whites(small: Image8, whites: Floats, lights: Floats) -> Floats:
                         & (lights >= MIN_LIGHT).all(axis=1), bool)
     for i in np.flatnonzero(usable):
         pixels = small[i].reshape(-1, 3)
-        lost = (pixels[:, clipped[i]] >= CLIPPED).any(axis=1)
+        at_clip = (pixels[:, clipped[i]] >= CLIPPED).any(axis=1)
         free = ~clipped[i]
         printed = ((pixels[:, free] + 4.0) / whites[i, free] < WHITE_SHARE).any(axis=1)
-        usable[i] = (lost & printed).mean() <= CLIPPED_INK
+        usable[i] = (at_clip & printed).mean() <= CLIPPED_INK
     if not usable.any():
         return whites
     safe = np.maximum(lights, MIN_LIGHT)
@@ -494,7 +494,9 @@ class TemplateIdentifier:
         """identify_many() of a batch of BGR patches, (n, height, width, 3). `lights`, where
         known, is the light on each card, (n, 3): its gain in each channel, as the mat
         beside the card shows it (TableReader); a card whose white the camera clipped then
-        has its colours read against the white that light makes (unclipped_whites). A
+        has its colours read against the white that light makes (unclipped_whites), and
+        one whose print it clipped in two channels that light sets apart is unknown
+        (colour_lost). A
         patch all but identical to one named in the last frames (a card lying still) gets
         that answer again without the comparison, which costs a few milliseconds a card."""
         if not len(patches):
