@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.compiled import compiled, pairwise_sum
+from vision.compiled import compiled, pairwise_sum_with
 
 
 @compiled
@@ -40,18 +40,24 @@ def _channel_median(patch: Any, box: Any, channel: int) -> Any:  # pragma: no co
 
 
 @compiled
-def _centred_unit(row: Any, squares: Any) -> None:  # pragma: no cover
+def _centred_unit(row: Any, squares: Any, parts: Any, firsts: Any) -> None:  # pragma: no cover
     """row -= its mean; row /= its length + 1e-6, as numpy's mean and norm give them (one
-    loop each way, not array expressions: those make temporaries)."""
+    loop each way, not array expressions: those make temporaries); `squares`, `parts` and
+    `firsts` are scratch (pairwise_sum_with's stack)."""
     count = len(row)
-    mean = pairwise_sum(row, 0, count) / np.float32(count)
-    for i in range(count):
+    mean = pairwise_sum_with(row, 0, count, parts, firsts) / np.float32(count)
+    end, one = np.uint64(count), np.uint64(1)
+    i = np.uint64(0)
+    while i < end:  # (unsigned: no check for a negative index on each access)
         centred = row[i] - mean
         row[i] = centred
         squares[i] = centred * centred
-    length = np.sqrt(pairwise_sum(squares, 0, count)) + np.float32(1e-6)
-    for i in range(count):
+        i += one
+    length = np.sqrt(pairwise_sum_with(squares, 0, count, parts, firsts)) + np.float32(1e-6)
+    i = np.uint64(0)
+    while i < end:
         row[i] = row[i] / length
+        i += one
 
 
 @compiled
@@ -69,6 +75,7 @@ def numeral_maps(patches: Any, box: Any, margin: int) -> tuple[Any, Any]:  # pra
     colours = np.zeros((n, 3), np.float32)
     ground = np.empty(3, np.float32)
     squares = np.empty(height * width, np.float32)
+    parts, firsts = np.empty((3, 64), np.int64), np.empty(64, np.float32)
     four, one, zero = np.float32(4.0), np.float32(1.0), np.float32(0.0)
     for k in range(n):
         patch, row = patches[k], maps[k]
@@ -89,7 +96,7 @@ def numeral_maps(patches: Any, box: Any, margin: int) -> tuple[Any, Any]:  # pra
                     green += i1 * weight
                     red += i2 * weight
         colours[k, 0], colours[k, 1], colours[k, 2] = blue, green, red
-        _centred_unit(row, squares)
+        _centred_unit(row, squares, parts, firsts)
     return maps, colours
 
 
@@ -101,12 +108,16 @@ def shifted_windows(grown: Any, height: int, width: int, shift: int) -> Any:  # 
     side, full_width = 2 * shift + 1, width + 2 * shift
     windows = np.empty((side * side, height * width), np.float32)
     squares = np.empty(height * width, np.float32)
+    parts, firsts = np.empty((3, 64), np.int64), np.empty(64, np.float32)
+    along, one = np.uint64(width), np.uint64(1)
     for dy in range(side):
         for dx in range(side):
             window = windows[dy * side + dx]
             for y in range(height):
-                start = (dy + y) * full_width + dx
-                for x in range(width):
-                    window[y * width + x] = grown[start + x]
-            _centred_unit(window, squares)
+                start, at = np.uint64((dy + y) * full_width + dx), np.uint64(y * width)
+                x = np.uint64(0)
+                while x < along:  # (unsigned: no check for a negative index on each access)
+                    window[at + x] = grown[start + x]
+                    x += one
+            _centred_unit(window, squares, parts, firsts)
     return windows
