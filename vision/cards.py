@@ -25,6 +25,7 @@ cards touch, the dark seam stands for their outlines.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -386,7 +387,7 @@ class MatModel:
 
 def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
                valid: Mask | None = None, background: MatModel | None = None,
-               dark_rims: bool = False) -> CardScan:
+               dark_rims: bool = False, view_grey: Frame | None = None) -> CardScan:
     """Find the cards in a BGR top-down view of the mat at px_per_mm.
 
     `valid` marks the pixels that show the mat (not the frame border, not the tags);
@@ -394,11 +395,13 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
     `dark_rims`: the cards' rim is darker than the mat (a black border or frame, as on
     many a commercial deck; the enrolment measures it), so that in dim or warm light only
     their lighter middle differs from the mat by a channel: pixels much darker than the
-    mat are then something too (foreground_mask).
+    mat are then something too (foreground_mask). `view_grey`: the view's grey levels, if
+    the caller has made them (else they are made when first needed).
     """
-    grey: Frame | None = (np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
-                          if dark_rims else None)
-    mask = foreground_mask(top_down, px_per_mm, valid, background, grey)
+    grey = view_grey
+    if grey is None and dark_rims:
+        grey = np.asarray(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), np.uint8)
+    mask = foreground_mask(top_down, px_per_mm, valid, background, grey if dark_rims else None)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     finding = _Finding(top_down, grey, px_per_mm, card_mm, mask, dark_rims, background=background,
                        valid=valid)
@@ -1331,8 +1334,16 @@ def warp_patch(frame: Frame, corners_px: Vec, size: tuple[int, int] = (64, 88),
     """The quadrilateral of the frame with these corners (image pixels, clockwise from the
     card's top-left) as an upright (width, height) patch of the frame's channels; written
     into `out` when given (a slot of a batch of patches)."""
-    w, h = size
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
-    m = cv2.getPerspectiveTransform(corners_px.astype(np.float32), dst)
+    m = cv2.getPerspectiveTransform(corners_px.astype(np.float32), _patch_corners(size))
     return np.asarray(cv2.warpPerspective(frame, m, size, dst=out, flags=cv2.INTER_LINEAR),
                       np.uint8)
+
+
+@functools.cache
+def _patch_corners(size: tuple[int, int]) -> NDArray[np.float32]:
+    """The corners of a (width, height) patch, pixel centres at whole numbers (made once
+    per size: a frame's patches are cut by the dozen)."""
+    w, h = size
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
+    corners.flags.writeable = False
+    return corners

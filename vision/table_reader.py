@@ -221,13 +221,16 @@ class TableReader:
                 self._use(fresh)
                 cal, valid = self._current()
                 top = self._warp(image, cal)
+        # the view's grey levels, made once: the cards' fit and the thumbnail read them
+        grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
         if self._model is None:
             first = find_cards(top, self.px_per_mm, self.card_mm, valid,
-                               dark_rims=self.dark_rims)
-            self._model = MatModel(top, self.px_per_mm, valid, self._not_mat(top, first, valid))
+                               dark_rims=self.dark_rims, view_grey=grey)
+            self._model = MatModel(top, self.px_per_mm, valid,
+                                   self._not_mat(top, grey, first, valid))
             self._frames = 0
         scan = find_cards(top, self.px_per_mm, self.card_mm, valid, self._model,
-                          self.dark_rims)
+                          self.dark_rims, grey)
         self._frames += 1
         if self._frames % LEARN_EVERY == 0:
             self._learn(top, scan, valid)
@@ -246,7 +249,7 @@ class TableReader:
         obstructed = covered or any(
             c.area_mm2 >= (REACHING_CARD_AREAS if c.at_edge else OBSTRUCTED_CARD_AREAS) * card_area
             for c in scan.clutter)
-        return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(top),
+        return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(grey),
                             clutter=scan.clutter)
 
     def _name_cards(self, source: NamingSource, cal: Calibration, scan: CardScan
@@ -387,14 +390,13 @@ class TableReader:
             cv2.fillConvexPoly(mask, np.round(grown * self.px_per_mm).astype(np.int32), 255)
         return mask
 
-    def _not_mat(self, top: Frame, scan: CardScan, valid: Mask) -> Mask:
+    def _not_mat(self, top: Frame, grey: Frame, scan: CardScan, valid: Mask) -> Mask:
         """What the mat model must not learn from a view: the cards found, and anything
         else with a sharp outline (a hand, a phone). Glare and light fall-off are soft and
         stay: they are how this mat looks. So does a card found in glare whose outline is
         no sharp step (a lamp's spot on the bare mat may be as large as a big card and be
         fitted as one): learnt from the local estimate instead, the glare would differ from
         the model as a card-shaped blob in every frame that follows."""
-        grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
         sharp = [q for q in scan.cards if sharp_outline(q, grey, self.px_per_mm)]
         covered = self._card_pixels(top, dataclasses.replace(scan, cards=sharp))
         blurred = cv2.GaussianBlur(grey, (3, 3), 0)
@@ -457,8 +459,8 @@ class TableReader:
         left, right, _ = slice(round((cx - half) * s), round((cx + half) * s)).indices(shape[1])
         return left, top, right, bottom
 
-    def _thumbnail(self, top: Frame) -> NDArray[np.uint8]:
-        grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    def _thumbnail(self, grey: Frame) -> NDArray[np.uint8]:
+        """The view's grey levels at THUMBNAIL_PX_PER_MM."""
         size = (round(self.mat.width_mm * THUMBNAIL_PX_PER_MM),
                 round(self.mat.height_mm * THUMBNAIL_PX_PER_MM))
         return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.uint8)
