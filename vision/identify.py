@@ -35,10 +35,10 @@ from numpy.typing import NDArray
 from vision.identify_kernels import description_rows, edge_profiles, project, resize_area
 from vision.numeral_look import (
     SHIFT,
+    Focus,
     blurred_means,
     class_means,
     colour_and_value,
-    focus_map,
     numerals,
     second_look,
 )
@@ -256,8 +256,8 @@ class CardIdentifier:
     centre_norms: Vectors = field(init=False, repr=False)
     parts: tuple[tuple[str | None, str], ...] = field(init=False, repr=False)  # per code:
     # its colour and value (numeral_look.colour_and_value)
-    focus_maps: dict[tuple[int, int, bool], Vectors] = field(
-        init=False, repr=False, default_factory=dict)  # the second look's focus_map of two
+    focus_maps: dict[tuple[int, int, bool], Focus] = field(
+        init=False, repr=False, default_factory=dict)  # the second look's Focus of two
     # classes (lower first; of their blurred numerals if the flag), kept once worked out
 
     def __post_init__(self) -> None:
@@ -416,17 +416,19 @@ class CardIdentifier:
             else:
                 conf[i] = max(float(conf[i]), found)
 
-    def _focus(self, classes: NDArray[np.intp], i: int, j: int, blurred: bool) -> Vectors:
-        """Where the numerals of classes[i] and classes[j] differ (numeral_look.focus_map,
-        the same either way round), worked out once while FOCUS_MAPS_KEPT others are kept."""
-        a, b = sorted((int(classes[i]), int(classes[j])))
+    def _focus(self, classes: NDArray[np.intp], i: int, j: int, blurred: bool) -> Focus:
+        """Where the numerals of classes[i] and classes[j] differ (numeral_look.Focus, the
+        same either way round), worked out once while FOCUS_MAPS_KEPT others are kept."""
+        first, second = int(classes[i]), int(classes[j])
+        a, b = min(first, second), max(first, second)
         key = (a, b, blurred)
         if key not in self.focus_maps:
             if len(self.focus_maps) >= FOCUS_MAPS_KEPT:
                 self.focus_maps.clear()
             means = self.blurred_numerals if blurred else self.numerals
-            self.focus_maps[key] = focus_map(means[a], means[b])
-        return self.focus_maps[key]
+            self.focus_maps[key] = Focus.of(means[a], means[b])
+        kept = self.focus_maps[key]
+        return kept if first == a else kept.swapped()
 
     def _rivals_added(self, near: NDArray[np.intp], per_code: Vectors) -> NDArray[np.intp]:
         """The close faces, and the nearest face of another value and of another colour

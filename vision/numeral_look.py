@@ -29,6 +29,7 @@ those.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -98,14 +99,41 @@ def colour_and_value(code: str) -> tuple[str | None, str]:
     return (colour, value) if value.isdigit() else (None, code)
 
 
-def _focused_correlation(numeral: Floats, face: Floats, weight: Floats) -> float:
-    """Correlation of two maps (flat), each pixel weighed (the weights summing to 1); its
-    weighed sums are dot products, which cost a third of numpy's sums of products."""
-    x = numeral - np.dot(weight, numeral)
+@dataclass(frozen=True)
+class Focus:
+    """Where two faces' mean numerals differ (`weights`: focus_map), and what a weighed
+    correlation with each face's numeral takes from the face alone (`faces`, the face's
+    then the rival's: its numeral less its weighed mean, and the weighed sum of that
+    squared): worked out once per pair, not per tile looked at."""
+
+    weights: Floats
+    faces: tuple[tuple[Floats, np.float32], tuple[Floats, np.float32]]
+
+    @classmethod
+    def of(cls, face_map: Floats, rival_map: Floats) -> Focus:
+        weights = focus_map(face_map, rival_map)
+        return cls(weights, (_centred(face_map, weights), _centred(rival_map, weights)))
+
+    def swapped(self) -> Focus:
+        """The same focus with the rival as the face (focus_map is the same either way)."""
+        return Focus(self.weights, (self.faces[1], self.faces[0]))
+
+
+def _centred(face: Floats, weight: Floats) -> tuple[Floats, np.float32]:
+    """A face's numeral less its weighed mean, and the weighed sum of that squared."""
     t = face - np.dot(weight, face)
+    return t, np.dot(weight * t, t)
+
+
+def _focused_correlation(numeral: Floats, face: tuple[Floats, np.float32],
+                         weight: Floats) -> float:
+    """Correlation of a map (flat) with a face's (`_centred`), each pixel weighed (the
+    weights summing to 1); its weighed sums are dot products, which cost a third of
+    numpy's sums of products."""
+    x = numeral - np.dot(weight, numeral)
+    t, weighed_tt = face
     weighed_x = weight * x
-    return float(np.dot(weighed_x, t)) / float(
-        np.sqrt(np.dot(weighed_x, x) * np.dot(weight * t, t)) + 1e-12)
+    return float(np.dot(weighed_x, t)) / float(np.sqrt(np.dot(weighed_x, x) * weighed_tt) + 1e-12)
 
 
 def focus_map(face_map: Floats, rival_map: Floats) -> Floats:
@@ -120,19 +148,19 @@ def focus_map(face_map: Floats, rival_map: Floats) -> Floats:
 
 def _distances(numeral: Floats, rival_numeral: Floats, colour: Floats,
                face: tuple[Floats, Floats, str], rival: tuple[Floats, Floats, str],
-               focus: Callable[[], Floats]) -> list[tuple[float, float]]:
+               focus: Callable[[], Focus]) -> list[tuple[float, float]]:
     """The tests that tell `face` from `rival`, each as (the face's distance, the
     rival's): the shape where they differ (`focus()`, if their values differ; the numeral
     where it lines up with each), the colour (if theirs do). Swapped, the same tests tell
     the rival from the face."""
-    (face_map, face_colour, face_code), (rival_map, rival_colour, rival_code) = face, rival
+    (_, face_colour, face_code), (_, rival_colour, rival_code) = face, rival
     (colour_a, value_a), (colour_b, value_b) = (colour_and_value(face_code),
                                                 colour_and_value(rival_code))
     out = []
     if value_a != value_b:
         where = focus()
-        out.append((1.0 - _focused_correlation(numeral, face_map, where),
-                    1.0 - _focused_correlation(rival_numeral, rival_map, where)))
+        out.append((1.0 - _focused_correlation(numeral, where.faces[0], where.weights),
+                    1.0 - _focused_correlation(rival_numeral, where.faces[1], where.weights)))
     if colour_a is not None and colour_b is not None and colour_a != colour_b:
         out.append((float(np.linalg.norm(colour - face_colour)),
                     float(np.linalg.norm(colour - rival_colour))))
@@ -141,7 +169,7 @@ def _distances(numeral: Floats, rival_numeral: Floats, colour: Floats,
 
 def second_look(grown: Floats, colour: Floats, faces: Sequence[tuple[Floats, Floats, str]],
                 blurred: Floats | None = None, sure: float = 0.0,
-                focus: Callable[[int, int, bool], Floats] | None = None
+                focus: Callable[[int, int, bool], Focus] | None = None
                 ) -> tuple[int, float] | None:
     """Which of the close faces (each its mean numeral, mean colour and code) the patch's
     numeral (its map grown by SHIFT: `numerals(..., SHIFT)`) and ink colour are: (its
@@ -151,13 +179,13 @@ def second_look(grown: Floats, colour: Floats, faces: Sequence[tuple[Floats, Flo
     near its colour (COLOUR_FAR). Given the faces' means blurred (`blurred`, a row each:
     `blurred_means`), a face that wins with a worst ratio above `sure` (or none) is
     looked for again among those, if the numeral fits them better. `focus(i, j, blurred)`
-    gives the focus_map of faces i and j (of their blurred means if `blurred`), for a caller
+    gives the Focus of faces i and j (of their blurred means if `blurred`), for a caller
     that keeps them (they depend on the faces alone); without it they are worked out."""
     sharp = np.stack([face[0] for face in faces])
     if focus is None:
-        def focus(i: int, j: int, of_blurred: bool) -> Floats:
+        def focus(i: int, j: int, of_blurred: bool) -> Focus:
             means = sharp if blurred is None or not of_blurred else blurred
-            return focus_map(means[i], means[j])
+            return Focus.of(means[i], means[j])
 
     windows = _windows(grown)
     scores = windows @ sharp.T  # (shifts, faces)
@@ -191,7 +219,7 @@ def blurred_means(means: Floats) -> Floats:
 
 
 def _winner(windows: Floats, scores: Floats, colour: Floats,
-            faces: Sequence[tuple[Floats, Floats, str]], focus: Callable[[int, int], Floats]
+            faces: Sequence[tuple[Floats, Floats, str]], focus: Callable[[int, int], Focus]
             ) -> tuple[int, float] | None:
     """The face (index) that wins a test against every other and loses none, with its
     worst ratio; the numeral lined up with each face where `scores` (shifts, faces) are
