@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.compiled import compiled, pairwise_sum
+from vision.compiled import compiled, pairwise_sum, pairwise_sum_with
 
 
 @compiled
@@ -96,13 +96,17 @@ def edge_profiles(greys: Any) -> tuple[Any, Any]:  # pragma: no cover
 
 
 @compiled
-def _scaled(part: Any, out: Any, weight: float, floor: float) -> None:  # pragma: no cover
+def _scaled(part: Any, out: Any, weight: float, floor: float, squares: Any, parts: Any,
+            firsts: Any) -> None:  # pragma: no cover
     """out = part * (weight / (|part| + floor)): the length in float32 as np.linalg.norm
-    takes it, the scale and the product in float64, rounded to float32."""
-    squares = part * part
-    length = np.sqrt(pairwise_sum(squares, 0, len(part))) + np.float32(floor)
+    takes it, the scale and the product in float64, rounded to float32. `squares` (as
+    long as part at least), `parts` and `firsts` are scratch (pairwise_sum_with's stack)."""
+    count = len(part)
+    for j in range(count):
+        squares[j] = part[j] * part[j]
+    length = np.sqrt(pairwise_sum_with(squares, 0, count, parts, firsts)) + np.float32(floor)
     scale = weight / np.float64(length)
-    for j in range(len(part)):
+    for j in range(count):
         out[j] = np.float32(np.float64(part[j]) * scale)
 
 
@@ -112,15 +116,21 @@ def description_rows(small: Any, hue: Any, detail: Any, weights: Any,
     """vision.identify.describe's rows from a batch's colour thumbnails (n, h, w, 3), hue
     maps (n, h, w, 2) and grey details (n, h, w), all float32: each thumbnail divided by
     1 + its channel means, then centred; each hue map less its channel means; each detail
-    centred; each part then scaled to its weight (over its length plus its floor)."""
+    centred; each part then scaled to its weight (over its length plus its floor). The
+    scratch arrays are made once for the batch, not per patch."""
     n = small.shape[0]
     colour = small.reshape(n, -1, 3)
     hues = hue.reshape(n, -1, 2)
     greys = detail.reshape(n, -1)
     sizes = (colour.shape[1] * 3, hues.shape[1] * 2, greys.shape[1])
     out = np.empty((n, sizes[0] + sizes[1] + sizes[2]), np.float32)
+    balanced = np.empty((colour.shape[1], 3), np.float32)
+    flat = balanced.reshape(-1)
+    centred = np.empty((hues.shape[1], 2), np.float32)
+    row = np.empty(greys.shape[1], np.float32)
+    squares = np.empty(max(sizes[0], sizes[1], sizes[2]), np.float32)
+    parts, firsts = np.empty((3, 64), np.int64), np.empty(64, np.float32)
     for i in range(n):
-        balanced = np.empty((colour.shape[1], 3), np.float32)
         for c in range(3):
             total = np.float32(0.0)
             for p in range(colour.shape[1]):  # in order, as numpy sums across rows
@@ -128,10 +138,10 @@ def description_rows(small: Any, hue: Any, detail: Any, weights: Any,
             divisor = total / np.float32(colour.shape[1]) + np.float32(1.0)
             for p in range(colour.shape[1]):
                 balanced[p, c] = colour[i, p, c] / divisor
-        flat = balanced.reshape(-1)
-        flat = flat - pairwise_sum(flat, 0, len(flat)) / np.float32(len(flat))
-        _scaled(flat, out[i, : sizes[0]], weights[0], floors[0])
-        centred = np.empty((hues.shape[1], 2), np.float32)
+        mean = pairwise_sum_with(flat, 0, len(flat), parts, firsts) / np.float32(len(flat))
+        for j in range(len(flat)):
+            flat[j] = flat[j] - mean
+        _scaled(flat, out[i, : sizes[0]], weights[0], floors[0], squares, parts, firsts)
         for c in range(2):
             total = np.float32(0.0)
             for p in range(hues.shape[1]):
@@ -140,10 +150,13 @@ def description_rows(small: Any, hue: Any, detail: Any, weights: Any,
             for p in range(hues.shape[1]):
                 centred[p, c] = hues[i, p, c] - mean
         _scaled(centred.reshape(-1), out[i, sizes[0] : sizes[0] + sizes[1]], weights[1],
-                floors[1])
-        row = greys[i]
-        row = row - pairwise_sum(row, 0, len(row)) / np.float32(len(row))
-        _scaled(row, out[i, sizes[0] + sizes[1] :], weights[2], floors[2])
+                floors[1], squares, parts, firsts)
+        grey = greys[i]
+        mean = pairwise_sum_with(grey, 0, len(grey), parts, firsts) / np.float32(len(grey))
+        for j in range(len(grey)):
+            row[j] = grey[j] - mean
+        _scaled(row, out[i, sizes[0] + sizes[1] :], weights[2], floors[2], squares, parts,
+                firsts)
     return out
 
 
