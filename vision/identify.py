@@ -391,10 +391,11 @@ class CardIdentifier:
         dims = max(self.centres.shape[1], 1)
         for k, i in enumerate(rows.tolist()):
             per_code = by_way[k].min(axis=1)
-            order = np.argsort(per_code, kind="stable")[: MAX_CLOSE_FACES + 1]
-            count = int(np.clip((per_code[order] * OUTSIDE_RATIO <= per_code[order[0]]).sum(),
-                                CLOSE_FACES, MAX_CLOSE_FACES))
-            near, after = self._rivals_added(order[:count], per_code), order[count]
+            ranked = np.argsort(per_code, kind="stable")
+            order = ranked[: MAX_CLOSE_FACES + 1]
+            within = int((per_code[order] * OUTSIDE_RATIO <= per_code[order[0]]).sum())
+            count = min(max(within, CLOSE_FACES), MAX_CLOSE_FACES)  # (np.clip, on an int)
+            near, after = self._rivals_added(order[:count], ranked), order[count]
             classes = 2 * near + by_way[k, near].argmin(axis=1)
             looked = second_look(maps[k], colours[k], [
                 (self.numerals[c], self.inks[c], self.codes[int(code)])
@@ -406,9 +407,10 @@ class CardIdentifier:
                 c, code = int(classes[j]), int(near[j])
                 d2 = float(per_code[code])
                 if d2 <= OUTSIDE_RATIO * float(per_code[after]):
+                    fine = (FINE_NONE - worst) / (FINE_NONE - FINE_FULL)
                     found = float(min(
                         confidence(float(desc[k] @ self.templates[c]), d2 / dims, 0.0),
-                        np.clip((FINE_NONE - worst) / (FINE_NONE - FINE_FULL), 0.0, 1.0)))
+                        min(max(fine, 0.0), 1.0)))  # (np.clip, on a float)
             if looked is None or int(near[looked[0]]) != int(best[i]):
                 conf[i] = found
                 if looked is not None:
@@ -430,15 +432,17 @@ class CardIdentifier:
         kept = self.focus_maps[key]
         return kept if first == a else kept.swapped()
 
-    def _rivals_added(self, near: NDArray[np.intp], per_code: Vectors) -> NDArray[np.intp]:
-        """The close faces, and the nearest face of another value and of another colour
-        where all of them share one: the look then tests what they share too."""
+    def _rivals_added(self, near: NDArray[np.intp], ranked: NDArray[np.intp]
+                      ) -> NDArray[np.intp]:
+        """The close faces, and the nearest face (`ranked`: the codes nearest first) of
+        another value and of another colour where all of them share one: the look then
+        tests what they share too."""
         parts = [self.parts[int(code)] for code in near]
         out = [int(code) for code in near]
         for kind in (1, 0):
             shared = parts[0][kind]
             if shared is not None and all(part[kind] == shared for part in parts):
-                nearest = (code for code in np.argsort(per_code, kind="stable").tolist()
+                nearest = (code for code in ranked.tolist()
                            if self.parts[code][kind] != shared and code not in out)
                 found = next(nearest, None)
                 if found is not None:
