@@ -136,6 +136,12 @@ def _focused_correlation(numeral: Floats, face: tuple[Floats, np.float32],
     return float(np.dot(weighed_x, t)) / float(np.sqrt(np.dot(weighed_x, x) * weighed_tt) + 1e-12)
 
 
+def _length(vector: Floats) -> float:
+    """np.linalg.norm of a flat vector, by its own steps (the vector's dot product with
+    itself, then its square root), without the checks that cost it a few microseconds."""
+    return float(np.sqrt(vector.dot(vector)))
+
+
 def focus_map(face_map: Floats, rival_map: Floats) -> Floats:
     """Where two faces' mean numerals differ (flat): their difference blurred by
     FOCUS_BLUR, as weights that sum to 1."""
@@ -162,8 +168,7 @@ def _distances(numeral: Floats, rival_numeral: Floats, colour: Floats,
         out.append((1.0 - _focused_correlation(numeral, where.faces[0], where.weights),
                     1.0 - _focused_correlation(rival_numeral, where.faces[1], where.weights)))
     if colour_a is not None and colour_b is not None and colour_a != colour_b:
-        out.append((float(np.linalg.norm(colour - face_colour)),
-                    float(np.linalg.norm(colour - rival_colour))))
+        out.append((_length(colour - face_colour), _length(colour - rival_colour)))
     return out
 
 
@@ -201,8 +206,7 @@ def second_look(grown: Floats, colour: Floats, faces: Sequence[tuple[Floats, Flo
     _, face_colour, code = faces[best[0]]
     if float(scores[:, best[0]].max()) < NUMERAL_FLOOR:
         return None
-    if colour_and_value(code)[0] is not None and float(
-            np.linalg.norm(colour - face_colour)) > COLOUR_FAR:
+    if colour_and_value(code)[0] is not None and _length(colour - face_colour) > COLOUR_FAR:
         return None
     return best
 
