@@ -220,6 +220,12 @@ class Identifier(Protocol):
     @property
     def codes(self) -> tuple[str, ...]: ...
 
+    @property
+    def reads_light(self) -> bool:
+        """Whether identify_batch uses the light on each card (TableReader measures it on
+        the mat only for an identifier that does)."""
+        ...
+
     def identify(self, patch: Image8) -> tuple[str | None, float]: ...
 
     def identify_many(self, patches: Sequence[Image8]) -> list[tuple[str | None, float]]: ...
@@ -322,6 +328,11 @@ class CardIdentifier:
         return cls(codes=codes, threshold=threshold, projection=projection, centres=centres,
                    templates=templates, class_codes=class_codes, layout=layout, **looks)
 
+    @property
+    def reads_light(self) -> bool:
+        """No: the discriminant was taught our own art across lights."""
+        return False
+
     def identify(self, patch: Image8) -> tuple[str | None, float]:
         """(code, confidence) for an upright card patch; (None, confidence) when unsure."""
         return self.identify_many([patch])[0]
@@ -333,8 +344,7 @@ class CardIdentifier:
     def identify_batch(self, patches: Image8, lights: NDArray[np.float32] | None = None
                        ) -> list[tuple[str | None, float]]:
         """identify_many() of a batch of BGR patches at PATCH_SIZE, (n, height, width, 3).
-        The light on each card (`lights`, as TableReader measures it on the mat) is not
-        used: the discriminant was taught our own art across lights."""
+        The light on each card (`lights`) is not used (reads_light)."""
         if not len(patches):
             return []
         greys = grey(patches)

@@ -318,7 +318,8 @@ class TableReader:
         """(code or None, confidence) of each card outline."""
         if not quads:
             return []
-        return self.identifier.identify_batch(self._cut(source, cal, quads), self._lights(quads))
+        lights = self._lights(quads) if self.identifier.reads_light else None
+        return self.identifier.identify_batch(self._cut(source, cal, quads), lights)
 
     def _lights(self, quads: list[CardQuad]) -> NDArray[np.float32] | None:
         """The light on each card, (n, 3): each channel's gain on the mat where it lies, the

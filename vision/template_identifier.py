@@ -481,6 +481,12 @@ class TemplateIdentifier:
                    colour_names=colour_names,
                    faces=faces, fine=fine[order].astype(np.float16), threshold=threshold)
 
+    @property
+    def reads_light(self) -> bool:
+        """Yes: a card whose white the camera clipped has its colours read in the light
+        the mat shows (identify_batch)."""
+        return True
+
     def identify(self, patch: Image8) -> tuple[str | None, float]:
         """(code, confidence) for an upright card patch; (None, confidence) when unsure."""
         return self.identify_many([patch])[0]

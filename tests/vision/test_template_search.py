@@ -141,6 +141,7 @@ class Cutting:
     def __init__(self, identifier: TemplateIdentifier) -> None:
         self.identifier = identifier
         self.codes = identifier.codes
+        self.reads_light = identifier.reads_light
         self.batches: list[Image] = []
 
     def identify(self, patch: Image) -> tuple[str | None, float]:
