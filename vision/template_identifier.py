@@ -161,7 +161,7 @@ def unclipped_whites(small: Image8, whites: Floats, lights: Floats) -> Floats:
         pixels = small[i].reshape(-1, 3)
         at_clip = (pixels[:, clipped[i]] >= CLIPPED).any(axis=1)
         free = ~clipped[i]
-        printed = ((pixels[:, free] + 4.0) / whites[i, free] < WHITE_SHARE).any(axis=1)
+        printed = _printed(pixels[:, free], whites[i, free]).any(axis=1)
         usable[i] = (at_clip & printed).mean() <= CLIPPED_INK
     if not usable.any():
         return whites
@@ -169,6 +169,13 @@ def unclipped_whites(small: Image8, whites: Floats, lights: Floats) -> Floats:
     reference = np.where(clipped, 0.0, whites / safe).max(axis=1, keepdims=True)
     out: Floats = np.where(clipped & usable[:, None], np.maximum(whites, reference * safe),
                            whites).astype(np.float32)
+    return out
+
+
+def _printed(pixels: Image8, whites: Floats) -> NDArray[np.bool_]:
+    """Which channels of these pixels (rows of channels) are print: darker than
+    WHITE_SHARE of their white level (white_balanced's, 4 added)."""
+    out: NDArray[np.bool_] = (pixels + 4.0) / whites < WHITE_SHARE
     return out
 
 
@@ -189,7 +196,7 @@ def colour_lost(small: Image8, whites: Floats, lights: Floats) -> NDArray[np.boo
         for i in np.flatnonzero(apart & ~lost):
             pixels = small[i].reshape(-1, 3)
             both = (pixels[:, a] >= CLIPPED) & (pixels[:, b] >= CLIPPED)
-            printed = (pixels < WHITE_SHARE * whites[i] - 4.0).any(axis=1)
+            printed = _printed(pixels, whites[i]).any(axis=1)
             lost[i] = (both & printed).mean() > CLIPPED_INK
     return lost
 
@@ -502,9 +509,9 @@ class TemplateIdentifier:
         beside the card shows it (TableReader); a card whose white the camera clipped then
         has its colours read against the white that light makes (unclipped_whites), and
         one whose print it clipped in two channels that light sets apart is unknown
-        (colour_lost). A
-        patch all but identical to one named in the last frames (a card lying still) gets
-        that answer again without the comparison, which costs a few milliseconds a card."""
+        (colour_lost). A patch all but identical to one named in the last frames (a card
+        lying still) gets that answer again without the comparison, which costs a few
+        milliseconds a card."""
         if not len(patches):
             return []
         thumbs = self.recent.thumbnails(patches)
