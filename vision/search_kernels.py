@@ -10,8 +10,10 @@ templates taken best bound first, each at its best-bounded shift first, the scor
 raise the floor that the later pairs' bounds must pass. Each pair is one pass down the
 window's rows in the picture (no window copied) and the template's, its products kept per
 place along the row (adding whole rows of them vectorises without reordering any sum) and
-summed at the end; the finer look's correlations at FINE_SIZE (window_correlations) are
-made the same way, in float64.
+summed at the end (two windows of one template share a pass, _correlations: the same sums
+in the same order, each window's adds of a row no longer waiting on its own last row's);
+the finer look's correlations at FINE_SIZE (window_correlations) are made the same way,
+in float64.
 """
 
 from __future__ import annotations
@@ -29,15 +31,61 @@ def _correlation(picture: Any, top: int, left: int, template: Any, scale: Any,
     """A window's correlation with a template (a standardised row): the window of a
     two-channel picture (rows of interleaved channels) at (top, left), each channel
     standardised by `scale` (its scale, then its scaled mean negated) on the way."""
-    span = 2 * width
-    lanes = np.zeros(span, np.float32)
-    for y in range(height):
-        row = picture[top + y, 2 * left : 2 * left + span]
-        along = template[y * span : (y + 1) * span]
+    lanes = np.zeros(2 * width, np.float32)
+    _add_products(picture, top, left, template, width, height, lanes)
+    return _standardised_sum(lanes, scale, channel_sums)
+
+
+@compiled
+def _correlations(picture: Any, first: int, second: int, shift_columns: int, template: Any,
+                  scales: Any, channel_sums: Any, width: int, height: int
+                  ) -> tuple[float, float]:  # pragma: no cover
+    """_correlation() of one template with the windows at two shifts, in one pass down the
+    template: each window's products summed in the same order as alone (the same values),
+    the two windows' sums interleaved (a pass over one waits on its own last row)."""
+    u = np.uint64
+    span, columns = u(2 * width), u(picture.shape[1])
+    values = picture.ravel()
+    lanes = np.zeros((2, 2 * width), np.float32)
+    one, other = lanes[0], lanes[1]
+    at = u(first // shift_columns) * columns + u(2 * (first % shift_columns))
+    beside = u(second // shift_columns) * columns + u(2 * (second % shift_columns))
+    along = u(0)
+    for _ in range(height):
         for j in range(span):
-            lanes[j] += row[j] * along[j]
+            weight = template[along + j]
+            one[j] += values[at + j] * weight
+            other[j] += values[beside + j] * weight
+        at += columns
+        beside += columns
+        along += span
+    return (_standardised_sum(one, scales[first], channel_sums),
+            _standardised_sum(other, scales[second], channel_sums))
+
+
+@compiled
+def _add_products(picture: Any, top: int, left: int, template: Any, width: int, height: int,
+                  lanes: Any) -> None:  # pragma: no cover
+    """Add the products of the window at (top, left) and the template to `lanes`, one per
+    place along a row, row after row. (Places counted unsigned: numba then neither wraps
+    negative ones nor slices a row, which cost more than the products.)"""
+    u = np.uint64
+    span, columns = u(2 * width), u(picture.shape[1])
+    values = picture.ravel()
+    at, along = u(top) * columns + u(2 * left), u(0)
+    for _ in range(height):
+        for j in range(span):
+            lanes[j] += values[at + j] * template[along + j]
+        at += columns
+        along += span
+
+
+@compiled
+def _standardised_sum(lanes: Any, scale: Any, channel_sums: Any) -> float:  # pragma: no cover
+    """The correlation from a window's products with a template kept per place along a row
+    (channels interleaved): each channel's summed, scaled, less the mean's part."""
     first, second = 0.0, 0.0
-    for j in range(0, span, 2):
+    for j in range(0, len(lanes), 2):
         first += lanes[j]
         second += lanes[j + 1]
     return float(scale[0] * first + scale[1] * second
@@ -110,17 +158,39 @@ def _raise_scores(picture: Any, scales: Any, bound: Any, template: Any, channel_
                   shape: int, scores: Any, second: float, width: int, height: int,
                   shift_columns: int) -> float:  # pragma: no cover
     """Compare one template with the windows of a picture whose bound lies above its floor,
-    raising its shape's score; the second best score after."""
+    raising its shape's score; the second best score after. The best-bounded window first
+    (it sets the floor the others must pass), the others two at a time (_correlations):
+    the second of two is compared even where the first's score raised the floor above its
+    bound, a comparison more that can raise no score above what the first left."""
     first = int(np.argmax(bound))
-    for k in range(-1, len(bound)):
-        s = first if k < 0 else k
-        if (k >= 0 and s == first) or bound[s] <= max(scores[shape], second):
+    if bound[first] > max(scores[shape], second):
+        value = _correlation(picture, first // shift_columns, first % shift_columns, template,
+                             scales[first], channel_sums, width, height)
+        second = _raise(scores, shape, value, second)
+    waiting = -1  # a window above the floor, waiting for another
+    for s in range(len(bound)):
+        if s == first or bound[s] <= max(scores[shape], second):
             continue
-        value = _correlation(picture, s // shift_columns, s % shift_columns, template,
-                             scales[s], channel_sums, width, height)
-        if value > scores[shape]:
-            scores[shape] = value
-            second = _second_best(scores)
+        if waiting < 0:
+            waiting = s
+            continue
+        one, other = _correlations(picture, waiting, s, shift_columns, template, scales,
+                                   channel_sums, width, height)
+        second = _raise(scores, shape, other, _raise(scores, shape, one, second))
+        waiting = -1
+    if waiting >= 0 and bound[waiting] > max(scores[shape], second):
+        value = _correlation(picture, waiting // shift_columns, waiting % shift_columns,
+                             template, scales[waiting], channel_sums, width, height)
+        second = _raise(scores, shape, value, second)
+    return second
+
+
+@compiled
+def _raise(scores: Any, shape: int, value: float, second: float) -> float:  # pragma: no cover
+    """A shape's score raised to a value it reaches; the second best score after."""
+    if value > scores[shape]:
+        scores[shape] = value
+        return _second_best(scores)
     return second
 
 
@@ -150,18 +220,35 @@ def best_templates(picture: Any, scales: Any, bound: Any, templates: Any, channe
     for j in range(end - start):
         if reach[j] <= floor:
             continue
+        t = start + j
+        waiting = -1  # a shift above the floor, waiting for another (_correlations)
         for s in range(shifts):
-            if bound[s, start + j] > floor:
-                value = _correlation(picture, s // shift_columns, s % shift_columns,
-                                     templates[start + j], scales[s],
-                                     channel_sums[start + j], width, height)
-                if value > best[j]:
-                    best[j], where[j] = value, s
+            if bound[s, t] <= floor:
+                continue
+            if waiting < 0:
+                waiting = s
+                continue
+            one, other = _correlations(picture, waiting, s, shift_columns, templates[t],
+                                       scales, channel_sums[t], width, height)
+            _keep_best(best, where, j, one, waiting)
+            _keep_best(best, where, j, other, s)
+            waiting = -1
+        if waiting >= 0:
+            _keep_best(best, where, j, _correlation(
+                picture, waiting // shift_columns, waiting % shift_columns, templates[t],
+                scales[waiting], channel_sums[t], width, height), waiting)
     ranked = np.argsort(-best, kind="mergesort")[:count]
     out = np.empty((len(ranked), 2), np.int64)
     for k in range(len(ranked)):
         out[k, 0], out[k, 1] = start + ranked[k], where[ranked[k]]
     return out
+
+
+@compiled
+def _keep_best(best: Any, where: Any, j: int, value: float, shift: int) -> None:  # pragma: no cover
+    """Keep a template's best correlation so far, and its shift."""
+    if value > best[j]:
+        best[j], where[j] = value, shift
 
 
 @compiled

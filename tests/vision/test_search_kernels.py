@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.search_kernels import best_scores
+from vision.search_kernels import _correlation, _correlations, best_scores
 from vision.template_search import ShapeSearch, standardised
 
 SIZE, MARGIN = (20, 24), (2, 3)
@@ -59,3 +59,26 @@ def test_tight_bounds_leave_shapes_unscored() -> None:
     products = search.windows(inks) @ search.templates.T
     fast = scores_under(search, inks, products + np.float32(1e-5))
     assert (fast[:5] == -1.0).sum(axis=1).min() >= 3  # a clear card's far shapes: no pair
+
+
+def test_two_windows_at_once_are_each_compared_alone() -> None:
+    """One pass down a template for two windows keeps each window's sums in the order of
+    a pass for it alone: the same values to the bit, and the standardised windows'
+    correlations."""
+    search, inks = search_and_pictures(3)
+    (w, h), (mx, my) = SIZE, MARGIN
+    pictures = inks.reshape(len(inks), h, 2 * w)
+    scales = search._bounds(inks)[1]
+    products = search.windows(inks) @ search.templates.T
+    columns, size = 2 * mx + 1, (w - 2 * mx, h - 2 * my)
+    for i in range(len(inks)):
+        for t in (0, 7, 29):
+            for first, second in ((0, 1), (5, 20), (34, 2), (9, 9)):
+                both = _correlations(pictures[i], first, second, columns, search.templates[t],
+                                     scales[i], search.channel_sums[t], *size)
+                alone = tuple(_correlation(pictures[i], s // columns, s % columns,
+                                           search.templates[t], scales[i, s],
+                                           search.channel_sums[t], *size)
+                              for s in (first, second))
+                assert both == alone
+                assert np.allclose(both, products[i, [first, second], t], atol=1e-5)
