@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 import cv2
 import numpy as np
@@ -488,6 +488,14 @@ class TemplateIdentifier:
                    colour_names=colour_names,
                    faces=faces, fine=fine[order].astype(np.float16), threshold=threshold)
 
+    @cached_property
+    def colours_of(self) -> dict[int, list[int]]:
+        """The colours each shape comes in (shape -> colours, as `faces` pairs them)."""
+        out: dict[int, list[int]] = {}
+        for shape, colour in self.faces:
+            out.setdefault(shape, []).append(colour)
+        return out
+
     @property
     def reads_light(self) -> bool:
         """Yes: a card whose white the camera clipped has its colours read in the light
@@ -609,10 +617,33 @@ class TemplateIdentifier:
 
     def _decide(self, shape_scores: Floats, colour_d: Floats, hue_d: Floats, spread: float,
                 fine: tuple[float, float] | None = None) -> tuple[str | None, float]:
-        """The face when one shape clearly wins (at FINE_SIZE, when the two best were close
-        at SIZE: `fine` holds that test's two ratios) and, among the colours that shape
+        """The face when one shape clearly wins (_shape) and, among the colours that shape
         comes in, one colour clearly wins and its hues are the card's (`hue_d`); else
         None."""
+        shape, shape_conf = self._shape(shape_scores, fine)
+        ranked = sorted(self.colours_of[shape], key=lambda c: float(colour_d[c]))
+        colour_lead = 2.0  # how clearly the best colour wins (1: just): here, no rival
+        if len(ranked) > 1:
+            nearest, next_d = float(colour_d[ranked[0]]), float(colour_d[ranked[1]])
+            gap = (next_d - nearest) / COLOUR_MARGIN
+            colour_lead = max(gap, min(2.0 * gap, COLOUR_RATIO * next_d / max(nearest, 1e-3)))
+        own = len(ranked) == 1  # a face of its own (see _shape)
+        far = OWN_COLOUR_FAR if own else COLOUR_FAR
+        hue_fit = 2.0 if own else HUE_FAR / max(float(hue_d[ranked[0]]), 1e-3)
+        conf = 0.5 * min(shape_conf, colour_lead,
+                         far / max(float(colour_d[ranked[0]]), 1e-3), hue_fit, 2.0)
+        if spread < MIN_CONTRAST:
+            conf = 0.0
+        conf = float(np.clip(conf, 0.0, 1.0))
+        code = self.faces[(shape, ranked[0])]
+        return (code if conf >= self.threshold else None), round(conf, 3)
+
+    def _shape(self, shape_scores: Floats, fine: tuple[float, float] | None = None
+               ) -> tuple[int, float]:
+        """The best shape and how clearly it wins (1: just, as _decide's confidence counts
+        it): it is close (SHAPE_FLOOR) and clearly closer than the next (SHAPE_RATIO; at
+        FINE_SIZE, when the two best were close at SIZE: `fine` holds that test's two
+        ratios)."""
         order = np.argsort(-shape_scores)
         if fine is not None and min(fine) > 1.0:
             # the finer look finds the second shape the closer, in all and where the two
@@ -630,27 +661,11 @@ class TemplateIdentifier:
             finer = min(FINE_RATIO / max(fine[0], 1e-6), FOCUS_RATIO / max(fine[1], 1e-6))
             strict = finer if fine[1] > 1.0 or ratio > 1.0 else max(strict, finer)
         shape = int(order[0])
-        colours = [c for (s, c) in self.faces if s == shape]
-        ranked = sorted(colours, key=lambda c: float(colour_d[c]))
-        colour_lead = 2.0  # how clearly the best colour wins (1: just): here, no rival
-        if len(ranked) > 1:
-            nearest, next_d = float(colour_d[ranked[0]]), float(colour_d[ranked[1]])
-            gap = (next_d - nearest) / COLOUR_MARGIN
-            colour_lead = max(gap, min(2.0 * gap, COLOUR_RATIO * next_d / max(nearest, 1e-3)))
-        # a face of its own (a back, a wild) has no rival colour to beat: its own colours
-        # must then be close (glare on a dark mat is a bright oval, a back's shape), and
-        # vouch for a plain print the light changes more
-        own = len(ranked) == 1
-        far = OWN_COLOUR_FAR if own else COLOUR_FAR
-        hue_fit = 2.0 if own else HUE_FAR / max(float(hue_d[ranked[0]]), 1e-3)
         shape_conf = min(strict, best / SHAPE_FLOOR)
-        if own:
+        if len(self.colours_of[shape]) == 1:
+            # a face of its own (a back, a wild) has no rival colour to beat: its own
+            # colours must then be close (glare on a dark mat is a bright oval, a back's
+            # shape), and vouch for a plain print the light changes more
             shape_conf = max(shape_conf, min(OWN_PLAIN_RATIO / max(ratio, 1e-6),
                                              best / OWN_PLAIN_FLOOR))
-        conf = 0.5 * min(shape_conf, colour_lead,
-                         far / max(float(colour_d[ranked[0]]), 1e-3), hue_fit, 2.0)
-        if spread < MIN_CONTRAST:
-            conf = 0.0
-        conf = float(np.clip(conf, 0.0, 1.0))
-        code = self.faces[(shape, ranked[0])]
-        return (code if conf >= self.threshold else None), round(conf, 3)
+        return shape, shape_conf
