@@ -34,6 +34,7 @@ from vision.template_identifier import (
     shapes_of,
     unclipped_whites,
     unshaded,
+    without_glare,
 )
 
 DECKS = Path(__file__).resolve().parents[2] / "referee" / "decks"
@@ -438,6 +439,42 @@ def test_a_card_whose_hues_are_none_of_its_colours_is_not_named_for_its_black() 
     violet = identifier.colours[identifier.colour_starts[
         identifier.colour_names.index("violet")]][None]
     assert identifier._hue_distances(violet)[0][identifier.colour_names.index("violet")] < 1e-6
+
+
+GLARE = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "tempus_tall_glare.npz"
+
+
+def test_a_card_lit_grey_by_a_glare_is_named_by_the_colours_under_it() -> None:
+    # tempus-tall cards under glare spots (rendered tables of seeds 900007 to 900043, cut
+    # at their true outlines): each dark field lit grey, its hues washed out and its black
+    # gone, all four unknown on the colours the camera saw. The glare taken off, each is
+    # named by the colours under it
+    recorded = np.load(GLARE)
+    faces = paint_deck(DESIGNS["tempus-tall"], json.loads(
+        (DECKS / "tempus.json").read_text(encoding="utf-8"))["faces"], seed=1)
+    identifier = TemplateIdentifier.from_references(faces)
+    named = [code for code, _ in identifier.identify_many(list(recorded["patches"]))]
+    assert named == list(recorded["codes"])
+
+
+def test_a_glare_is_taken_off_and_a_card_without_one_kept() -> None:
+    # a navy field with a violet numeral (a 0, strokes 3 pixels wide), and the same under a
+    # grey glare spot on its left, nowhere clipped
+    card = np.zeros((1, SIZE[1], SIZE[0], 3), np.uint8)
+    card[...] = (60, 8, 20)
+    cv2.rectangle(card[0], (9, 13), (22, 34), (150, 90, 120), 3)
+    y, x = np.mgrid[0 : SIZE[1], 0 : SIZE[0]]
+    spot = 100.0 * np.exp(-((x - 6) ** 2 + (y - 24) ** 2) / (2 * 12.0 ** 2))
+    lit = (card + spot[None, ..., None]).astype(np.uint8)
+    cleared = without_glare(lit, _white_levels(lit)).astype(np.int32)
+    # most of the glare is off, and nowhere more than it (a lower bound of it, smoothed)
+    taken = lit.astype(np.int32) - cleared
+    assert taken[0, 24, 4, 0] >= 0.6 * spot[24, 4]
+    assert (cleared >= card.astype(np.int32) - 2).all()
+    # taken off all channels alike: the channels' differences (a hue) as they were
+    assert (taken == taken[..., :1]).all()
+    # no glare (the darkest print below BLACK_FLOOR of the white): the card as it was
+    assert np.array_equal(without_glare(card, _white_levels(card)), card)
 
 
 WARM = np.array((0.75, 0.95, 1.2), np.float32)  # a lamp's gains (blue, green, red)
