@@ -162,7 +162,7 @@ def unclipped_whites(small: Image8, whites: Floats, lights: Floats) -> Floats:
     red field clipped in red would read blue against the higher level). A picture with no
     channel clipped, or all, or no light measured (no mat seen, its gain 0) keeps its own:
     `whites` itself when no picture has a level lifted."""
-    clipped = whites >= CLIPPED + 4.0
+    clipped = white_clipped(whites)
     usable = np.asarray(clipped.any(axis=1) & ~clipped.all(axis=1)
                         & (lights >= MIN_LIGHT).all(axis=1), bool)
     for i in np.flatnonzero(usable):
@@ -177,6 +177,13 @@ def unclipped_whites(small: Image8, whites: Floats, lights: Floats) -> Floats:
     reference = np.where(clipped, 0.0, whites / safe).max(axis=1, keepdims=True)
     out: Floats = np.where(clipped & usable[:, None], np.maximum(whites, reference * safe),
                            whites).astype(np.float32)
+    return out
+
+
+def white_clipped(whites: Floats) -> NDArray[np.bool_]:
+    """Which channels of each picture's white level (white_balanced's, 4 added to the
+    level read) the camera may have clipped: read at CLIPPED or above."""
+    out: NDArray[np.bool_] = whites >= CLIPPED + 4.0
     return out
 
 
@@ -196,7 +203,7 @@ def colour_lost(small: Image8, whites: Floats, lights: Floats) -> NDArray[np.boo
     green does, and it reads yellow, as near yellow's views as a yellow card (every pale
     green named yellow under a uniform warm lamp 1.4 times as bright). Its colour is not
     to be named."""
-    hot = whites >= CLIPPED + 4.0  # a print clipped in a channel is under a white clipped
+    hot = white_clipped(whites)  # a print clipped in a channel is under a white clipped
     lost = np.zeros(len(small), bool)
     for a, b in ((0, 1), (0, 2), (1, 2)):
         high, low = np.maximum(lights[:, a], lights[:, b]), np.minimum(lights[:, a], lights[:, b])
@@ -587,9 +594,9 @@ class TemplateIdentifier:
         # colours are read again without it. Not where the camera clipped its white in a
         # channel: what is left of a cast its white balance could not take off would read
         # as a colour, the grey taken off (a pale blue card under a bright warm lamp, yellow)
-        white_clipped = (whites >= CLIPPED + 4.0).any(axis=1)
+        clipped = np.asarray(white_clipped(whites).any(axis=1), bool)
         again = [i for i, (code, _) in enumerate(answers) if code is None and not lost[i]
-                 and not white_clipped[i] and spread[i] >= MIN_CONTRAST
+                 and not clipped[i] and spread[i] >= MIN_CONTRAST
                  and 0.5 * self._shape(per_shape[i], fine.get(i))[1] >= self.threshold]
         if again:
             clear = hues(white_balanced(without_glare(small[again], whites[again]),
