@@ -28,6 +28,7 @@ those.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -92,6 +93,7 @@ def class_means(maps: Floats, colours: Floats, classes: NDArray[np.intp], n_clas
     return mean_maps.astype(np.float32), mean_colours.astype(np.float32)
 
 
+@functools.cache  # (asked for a few dozen times a frame, of a deck's few dozen codes)
 def colour_and_value(code: str) -> tuple[str | None, str]:
     """A tile's colour and value from its code (`red-8`); a face with no number (a joly, the
     back) has no colour of its own and is its own value."""
