@@ -243,6 +243,7 @@ def _outline_inside(quad: Any, other: Any, steps: Any, shifts: Any, margin: floa
             across = abs(np.float64(vx) * nxs[p] + np.float64(vy) * nys[p])
             if across >= np.float32(0.85) * np.hypot(vx, vy) and across > 0:
                 aligned = True
+                break  # (at one shift is enough)
         r, col, ok = _pixel(xs[p], ys[p], ox, oy, px_per_mm, scale, eh, ew)
         if aligned and ok and edges[r, col] > 0:
             shown += 1
