@@ -14,8 +14,8 @@ whether the mat is obstructed, the clutter, the thumbnail) and the scenes read
 differently are listed: an optimisation that must not change a read shows here that it
 does not. The CPU time of each read (time.process_time, the least of its reps) is
 compared scene by scene: on a shared machine, paired CPU times are the figures that
-compare (a wall-clock run against another is not). Run it under `flock
-/work/timing.lock` when its times matter.
+compare (a wall-clock run against another is not). Run it with no other benchmark
+running when its times matter.
 """
 
 from __future__ import annotations
