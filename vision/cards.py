@@ -1325,8 +1325,7 @@ def overlap_mm2(a: CardQuad, b: CardQuad) -> float:
 
 
 def _overlap_mm2(a: Vec, b: Vec) -> float:
-    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return float(area)
+    return outline_kernels.overlap_area(a, b)
 
 
 def warp_patch(frame: Frame, corners_px: Vec, size: tuple[int, int] = (64, 88),
