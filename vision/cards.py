@@ -630,7 +630,10 @@ class _Finding:
         the outline checks there: neither is taken for a faint card (a hand's fingers and
         shadow make a faint blob whose sides run straight along the arm for a card's
         length). Every side of a faint card is a sharp step in the difference: the edge of
-        a soft patch is none."""
+        a soft patch is none. The other outlines found there that pass the same checks are
+        offered as extras, each with the faint cards kept that it lies on: a card lying
+        across one whose outline the choice took first is named by the reader, as in the
+        mask's blobs."""
         arms = [b for b in blobs if b.area >= self.card_area and self._at_edge(b.contour)]
         least = FAINT_EVIDENCE * self.card_area
         evidence = [b for b in blobs if b.area >= least and not any(b is arm for arm in arms)]
@@ -682,8 +685,16 @@ class _Finding:
         found.cards.extend(_faces(np.asarray(cv2.bitwise_and(darker, cv2.bitwise_not(
             _drawn(found.cards, s, 1.0, h, w))), np.uint8), s, self.card_mm))
         limit = MAX_OVERLAP * self.card_area
-        new = [q for q in found.cards if all(overlap_mm2(q, c) <= limit for c in self.cards)
-               and self._faint_card(q, seen.picture, seeds)]
+        kept_at = [i for i, q in enumerate(found.cards)
+                   if all(overlap_mm2(q, c) <= limit for c in self.cards)
+                   and self._faint_card(q, seen.picture, seeds)]
+        # the other outlines there, each with the faint cards kept that it lies on: a card
+        # lying on one whose outline the choice took first (as in the mask's blobs)
+        index = {i: len(self.cards) + n for n, i in enumerate(kept_at)}
+        self.extras.extend(dataclasses.replace(e, beneath=tuple(index[i] for i in e.beneath
+                                                               if i in index))
+                           for e in found.extras if self._faint_card(e, seen.picture, seeds))
+        new = [found.cards[i] for i in kept_at]
         if not new:
             return blobs
         self.cards.extend(new)

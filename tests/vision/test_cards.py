@@ -466,6 +466,29 @@ def test_a_dark_back_beside_dark_faces_in_dim_light_is_found_from_the_faint_diff
     assert not near(alone, places[2], 5.0)
 
 
+DIM_PILE = ROOT / "tests" / "fixtures" / "vision" / "tempus_tall_dim_pile.npz"
+
+
+def test_in_the_faint_search_a_card_lying_on_the_one_chosen_first_is_offered_as_an_extra(
+        ) -> None:
+    # A rendered table of tall Tempus-like cards in dim light (vision_bench.py
+    # --unseen-decks, tempus-tall, scene 1000001; the bare mat's and the table's top-down
+    # views): violet-25 (at 509.6, 214.4) lies across red-24 (453.8, 214.1), both hardly off
+    # the mat. The faint search chooses red-24's outline first, which violet-25 overlaps
+    # more than a card beside it may; violet-25 is offered as an extra outline lying on
+    # it, as the mask's blobs offer theirs, for the reader to name.
+    pile = np.load(DIM_PILE)
+    s, card_mm = float(pile["px_per_mm"]), tuple(pile["card_mm"].tolist())
+    model = MatModel(pile["bare"], s, pile["valid"])
+    assert model.hides_cards(pile["view"], dark_rims=False)
+    found = find_cards(pile["view"], s, card_mm, pile["valid"], model)
+    lower = near(found, (453.8, 214.1), 4.0)
+    assert len(lower) == 1
+    upper = [e for e in found.extras
+             if np.hypot(e.center_mm[0] - 509.6, e.center_mm[1] - 214.4) < 2.0]
+    assert [e.beneath for e in upper] == [(found.cards.index(lower[0]),)]
+
+
 OUTLINES = ROOT / "tests" / "fixtures" / "outlines"
 
 
