@@ -457,6 +457,45 @@ def test_a_card_lit_grey_by_a_glare_is_named_by_the_colours_under_it() -> None:
     assert named == list(recorded["codes"])
 
 
+FRAMED_18 = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "tempus_framed_18.npz"
+
+
+def framed_tens_and_eighteens() -> tuple[TemplateIdentifier, NDArray[np.uint8], Floats]:
+    """The enrolled views of tempus-framed's red and violet 10 and 18 (its rendered
+    enrolment session: dim, blurred), and a violet 18 of held-out table 1000032 as the
+    reader cut it, with the light the mat showed beside it."""
+    recorded = np.load(FRAMED_18)
+    views = {key.removeprefix("view "): recorded[key] for key in recorded
+             if key.startswith("view ")}
+    return (TemplateIdentifier.from_references(views), recorded["patch"],
+            recorded["light"])
+
+
+def test_two_close_numerals_are_told_apart_through_views_of_one_colour() -> None:
+    # The violet 18 lay close to the 10s (0.908 against 0.887), and the finer look compared
+    # it with a violet 18 and a red 10, each shape's best view, their frames printed in two
+    # colours: focused ratio 0.63, unknown. With the violet 18 and the violet 10: 0.48, named
+    identifier, patch, light = framed_tens_and_eighteens()
+    assert identifier.identify_batch(patch[None], light[None])[0][0] == "violet-18"
+
+
+def test_the_finer_look_takes_each_shapes_views_of_one_colour() -> None:
+    identifier, _, _ = framed_tens_and_eighteens()
+    search, colours = identifier.search, identifier.template_colours
+    red, violet = (identifier.colour_names.index(name) for name in ("red", "violet"))
+
+    def templates(value: str, colour: int, count: int) -> list[tuple[int, int, int]]:
+        shape = identifier.shape_names.index(value)
+        found = [t for t in range(search.starts[shape], search.ends[shape])
+                 if colours[t] == colour]
+        return [(t, 4, 3) for t in found[:count]]
+
+    tens = templates("10", red, 2) + templates("10", violet, 1)  # best first: red
+    eighteens = templates("18", violet, 1) + templates("18", red, 2)
+    assert identifier._alike([tens, eighteens]) == [tens[:2], eighteens[1:]]
+    # the other shape without that colour among its best: each shape's own best
+    assert identifier._alike([tens, eighteens[:1]]) == [tens[:2], eighteens[:1]]
+
 def test_a_glare_is_taken_off_and_a_card_without_one_kept() -> None:
     # a navy field with a violet numeral (a 0, strokes 3 pixels wide), and the same under a
     # grey glare spot on its left, nowhere clipped

@@ -17,6 +17,7 @@ from vision.identify import batch
 from vision.mat import MatSpec
 from vision.table_reader import TableReader
 from vision.template_identifier import (
+    FINE_CANDIDATES,
     FINE_MARGIN,
     FINE_SIZE,
     FINE_TEMPLATES,
@@ -173,18 +174,23 @@ def scene_patches(enrolled: TemplateIdentifier) -> Image:
 def direct_fine_ratios(identifier: TemplateIdentifier, ink_picture: Image, fine: Image,
                        shapes: list[int]) -> tuple[float, float]:
     """The finer look at two shapes computed directly: each one's FINE_TEMPLATES best
-    templates (every window compared with every template of the shape), every window a
-    pixel either way of theirs standardised and compared, the focus from the two best (and
-    the focused correlation as the identifier weighs it)."""
+    templates (every window compared with every template of the shape) of the colour of
+    the first shape's best, where both shapes have that colour among their FINE_CANDIDATES
+    best, every window a pixel either way of theirs standardised and compared, the focus
+    from the two best (and the focused correlation as the identifier weighs it)."""
     search = identifier.search
     (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
     tw, th = w - 2 * mx, h - 2 * my
     products = search.windows(ink_picture[None])[0] @ search.templates.T
+    candidates = [search.starts[shape] + np.argsort(
+        -products[:, search.starts[shape]:search.ends[shape]].max(axis=0),
+        kind="stable")[:FINE_CANDIDATES] for shape in shapes]
+    colours = identifier.template_colours
+    alike = [found[colours[found] == colours[candidates[0][0]]] for found in candidates]
+    chosen = alike if all(len(found) for found in alike) else candidates
     best = []
-    for shape in shapes:
-        start, end = search.starts[shape], search.ends[shape]
-        templates = start + np.argsort(-products[:, start:end].max(axis=0),
-                                       kind="stable")[:FINE_TEMPLATES]
+    for found in chosen:
+        templates = found[:FINE_TEMPLATES]
         cuts = []
         for t in templates:
             dy, dx = divmod(int(products[:, t].argmax()), 2 * search.margin[0] + 1)
