@@ -457,6 +457,26 @@ def test_a_card_lit_grey_by_a_glare_is_named_by_the_colours_under_it() -> None:
     assert named == list(recorded["codes"])
 
 
+def test_a_glare_is_taken_off_and_a_card_without_one_kept() -> None:
+    # a navy field with a violet numeral (a 0, strokes 3 pixels wide), and the same under a
+    # grey glare spot on its left, nowhere clipped
+    card = np.zeros((1, SIZE[1], SIZE[0], 3), np.uint8)
+    card[...] = (60, 8, 20)
+    cv2.rectangle(card[0], (9, 13), (22, 34), (150, 90, 120), 3)
+    y, x = np.mgrid[0 : SIZE[1], 0 : SIZE[0]]
+    spot = 100.0 * np.exp(-((x - 6) ** 2 + (y - 24) ** 2) / (2 * 12.0 ** 2))
+    lit = (card + spot[None, ..., None]).astype(np.uint8)
+    cleared = without_glare(lit, _white_levels(lit)).astype(np.int32)
+    # most of the glare is off, and nowhere more than it (a lower bound of it, smoothed)
+    taken = lit.astype(np.int32) - cleared
+    assert taken[0, 24, 4, 0] >= 0.6 * spot[24, 4]
+    assert (cleared >= card.astype(np.int32) - 2).all()
+    # taken off all channels alike: the channels' differences (a hue) as they were
+    assert (taken == taken[..., :1]).all()
+    # no glare (the darkest print below BLACK_FLOOR of the white): the card as it was
+    assert np.array_equal(without_glare(card, _white_levels(card)), card)
+
+
 FRAMED_18 = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "tempus_framed_18.npz"
 
 
@@ -495,25 +515,6 @@ def test_the_finer_look_takes_each_shapes_views_of_one_colour() -> None:
     assert identifier._alike([tens, eighteens]) == [tens[:2], eighteens[1:]]
     # the other shape without that colour among its best: each shape's own best
     assert identifier._alike([tens, eighteens[:1]]) == [tens[:2], eighteens[:1]]
-
-def test_a_glare_is_taken_off_and_a_card_without_one_kept() -> None:
-    # a navy field with a violet numeral (a 0, strokes 3 pixels wide), and the same under a
-    # grey glare spot on its left, nowhere clipped
-    card = np.zeros((1, SIZE[1], SIZE[0], 3), np.uint8)
-    card[...] = (60, 8, 20)
-    cv2.rectangle(card[0], (9, 13), (22, 34), (150, 90, 120), 3)
-    y, x = np.mgrid[0 : SIZE[1], 0 : SIZE[0]]
-    spot = 100.0 * np.exp(-((x - 6) ** 2 + (y - 24) ** 2) / (2 * 12.0 ** 2))
-    lit = (card + spot[None, ..., None]).astype(np.uint8)
-    cleared = without_glare(lit, _white_levels(lit)).astype(np.int32)
-    # most of the glare is off, and nowhere more than it (a lower bound of it, smoothed)
-    taken = lit.astype(np.int32) - cleared
-    assert taken[0, 24, 4, 0] >= 0.6 * spot[24, 4]
-    assert (cleared >= card.astype(np.int32) - 2).all()
-    # taken off all channels alike: the channels' differences (a hue) as they were
-    assert (taken == taken[..., :1]).all()
-    # no glare (the darkest print below BLACK_FLOOR of the white): the card as it was
-    assert np.array_equal(without_glare(card, _white_levels(card)), card)
 
 
 WARM = np.array((0.75, 0.95, 1.2), np.float32)  # a lamp's gains (blue, green, red)
