@@ -419,6 +419,8 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
             tally.expected += 1
             tally.expected_named += card.label in codes
             count(tally, keys, context, "expected")
+            if card.label in codes:
+                count(tally, keys, context, "named")
             if card.label not in codes:
                 how = ("not found" if not codes else "misnamed" if any(codes)
                        else "wrong outline" if outline_mm[i] > WRONG_OUTLINE_MM else "unknown")
@@ -733,6 +735,12 @@ def report_unseen(results: list[tuple[ForeignDesign, Enrolment, Tally]],
             print(f"  {design.name} most confused (truth->read): {pairs}")
         if tally.unnamed:
             print(f"  {design.name} not named: {unnamed_summary(tally)}")
+    if args.verbose:  # where each design's misses lie: its fully visible cards named by condition
+        for design, _, tally in results:
+            print(f"  {design.name} named by condition: " + ", ".join(
+                f"{key} {c['named']}/{c['expected']}"
+                f" ({pct(c['named'], c['expected']):.1f} %)"
+                for key, c in sorted(tally.by_condition.items()) if c["expected"]))
 
 
 def unnamed_summary(tally: Tally) -> str:

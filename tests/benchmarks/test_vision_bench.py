@@ -38,7 +38,14 @@ def test_enrols_an_unseen_deck_from_rendered_frames_and_reads_a_table(
     assert tally.expected > 0 and tally.accepted + tally.unknown_on_cards > 0
     bench.report_unseen([(design, enrolment, tally)], args)
     out = capsys.readouterr().out
-    assert "uno-classic" in out and "56x87" in out
+    assert "uno-classic" in out and "56x87" in out and "named by condition" not in out
+    bench.report_unseen([(design, enrolment, tally)], argparse.Namespace(**{
+        **vars(args), "verbose": True}))
+    light = next(key for key in tally.by_condition if key.startswith("light="))
+    counts = tally.by_condition[light]
+    out = capsys.readouterr().out
+    assert "uno-classic named by condition: " in out
+    assert f"{light} {counts['named']}/{counts['expected']}" in out
 
 
 def test_a_full_frame_twice_the_size_shrinks_to_the_frame_at_the_same_place(
