@@ -1165,7 +1165,7 @@ class _Fit:
         x, y = centres[extra]
         return tuple(j for j, k in enumerate(accepted)
                      if max(abs(x - centres[k][0]), abs(y - centres[k][1])) <= apart
-                     and _overlap_mm2(quads_mm[extra], quads_mm[k]) >= limit
+                     and outline_kernels.overlap_area(quads_mm[extra], quads_mm[k]) >= limit
                      and self.lies_on(quads_mm[extra], quads_mm[k]))
 
     def lying_on(self, piece: NDArray[np.int32], below: list[CardQuad]) -> list[CardQuad]:
@@ -1201,7 +1201,7 @@ class _Fit:
         limit = MAX_OVERLAP * self.card_mm[0] * self.card_mm[1]
         upper = np.array(card.corners_mm)
         under = [lower for lower in (np.array(other.corners_mm) for other in others)
-                 if _overlap_mm2(upper, lower) >= limit]
+                 if outline_kernels.overlap_area(upper, lower) >= limit]
         return bool(under) and all(self.lies_on(upper, lower) for lower in under)
 
     def lies_on(self, upper: Vec, lower: Vec) -> bool:
@@ -1332,11 +1332,7 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
 
 def overlap_mm2(a: CardQuad, b: CardQuad) -> float:
     """The area two card quads share (mm^2)."""
-    return _overlap_mm2(np.array(a.corners_mm), np.array(b.corners_mm))
-
-
-def _overlap_mm2(a: Vec, b: Vec) -> float:
-    return outline_kernels.overlap_area(a, b)
+    return outline_kernels.overlap_area(np.array(a.corners_mm), np.array(b.corners_mm))
 
 
 def warp_patch(frame: Frame, corners_px: Vec, size: tuple[int, int] = (64, 88),

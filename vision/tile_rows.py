@@ -399,11 +399,9 @@ def _clear_of(quad: CardQuad, others: list[CardQuad], sides: tuple[float, float]
 
 
 def _overlap_mm2(a: CardQuad, b: CardQuad) -> float:
-    """cards.overlap_mm2, the project's one measure of two outlines' shared area (cards.py
-    calls this module, so it is imported when first needed)."""
-    from vision.cards import overlap_mm2
-
-    return overlap_mm2(a, b)
+    """The area two outlines share (mm^2), by the project's one measure of it
+    (outline_kernels.overlap_area, as cards.overlap_mm2; cards.py calls this module)."""
+    return outline_kernels.overlap_area(np.array(a.corners_mm), np.array(b.corners_mm))
 
 
 def _distance(dx: float, dy: float) -> float:
