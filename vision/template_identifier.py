@@ -354,6 +354,14 @@ def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
             ).reshape(len(cuts), -1)
 
 
+def _per_template(of_view: Sequence[int]) -> NDArray[np.intp]:
+    """A value of each enrolled view repeated for each of its templates, in
+    _scaled_templates' order: every view at each scale upright, then every view turned."""
+    each = np.repeat(np.array(of_view, np.intp), len(SCALES) ** 2)
+    out: NDArray[np.intp] = np.concatenate([each, each])
+    return out
+
+
 def _channel_weights(planes: Floats) -> Floats:
     """How much each ink channel of each template counts, (templates, 2), summing to 2 (a
     template's correlation stays a mean of its channels' correlations): 1 each, but a
@@ -507,9 +515,7 @@ class TemplateIdentifier:
         templates = _scaled_templates(ink(pictures))
         fine = _scaled_templates(ink(balanced(patches, FINE_SIZE), FINE_SHADING_DEGREE),
                                  FINE_SIZE, FINE_MARGIN)
-        shapes = np.repeat(np.array([shape_names.index(shape_of[i]) for i in owner], np.intp),
-                           len(SCALES) ** 2)
-        shapes = np.concatenate([shapes, shapes])  # upright, then turned
+        shapes = _per_template([shape_names.index(shape_of[i]) for i in owner])
         order = np.argsort(shapes, kind="stable")  # the search keeps its templates so
         hist = hues(pictures)
         views_of = [[j for j, i in enumerate(owner) if colour_of[i] == name]
@@ -518,15 +524,14 @@ class TemplateIdentifier:
                  for code, s, c in zip(codes, shape_of, colour_of, strict=True)}
         search = ShapeSearch.build(templates[order], shapes[order], len(shape_names), SIZE,
                                    MARGIN)
-        colours = np.repeat(np.array([colour_names.index(colour_of[i]) for i in owner],
-                                     np.intp), len(SCALES) ** 2)
+        colours = _per_template([colour_names.index(colour_of[i]) for i in owner])
         return cls(codes=codes, search=search, shape_names=shape_names,
                    colours=hist[[j for views in views_of for j in views]].astype(np.float32),
                    colour_starts=np.cumsum([0] + [len(views) for views in views_of[:-1]],
                                            dtype=np.intp),
                    colour_names=colour_names,
                    faces=faces, fine=fine[order].astype(np.float16),
-                   template_colours=np.concatenate([colours, colours])[order],
+                   template_colours=colours[order],
                    threshold=threshold)
 
     @cached_property
