@@ -21,6 +21,7 @@ staggered).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from typing import TYPE_CHECKING
 
@@ -82,18 +83,18 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     if not quads:
         return quads
     layout = _layout(quads)
-    if mask is not None and len(quads) > 1:
-        mask = _holes_filled(mask, quads, px_per_mm)
-        recut = _recut_block(grey, mask, px_per_mm, quads, layout)
+    solid = None if mask is None else _SolidMask(mask, quads, px_per_mm)
+    if solid is not None and len(quads) > 1:
+        recut = _recut_block(grey, solid, px_per_mm, quads, layout)
         if recut is not quads:
             quads, layout = recut, _layout(recut)
-    if mask is not None and (kept := _without_quarter_phantoms(grey, mask, px_per_mm, quads,
-                                                                layout)) is not quads:
+    if solid is not None and (kept := _without_quarter_phantoms(grey, solid, px_per_mm, quads,
+                                                                 layout)) is not quads:
         quads, layout = kept, _layout(kept)
-    if mask is not None and (kept := _row_end_for_quarter_phantom(grey, mask, px_per_mm, quads,
-                                                                   layout)) is not quads:
+    if solid is not None and (kept := _row_end_for_quarter_phantom(grey, solid, px_per_mm,
+                                                                    quads, layout)) is not quads:
         quads, layout = kept, _layout(kept)
-    if mask is not None and (added := _gaps_filled(grey, mask, px_per_mm, quads, layout)):
+    if solid is not None and (added := _gaps_filled(grey, solid, px_per_mm, quads, layout)):
         quads = quads + added
         layout = _layout(quads)
     if len(quads) < 2:
@@ -107,6 +108,20 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
         moves += units[k] * _shifts(profiles, sides[k], near[k])[:, None]
     return [_moved(quad, (x, y))
             for quad, (x, y) in zip(quads, (centres + moves).tolist(), strict=True)]
+
+
+class _SolidMask:
+    """A blob's foreground with its holes filled (_holes_filled around the cards it was
+    made for), filled when first looked at: most blobs' rows are whole and no step of
+    on_seams looks at it (35 of 49 blobs over 16 Remi tables)."""
+
+    def __init__(self, mask: NDArray[np.uint8], quads: list[CardQuad], px_per_mm: float
+                 ) -> None:
+        self._mask, self._quads, self._px_per_mm = mask, quads, px_per_mm
+
+    @functools.cached_property
+    def pixels(self) -> NDArray[np.uint8]:
+        return _holes_filled(self._mask, self._quads, self._px_per_mm)
 
 
 def _holes_filled(mask: NDArray[np.uint8], quads: list[CardQuad], px_per_mm: float
@@ -128,7 +143,7 @@ def _holes_filled(mask: NDArray[np.uint8], quads: list[CardQuad], px_per_mm: flo
     return solid
 
 
-def _recut_block(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,
+def _recut_block(grey: NDArray[np.uint8], mask: _SolidMask, px_per_mm: float,
                  quads: list[CardQuad], layout: _Layout) -> list[CardQuad]:
     """The tiles of a block (rows touching along their long sides) cut again along the
     seams the view shows, if the outlines given put them elsewhere. A block's rectangle
@@ -210,7 +225,7 @@ def _row_seams(grey: NDArray[np.uint8], px_per_mm: float, centre: Floats, across
     return seams
 
 
-def _rows_cut(like: CardQuad, mask: NDArray[np.uint8], px_per_mm: float, centre: Floats,
+def _rows_cut(like: CardQuad, mask: _SolidMask, px_per_mm: float, centre: Floats,
               axes: tuple[Floats, Floats], length: float, seams: list[float],
               sides: tuple[float, float]) -> list[CardQuad] | None:
     """The tiles of each row of a block (`axes`: along its rows, across them; `length`
@@ -229,7 +244,8 @@ def _rows_cut(like: CardQuad, mask: NDArray[np.uint8], px_per_mm: float, centre:
         xs, ys = ((centre[c] + t[:, None] * lines[c] + s[None, :] * across[c]) * px_per_mm
                   for c in (0, 1))
         points = np.stack([xs.ravel(), ys.ravel()], axis=1)
-        covered = (_sample(mask, np.asarray(np.round(points), np.intp)) > 0).reshape(xs.shape)
+        covered = (_sample(mask.pixels, np.asarray(np.round(points), np.intp)) > 0).reshape(
+            xs.shape)
         for start, stop in _runs(np.asarray(covered.all(axis=1), np.bool_)):
             span = (stop - start) * STEP_MM
             count = round(span / (sides[0] + ROW_GAP_MM))
@@ -278,7 +294,7 @@ def _given_alike(tile: CardQuad, given: list[CardQuad], lines: Floats,
     return None
 
 
-def _gaps_filled(grey: NDArray[np.uint8], mask: NDArray[np.uint8], px_per_mm: float,
+def _gaps_filled(grey: NDArray[np.uint8], mask: _SolidMask, px_per_mm: float,
                  quads: list[CardQuad], layout: _Layout) -> list[CardQuad]:
     """Cards for the gaps one or two cards wide between two cards in line along their
     short sides (the edge votes of a blob of many tiles miss a tile now and then, and in a
@@ -329,7 +345,7 @@ def _any_within(points: list[tuple[float, float]], point: tuple[float, float], r
                if abs(px - x) < reach and abs(py - y) < reach)
 
 
-def _without_quarter_phantoms(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
+def _without_quarter_phantoms(grey: NDArray[np.uint8], mask: _SolidMask,
                               px_per_mm: float, quads: list[CardQuad], layout: _Layout
                               ) -> list[CardQuad]:
     """The cards without those that are a phantom across a row: an outline turned a
@@ -363,7 +379,7 @@ def _quarter_between(layout: _Layout) -> list[int]:
     return cards
 
 
-def _row_end_for_quarter_phantom(grey: NDArray[np.uint8], mask: NDArray[np.uint8],
+def _row_end_for_quarter_phantom(grey: NDArray[np.uint8], mask: _SolidMask,
                                  px_per_mm: float, quads: list[CardQuad], layout: _Layout
                                  ) -> list[CardQuad]:
     """The cards with an outline turned a quarter beside the end of a row, in line with
@@ -467,9 +483,9 @@ def _sample(image: NDArray[np.uint8], points: NDArray[np.intp]) -> NDArray[np.ui
     return np.asarray(image[ys, xs], np.uint8)
 
 
-def _covered(quad: CardQuad, mask: NDArray[np.uint8], px_per_mm: float) -> bool:
+def _covered(quad: CardQuad, mask: _SolidMask, px_per_mm: float) -> bool:
     """Whether the foreground covers the card's inside wholly."""
-    return bool((_sample(mask, _inner_points([quad], px_per_mm)) > 0).all())
+    return bool((_sample(mask.pixels, _inner_points([quad], px_per_mm)) > 0).all())
 
 
 def _as_bright(quad: CardQuad, beside: tuple[CardQuad, CardQuad], grey: NDArray[np.uint8],
