@@ -213,3 +213,23 @@ def row_quantiles(strip: Any, q: float) -> Any:  # pragma: no cover
         b = float(level)
         out[r] = a + (b - a) * gamma if gamma < 0.5 else b - (b - a) * (1 - gamma)
     return out
+
+
+@compiled
+def neighbours(along: Any, off: Any, turned: Any, limits: Any) -> Any:  # pragma: no cover
+    """Per card i (rows of tile_rows' `_apart` matrices), whether a card j lies beside it
+    before it and after it along the axis (two columns): `limits` (NEIGHBOUR's two,
+    ASKEW, TURNED_DEG). One pass over the few cards of a blob, where numpy's whole-matrix
+    steps cost a microsecond each."""
+    n = along.shape[0]
+    out = np.zeros((n, 2), np.bool_)
+    for i in range(n):
+        for j in range(n):
+            apart = abs(along[i, j])
+            if (off[i, j] <= limits[2] and limits[0] <= apart <= limits[1]
+                    and turned[i, j] <= limits[3]):
+                if along[i, j] < 0:
+                    out[i, 0] = True
+                elif along[i, j] > 0:
+                    out[i, 1] = True
+    return out

@@ -54,6 +54,7 @@ _LIMITS = np.array([MIN_DIP, RIM, MIN_RISE])  # as seam_kernels.shifts takes the
 NEIGHBOUR = (0.8, 1.25)  # a neighbour's centre lies this many sides away along an axis
 ASKEW = 0.3  # and at most this share of the other side off the axis
 TURNED_DEG = 8.0  # and at most this much turned from the card
+_NEIGHBOUR_LIMITS = np.array([*NEIGHBOUR, ASKEW, TURNED_DEG])  # as seam_kernels.neighbours
 MAX_GAP = 2  # cards missing from a row between two found that are added
 GAP_OVERLAP = 0.1  # share of such a card that may lie under a card found
 STAGGER = 0.5  # share of a tile's short side two rows may lie apart along their length
@@ -499,10 +500,8 @@ def _as_bright(quad: CardQuad, beside: tuple[CardQuad, CardQuad], grey: NDArray[
 def _neighbours(along: Floats, off: Floats, turned: Floats) -> NDArray[np.bool_]:
     """Per card (rows of the `_apart` matrices), whether another lies beside it before it
     and after it along the axis, touching it edge to edge (two columns)."""
-    beside = ((off <= ASKEW) & (NEIGHBOUR[0] <= np.abs(along)) & (np.abs(along) <= NEIGHBOUR[1])
-              & (turned <= TURNED_DEG))
-    return np.stack([(beside & (along < 0)).any(axis=1), (beside & (along > 0)).any(axis=1)],
-                    axis=1)
+    near: NDArray[np.bool_] = seam_kernels.neighbours(along, off, turned, _NEIGHBOUR_LIMITS)
+    return near
 
 
 def _profiles(grey: NDArray[np.uint8], px_per_mm: float, centres: Floats, unit: Floats,

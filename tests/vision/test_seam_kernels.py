@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from vision.seam_kernels import row_quantiles, seam_in
-from vision.tile_rows import MIN_DIP, RIM, _shifts
+from vision.seam_kernels import neighbours, row_quantiles, seam_in
+from vision.tile_rows import ASKEW, MIN_DIP, NEIGHBOUR, RIM, TURNED_DEG, _shifts
 
 
 def test_a_seam_is_the_vertex_of_the_deepest_dip() -> None:
@@ -46,3 +46,16 @@ def test_the_quantile_of_each_row_is_numpys() -> None:
             for q in (0.0, 0.1, 0.5, 0.75, 0.9, 1.0):
                 assert np.array_equal(row_quantiles(rows, q),
                                       np.quantile(rows.astype(np.float64), q, axis=1))
+
+
+def test_neighbours_are_numpys_whole_matrix_steps() -> None:
+    rng = np.random.default_rng(5)
+    limits = np.array([*NEIGHBOUR, ASKEW, TURNED_DEG])
+    for n in (1, 2, 5, 9):
+        along = rng.choice([-2.0, -1.0, -0.9, -0.5, 0.0, 0.5, 1.0, 1.3, 2.0], (n, n))
+        off, turned = rng.uniform(0.0, 0.5, (n, n)), rng.uniform(0.0, 12.0, (n, n))
+        beside = ((off <= ASKEW) & (NEIGHBOUR[0] <= np.abs(along))
+                  & (np.abs(along) <= NEIGHBOUR[1]) & (turned <= TURNED_DEG))
+        expected = np.stack([(beside & (along < 0)).any(axis=1),
+                             (beside & (along > 0)).any(axis=1)], axis=1)
+        assert np.array_equal(neighbours(along, off, turned, limits), expected)
