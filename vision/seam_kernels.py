@@ -233,3 +233,21 @@ def neighbours(along: Any, off: Any, turned: Any, limits: Any) -> Any:  # pragma
                 elif along[i, j] > 0:
                     out[i, 1] = True
     return out
+
+
+@compiled
+def gap_pairs(along: Any, off: Any, turned: Any, max_gap: int,
+              limits: Any) -> Any:  # pragma: no cover
+    """The pairs (i, j, cards missing between them) of tile_rows._gap_pairs, in the order
+    of (i, j): card j lies a whole number of card sides (2 to max_gap + 1, each within
+    NEIGHBOUR of it) after card i along i's axis, in line and turned alike (`limits` as
+    `neighbours` takes them). The steps are numpy's: rounded half to even, then clipped."""
+    n = along.shape[0]
+    out = []
+    for i in range(n):
+        for j in range(n):
+            steps = min(max(np.rint(along[i, j]), 2.0), max_gap + 1.0)
+            if (steps * limits[0] <= along[i, j] <= steps * limits[1]
+                    and off[i, j] <= limits[2] and turned[i, j] <= limits[3]):
+                out.append((i, j, int(steps) - 1))
+    return out

@@ -331,10 +331,9 @@ def _gap_pairs(layout: _Layout) -> list[tuple[int, int, int]]:
     the pairs tested at once (a loop over them cost a few us a pair). Two to MAX_GAP + 1
     sides on, within NEIGHBOUR of a whole number of sides: only j after i (each pair once)."""
     (along, off), turned = layout.apart[0], layout.turned
-    steps = np.minimum(np.maximum(np.round(along), 2), MAX_GAP + 1)
-    pairs = np.argwhere((steps * NEIGHBOUR[0] <= along) & (along <= steps * NEIGHBOUR[1])
-                        & (off <= ASKEW) & (turned <= TURNED_DEG))
-    return [(i, j, int(steps[i, j]) - 1) for i, j in pairs.tolist()]
+    pairs: list[tuple[int, int, int]] = seam_kernels.gap_pairs(along, off, turned, MAX_GAP,
+                                                               _NEIGHBOUR_LIMITS)
+    return pairs
 
 
 def _any_within(points: list[tuple[float, float]], point: tuple[float, float], reach: float

@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from vision.seam_kernels import neighbours, row_quantiles, seam_in
-from vision.tile_rows import ASKEW, MIN_DIP, NEIGHBOUR, RIM, TURNED_DEG, _shifts
+from vision.seam_kernels import gap_pairs, neighbours, row_quantiles, seam_in
+from vision.tile_rows import ASKEW, MAX_GAP, MIN_DIP, NEIGHBOUR, RIM, TURNED_DEG, _shifts
 
 
 def test_a_seam_is_the_vertex_of_the_deepest_dip() -> None:
@@ -59,3 +59,17 @@ def test_neighbours_are_numpys_whole_matrix_steps() -> None:
         expected = np.stack([(beside & (along < 0)).any(axis=1),
                              (beside & (along > 0)).any(axis=1)], axis=1)
         assert np.array_equal(neighbours(along, off, turned, limits), expected)
+
+
+def test_gap_pairs_are_numpys_whole_matrix_steps() -> None:
+    rng = np.random.default_rng(6)
+    limits = np.array([*NEIGHBOUR, ASKEW, TURNED_DEG])
+    for n in (1, 3, 6, 10):
+        # whole and half numbers of sides (numpy rounds a half to even), and between
+        along = rng.choice([-3.0, -2.0, 0.0, 1.0, 1.6, 2.0, 2.5, 3.0, 3.5, 3.8, 4.0, 5.0], (n, n))
+        off, turned = rng.uniform(0.0, 0.5, (n, n)), rng.uniform(0.0, 12.0, (n, n))
+        steps = np.minimum(np.maximum(np.round(along), 2), MAX_GAP + 1)
+        pairs = np.argwhere((steps * NEIGHBOUR[0] <= along) & (along <= steps * NEIGHBOUR[1])
+                            & (off <= ASKEW) & (turned <= TURNED_DEG))
+        expected = [(i, j, int(steps[i, j]) - 1) for i, j in pairs.tolist()]
+        assert gap_pairs(along, off, turned, MAX_GAP, limits) == expected
