@@ -518,8 +518,10 @@ class SharpCut:
         low = np.maximum(np.floor(corners_px.min(axis=1)) - 2, 0).astype(np.int64)
         high = np.ceil(corners_px.max(axis=1)) + 3
         high = np.minimum(high, (image.shape[1], image.shape[0])).astype(np.int64)
+        # (as Python ints: slicing with numpy's costs about a microsecond more a patch)
+        lows, highs = low.tolist(), high.tolist()
         for i in np.flatnonzero(factors < 2).tolist():
-            (x0, y0), (x1, y1) = low[i], high[i]
+            (x0, y0), (x1, y1) = lows[i], highs[i]
             if x1 > x0 and y1 > y0:
                 cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2BGRA,
                              dst=self.buffer[y0:y1, x0:x1])
