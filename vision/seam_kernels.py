@@ -251,3 +251,25 @@ def gap_pairs(along: Any, off: Any, turned: Any, max_gap: int,
                     and off[i, j] <= limits[2] and turned[i, j] <= limits[3]):
                 out.append((i, j, int(steps) - 1))
     return out
+
+
+@compiled
+def layout_matrices(centres: Any, short_units: Any, long_units: Any, short_side: float,
+                    long_side: float, angles: Any,
+                    quarter_deg: float) -> Any:  # pragma: no cover
+    """For each card i (rows) and card j (columns) of a blob (tile_rows._layout): how many
+    short sides and how many long sides card j lies from card i along i's axes, how many
+    degrees they are turned from each other, and whether that is a quarter turn (within
+    `quarter_deg`). The arithmetic of numpy's steps (the einsum's two products added to
+    nothing, then divided; the angles' remainder as Python's), a few cards in one pass."""
+    n = len(centres)
+    along_short, along_long = np.empty((n, n)), np.empty((n, n))
+    turned, quarter = np.empty((n, n)), np.empty((n, n), np.bool_)
+    for i in range(n):
+        for j in range(n):
+            dx, dy = centres[j, 0] - centres[i, 0], centres[j, 1] - centres[i, 1]
+            along_short[i, j] = (dx * short_units[i, 0] + dy * short_units[i, 1]) / short_side
+            along_long[i, j] = (dx * long_units[i, 0] + dy * long_units[i, 1]) / long_side
+            turned[i, j] = abs((angles[j] - angles[i] + 90) % 180 - 90)
+            quarter[i, j] = abs(turned[i, j] - 90) <= quarter_deg
+    return along_short, along_long, turned, quarter

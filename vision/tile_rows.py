@@ -447,19 +447,13 @@ def _layout(quads: list[CardQuad]) -> _Layout:
     sides = (_distance(*short[0].tolist()), _distance(*long[0].tolist()))
     centres, units = outline_kernels.centres(corners), (short / sides[0], long / sides[1])
     angles = np.array([q.angle_deg for q in quads])
-    turned = np.abs((angles[None, :] - angles[:, None] + 90) % 180 - 90)
-    return _Layout(centres, units, sides, _apart(centres, units, sides), turned,
-                   np.abs(turned - 90) <= TURNED_DEG)
-
-
-def _apart(centres: Floats, units: tuple[Floats, Floats], sides: tuple[float, float]
-           ) -> tuple[tuple[Floats, Floats], tuple[Floats, Floats]]:
-    """Per axis (short, long), for each card i (rows) and card j (columns): how many sides
-    card j lies from card i along i's axis, and how many of its other side off that axis
-    (how far it lies along the other axis, unsigned)."""
-    apart = centres[None, :, :] - centres[:, None, :]
-    along = [np.einsum("ijc,ic->ij", apart, units[k]) / sides[k] for k in range(2)]
-    return (along[0], np.abs(along[1])), (along[1], np.abs(along[0]))
+    # per axis (short, long), for each card i (rows) and card j (columns): how many sides
+    # card j lies from card i along i's axis, and how many of its other side off that
+    # axis (unsigned); how far each two are turned from each other, and whether a quarter
+    along_short, along_long, turned, quarter = seam_kernels.layout_matrices(
+        centres, units[0], units[1], sides[0], sides[1], angles, TURNED_DEG)
+    return _Layout(centres, units, sides, ((along_short, np.abs(along_long)),
+                                           (along_long, np.abs(along_short))), turned, quarter)
 
 
 #: a 7 x 7 grid over a card (shares of its sides), a tenth of it in from its sides

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from vision.seam_kernels import gap_pairs, neighbours, row_quantiles, seam_in
+from vision.seam_kernels import gap_pairs, layout_matrices, neighbours, row_quantiles, seam_in
 from vision.tile_rows import ASKEW, MAX_GAP, MIN_DIP, NEIGHBOUR, RIM, TURNED_DEG, _shifts
 
 
@@ -73,3 +73,20 @@ def test_gap_pairs_are_numpys_whole_matrix_steps() -> None:
                             & (off <= ASKEW) & (turned <= TURNED_DEG))
         expected = [(i, j, int(steps[i, j]) - 1) for i, j in pairs.tolist()]
         assert gap_pairs(along, off, turned, MAX_GAP, limits) == expected
+
+
+def test_layout_matrices_are_numpys_whole_matrix_steps() -> None:
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 7):
+        centres = rng.uniform(0.0, 400.0, (n, 2))
+        angles = rng.choice([-90.0, -45.5, 0.0, 1.25, 88.0, 90.0], n)
+        theta = np.radians(angles)
+        short = np.stack([np.cos(theta), np.sin(theta)], axis=1)
+        long = np.stack([-short[:, 1], short[:, 0]], axis=1)
+        apart = centres[None, :, :] - centres[:, None, :]
+        turned = np.abs((angles[None, :] - angles[:, None] + 90) % 180 - 90)
+        expected = (np.einsum("ijc,ic->ij", apart, short) / 20.0,
+                    np.einsum("ijc,ic->ij", apart, long) / 30.0, turned,
+                    np.abs(turned - 90) <= TURNED_DEG)
+        got = layout_matrices(centres, short, long, 20.0, 30.0, angles, TURNED_DEG)
+        assert all(np.array_equal(a, b) for a, b in zip(got, expected, strict=True))
