@@ -600,3 +600,22 @@ def test_a_print_clipped_in_two_channels_a_light_sets_apart_has_lost_its_colour(
     # the white alone clipped: the print keeps its colour
     card[:, 8:40, 4:28] = (150, 230, 200)
     assert not colour_lost(card, whites, np.stack([warm, warm])).any()
+
+
+WARM_JOKERS = FRAMED_18.with_name("tempus_framed_warm_jokers.npz")
+
+
+def test_a_card_whose_print_a_lamp_clipped_in_one_channel_is_named_in_the_lamps_light() -> None:
+    # held-out tempus-framed tables 1000105 and 1000070 (a glare spot on the second): a warm
+    # lamp clipped the white's red and the yellow numeral's with it. Against its own white
+    # the joker reads orange, nearer its views than red's but not clearly (unknown);
+    # against the white the lamp makes, clearly a joker
+    recorded = np.load(WARM_JOKERS)
+    views = {key.removeprefix("view "): recorded[key] for key in recorded
+             if key.startswith("view ")}
+    for code in ("joker-9", "joker-7 glare"):
+        patch, light = recorded[f"patch {code}"][None], recorded[f"light {code}"][None]
+        # (an identifier each: one would answer the same patch from its memory)
+        unlit, lit = (TemplateIdentifier.from_references(views) for _ in range(2))
+        assert unlit.identify_batch(patch)[0][0] is None  # no light measured
+        assert lit.identify_batch(patch, light)[0][0] == code.split()[0]
