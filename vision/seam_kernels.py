@@ -217,7 +217,7 @@ def row_quantiles(strip: Any, q: float) -> Any:  # pragma: no cover
 
 @compiled
 def neighbours(along: Any, off: Any, turned: Any, limits: Any) -> Any:  # pragma: no cover
-    """Per card i (rows of tile_rows' `_apart` matrices), whether a card j lies beside it
+    """Per card i (rows of a tile_rows._Layout.apart pair), whether a card j lies beside it
     before it and after it along the axis (two columns): `limits` (NEIGHBOUR's two,
     ASKEW, TURNED_DEG). One pass over the few cards of a blob, where numpy's whole-matrix
     steps cost a microsecond each."""

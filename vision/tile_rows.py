@@ -328,7 +328,7 @@ def _gaps_filled(grey: NDArray[np.uint8], mask: _SolidMask, px_per_mm: float,
 def _gap_pairs(layout: _Layout) -> list[tuple[int, int, int]]:
     """The pairs (i, j) of cards in line along their short sides with a gap between them
     as many cards wide as the third number (1 to MAX_GAP), in the order of (i, j): all
-    the pairs tested at once (a loop over them cost a few us a pair). Two to MAX_GAP + 1
+    the pairs tested in one compiled pass (numpy's steps cost 10 us a blob). Two to MAX_GAP + 1
     sides on, within NEIGHBOUR of a whole number of sides: only j after i (each pair once)."""
     (along, off), turned = layout.apart[0], layout.turned
     pairs: list[tuple[int, int, int]] = seam_kernels.gap_pairs(along, off, turned, MAX_GAP,
@@ -429,8 +429,10 @@ def _distance(dx: float, dy: float) -> float:
 class _Layout:
     """How the cards of a blob lie: their centres, the unit vectors along their short and
     long sides (a row per card), the lengths of those sides (every card is the same
-    size), per axis (short, long) the `_apart` matrices along it, how far (degrees)
-    each two cards are turned from each other, and whether that is a quarter turn."""
+    size), per axis (short, long) for each card i (rows) and card j (columns) how many
+    sides card j lies from card i along i's axis and how many of its other side off that
+    axis (unsigned), how far (degrees) each two cards are turned from each other, and
+    whether that is a quarter turn."""
 
     centres: Floats
     units: tuple[Floats, Floats]
@@ -447,9 +449,6 @@ def _layout(quads: list[CardQuad]) -> _Layout:
     sides = (_distance(*short[0].tolist()), _distance(*long[0].tolist()))
     centres, units = outline_kernels.centres(corners), (short / sides[0], long / sides[1])
     angles = np.array([q.angle_deg for q in quads])
-    # per axis (short, long), for each card i (rows) and card j (columns): how many sides
-    # card j lies from card i along i's axis, and how many of its other side off that
-    # axis (unsigned); how far each two are turned from each other, and whether a quarter
     along_short, along_long, turned, quarter = seam_kernels.layout_matrices(
         centres, units[0], units[1], sides[0], sides[1], angles, TURNED_DEG)
     return _Layout(centres, units, sides, ((along_short, np.abs(along_long)),
@@ -491,7 +490,7 @@ def _as_bright(quad: CardQuad, beside: tuple[CardQuad, CardQuad], grey: NDArray[
 
 
 def _neighbours(along: Floats, off: Floats, turned: Floats) -> NDArray[np.bool_]:
-    """Per card (rows of the `_apart` matrices), whether another lies beside it before it
+    """Per card (rows of a `_Layout.apart` pair), whether another lies beside it before it
     and after it along the axis, touching it edge to edge (two columns)."""
     near: NDArray[np.bool_] = seam_kernels.neighbours(along, off, turned, _NEIGHBOUR_LIMITS)
     return near
