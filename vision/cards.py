@@ -1014,7 +1014,7 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     roi = np.ascontiguousarray(grey[y0:y1, x0:x1])  # (filtered faster than a view)
     blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
-    if not _may_cover_a_card(blob, px_per_mm, card_mm):
+    if not _may_cover_a_card(blob, px_per_mm, card_mm, _cover_inset(dark_rims)):
         return None  # (what the fit would find: every candidate's scores are 0)
     # edge thresholds follow the contrast, so a dim table still shows the seams between cards
     levels = outline_kernels.histogram_under(roi, blob)
@@ -1044,19 +1044,21 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     return fit, np.concatenate([votes, anchored])
 
 
-def _may_cover_a_card(blob: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> bool:
+def _may_cover_a_card(blob: Mask, px_per_mm: float, card_mm: tuple[float, float],
+                      inset_mm: float = 0.0) -> bool:
     """Whether a card candidate may lie on the blob (`_outline_scores`' cover test), by
     whether the blob reaches far enough from its ROI's border: a thin blob along the view's
     edge (its bounding box the whole view) would be fitted over the whole view, for nothing.
 
     A candidate lies on the blob if 48 of its inner grid's 7 x 7 points (MIN_COVER: all but
-    one; steps of d or more, 0.15 of the card's short side) are in it, and so are then some
+    one; steps of d or more, a sixth of the card's short side shrunk by 10 % and by
+    `inset_mm` (_cover_inset) from each side) are in it, and so are then some
     point q and the four points two steps from q along the grid's axes. One of those
     (perpendicular) axes runs at 45 degrees or less to the normal of the ROI's border
     nearest q; if q's pixel lies t pixels or less from that border, the point two steps
     outward along it lies beyond the border (rounded to a pixel) once d sqrt(2) > t + 1. So
     if no blob pixel lies further in than that, no candidate lies on the blob."""
-    step = 0.15 * min(card_mm) * px_per_mm
+    step = (0.9 * min(card_mm) - 2 * inset_mm) / 6 * px_per_mm
     reach = max(0, math.ceil(step * math.sqrt(2) - 1 - 0.01))  # the first depth not ruled out
     h, w = blob.shape
     return bool(blob[reach:h - reach, reach:w - reach].any())
@@ -1191,7 +1193,7 @@ class _Fit:
                          offset=(-round(offset[0]), -round(offset[1])))
         held = outline_kernels.cover(np.array([card.corners_mm for card in found]), offset, s,
                                      on_piece, _GRID_S_FLAT, _GRID_T_FLAT, _GRID_CORNER_INDEX,
-                                     MIN_COVER)
+                                     MIN_COVER, _cover_inset(self.dark_rims))
         return [card for card, in_piece in zip(found, held.tolist(), strict=True)
                 if not in_piece and self.on_top(card, below)]
 
@@ -1323,11 +1325,25 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
     A free side (mat beyond it) is the surest outline: a phantom between two cards of a
     pile square reaches into its neighbour and has fewer, so it adds to the strength.
 
-    Both are 0 for a quad that does not lie (almost) wholly inside the blob.
+    Both are 0 for a quad that does not lie (almost) wholly inside the blob (of a dark-rimmed
+    card, its middle: _cover_inset).
     """
     return outline_kernels.outline_scores(quads, offset, px_per_mm, blob, edges, *grad, ref,
                                           _SIDE_STEPS_FLAT, _ACROSS_SHIFTS_FLAT, _GRID_S_FLAT,
-                                          _GRID_T_FLAT, _GRID_CORNER_INDEX, MIN_COVER, dark_rims)
+                                          _GRID_T_FLAT, _GRID_CORNER_INDEX, MIN_COVER, dark_rims,
+                                          _cover_inset(dark_rims))
+
+
+def _cover_inset(dark_rims: bool) -> float:
+    """How far (mm) inside a card's outline the blob must hold it, beyond the margin every
+    card has: for a dark-rimmed deck, INSET_MM. Such a rim, blurred, under glare or in dim
+    light, is often neither MODEL_DIFF from the mat nor DARK_RATIO of it, and the blob is
+    the card's lighter face, up to the rim and the blur of the face's edge smaller than the
+    card on the sides where the rim does not show: the true outline of such a card lying
+    among others then failed the cover test (uno-dark, held-out tables 1000040-1000119:
+    13 of the 30 fully visible cards not found or found with a wrong outline, their
+    outlines 0.8 to 0.96 in the blob). A card alone is found anyway (_as_card_or_grid)."""
+    return INSET_MM if dark_rims else 0.0
 
 
 def overlap_mm2(a: CardQuad, b: CardQuad) -> float:

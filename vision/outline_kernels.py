@@ -47,7 +47,8 @@ def _pixel(x: float, y: float, ox: float, oy: float, px_per_mm: float, scale: bo
 
 @compiled
 def _cover_ok(quads: Any, offset: Any, px_per_mm: float, blob: Any, grid_s: Any,
-              grid_t: Any, corners: Any, min_cover: float) -> Any:  # pragma: no cover
+              grid_t: Any, corners: Any, min_cover: float,
+              inset_mm: float) -> Any:  # pragma: no cover
     n = quads.shape[0]
     h, w = blob.shape
     ox, oy = offset[0], offset[1]
@@ -62,6 +63,13 @@ def _cover_ok(quads: Any, offset: Any, px_per_mm: float, blob: Any, grid_s: Any,
         ax, ay = inner[0, 0], inner[0, 1]
         abx, aby = inner[1, 0] - ax, inner[1, 1] - ay
         adx, ady = inner[3, 0] - ax, inner[3, 1] - ay
+        if inset_mm > 0.0:  # the grid moved inset_mm further in from each side
+            ab = np.sqrt(abx * abx + aby * aby)
+            ad = np.sqrt(adx * adx + ady * ady)
+            ax += inset_mm * (abx / ab + adx / ad)
+            ay += inset_mm * (aby / ab + ady / ad)
+            abx, aby = abx * (1.0 - 2.0 * inset_mm / ab), aby * (1.0 - 2.0 * inset_mm / ab)
+            adx, ady = adx * (1.0 - 2.0 * inset_mm / ad), ady * (1.0 - 2.0 * inset_mm / ad)
         hits = 0
         for j in corners:
             x = (ax + grid_s[j] * abx) + grid_t[j] * adx
@@ -147,11 +155,12 @@ def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
 @compiled
 def _outline_scores(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges: Any, gx: Any,
                     gy: Any, ref: float, steps: Any, shifts: Any, grid_s: Any, grid_t: Any,
-                    corners: Any, min_cover: float, dark_rims: bool) -> Any:  # pragma: no cover
+                    corners: Any, min_cover: float, dark_rims: bool,
+                    inset_mm: float) -> Any:  # pragma: no cover
     n = len(quads)
     outline, strength = np.zeros(n), np.zeros(n)
     inside = np.nonzero(_cover_ok(quads, offset, px_per_mm, blob, grid_s, grid_t, corners,
-                                  min_cover))[0]
+                                  min_cover, inset_mm))[0]
     if len(inside) == 0:
         return outline, strength
     hit, outside, step = _outline_points(quads[inside], offset, px_per_mm, blob, edges, gx, gy,
@@ -166,25 +175,28 @@ def _outline_scores(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
 
 
 def cover(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, grid_s: Vec, grid_t: Vec,
-          corners: NDArray[np.intp], min_cover: float) -> NDArray[np.bool_]:
+          corners: NDArray[np.intp], min_cover: float, inset_mm: float = 0.0
+          ) -> NDArray[np.bool_]:
     """Per Nx4x2 quad (mm), whether it lies (almost) wholly inside the blob, as
     `outline_scores` tests it before scoring it."""
     out: NDArray[np.bool_] = _cover_ok(np.ascontiguousarray(quads, np.float64), offset,
                                        float(px_per_mm), blob, grid_s, grid_t, corners,
-                                       float(min_cover))
+                                       float(min_cover), float(inset_mm))
     return out
 
 
 def outline_scores(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, edges: Mask,
                    gx: NDArray[np.float32], gy: NDArray[np.float32], ref: float, steps: Vec,
                    shifts: Vec, grid_s: Vec, grid_t: Vec, corners: NDArray[np.intp],
-                   min_cover: float, dark_rims: bool = False) -> tuple[Vec, Vec]:
+                   min_cover: float, dark_rims: bool = False, inset_mm: float = 0.0
+                   ) -> tuple[Vec, Vec]:
     """Per Nx4x2 quad (mm), the share of its outline points (`steps` along each side) on the
     blob border (outside 2.5 mm out) or an edge, and its strength: 3/4 the mean step across
     the side (1 outside; else the steepest gradient across the side at the `shifts` (pixels)
     relative to `ref`, at most 1) and 1/4 the share outside. Both are 0 for a quad that does
     not lie on the blob: fewer than 3 of its inner grid's `corners` or less than a share
-    `min_cover` of its whole grid (points a + s ab + t ad of the quad shrunk by 10 %).
+    `min_cover` of its whole grid (points a + s ab + t ad of the quad shrunk by 10 %, and
+    moved `inset_mm` further in from each side).
 
     With `dark_rims` a step counts only where it rises outward (the card's dark rim lies
     inside its outline, so a printed line's other edge a rim's width in is no side), and a
@@ -192,7 +204,7 @@ def outline_scores(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, edges:
     outline, strength = _outline_scores(
         np.ascontiguousarray(quads, np.float64), np.ascontiguousarray(offset, np.float64),
         float(px_per_mm), blob, edges, gx, gy, float(ref), steps, shifts, grid_s, grid_t,
-        corners, float(min_cover), bool(dark_rims))
+        corners, float(min_cover), bool(dark_rims), float(inset_mm))
     return outline, strength
 
 
