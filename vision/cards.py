@@ -1117,7 +1117,8 @@ class _Fit:
                 best.append(k)
                 chosen.append((x, y))
         if best:
-            refits = _refine_many(quads[best], self.edge_x, self.edge_y, self.edge_normal)
+            refits = _refine_many(quads[best], self.edge_x, self.edge_y, self.edge_normal,
+                                  self.dark_rims)
             refits_mm = (refits + offset) / px_per_mm
             more = _outline_scores(refits_mm, blob, edges, offset, px_per_mm, grad, ref,
                                    self.dark_rims)
@@ -1267,11 +1268,12 @@ def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray
 
 
 def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal: Vec,
-                 rounds: int = 2) -> Vec:
+                 dark_rims: bool = False, rounds: int = 2) -> Vec:
     """The quads (Kx4x2, ROI pixels) each turned and moved onto the edge pixels (at xs, ys,
-    row by row, with the angles of their gradient) along its own outline."""
+    row by row, with the angles of their gradient) along its own outline; of a dark-rimmed
+    deck, onto those where the grey rises outward (its outline's, not its face's)."""
     return outline_kernels.refine(quads, xs.astype(np.float64), ys.astype(np.float64),
-                                  np.ascontiguousarray(normal, np.float64), rounds)
+                                  np.ascontiguousarray(normal, np.float64), rounds, dark_rims)
 
 
 def _percentile_f32(values: NDArray[np.float32], percent: float) -> float:

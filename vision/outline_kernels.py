@@ -291,7 +291,8 @@ def _quarter_turn_mod(angle: float) -> float:  # pragma: no cover
 
 
 @compiled
-def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int) -> Any:  # pragma: no cover
+def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int,
+            rising_out: bool) -> Any:  # pragma: no cover
     quads = quads.copy()
     n_px = len(px)
     turn_votes = np.empty(n_px)
@@ -334,6 +335,12 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int) -> Any:  # p
                 dev = _quarter_turn_mod(near_normal[i] - theta + quarter) - quarter
                 if not abs(dev) < 0.2:
                     continue
+                if rising_out:  # the grey must rise outward across the side it lies by
+                    ux, uy = np.cos(near_normal[i]), np.sin(near_normal[i])
+                    if band_a and not band_b and (ux * c + uy * s) * a <= 0:
+                        continue
+                    if band_b and not band_a and (-ux * s + uy * c) * b <= 0:
+                        continue
                 turn_votes[near] = dev
                 near += 1
                 if band_a and a != 0:
@@ -365,15 +372,19 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int) -> Any:  # p
     return quads
 
 
-def refine(quads: Vec, px: Vec, py: Vec, normal: Vec, rounds: int) -> Vec:
+def refine(quads: Vec, px: Vec, py: Vec, normal: Vec, rounds: int,
+           rising_out: bool = False) -> Vec:
     """The K x 4 x 2 quads each turned and moved onto the edge pixels along its own outline,
     `rounds` times: the edge pixels at px, py (in rows, py ascending, as np.nonzero gives
     them), with the angle `normal` of their gradient, that lie within 2.5 px of a side (and
     3 px off its ends) and whose normal lies within 0.2 rad of the quad's axes vote. The quad
     turns by their median deviation and each axis moves by the mean of the median offsets
     of its near and far side (a side with at least 5 votes). A quad with fewer than 20 votes
-    stays as it is."""
-    out: Vec = _refine(np.ascontiguousarray(quads, np.float64), px, py, normal, int(rounds))
+    stays as it is. With `rising_out` (a dark-rimmed deck) an edge pixel votes only where
+    the grey rises outward across the side it lies by: the step from the card's face to its
+    rim, a rim's width inside the outline, falls outward."""
+    out: Vec = _refine(np.ascontiguousarray(quads, np.float64), px, py, normal, int(rounds),
+                       bool(rising_out))
     return out
 
 

@@ -202,6 +202,33 @@ def test_refine_moves_and_turns_a_rectangle_onto_its_edges() -> None:
     assert np.array_equal(lonely, start + 200)  # too few edges near it: left as it was
 
 
+
+def test_refine_of_a_dark_rimmed_card_takes_only_the_steps_that_rise_outward() -> None:
+    # A card with a dark rim on the mat: its outline is a step up to the mat, its face a
+    # rim's width (3 px) inside a step down to the rim. A candidate 2 px off has both within
+    # reach of a side; moved onto both alike it stays 0.75 px off, onto the steps that rise
+    # outward it lands on the outline.
+    true = np.array([[40.0, 30.0], [103.0, 30.0], [103.0, 118.0], [40.0, 118.0]])
+    face = true + np.array([[3.0, 3.0], [-3.0, 3.0], [-3.0, -3.0], [3.0, -3.0]])
+    labels = np.zeros((160, 150), np.uint8)
+    for first, quad in ((1, true), (5, face)):
+        for i, (a, b) in enumerate(zip(quad, np.roll(quad, -1, axis=0), strict=True)):
+            cv2.line(labels, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)),
+                     first + i)
+    ys, xs = np.nonzero(labels)
+    along = np.roll(true, -1, axis=0) - true
+    inward = np.arctan2(along[:, 1], along[:, 0]) + np.pi / 2  # (the grey rises inward)
+    side = (labels[ys, xs] - 1) % 4
+    normal = np.where(labels[ys, xs] >= 5, inward[side], inward[side] - np.pi)
+    for shift in ([2.0, 0.0], [-2.0, 1.5], [0.0, -2.0]):
+        start = true + np.array(shift)
+        both = outline_kernels.refine(start[None], xs.astype(np.float64),
+                                      ys.astype(np.float64), normal, 2)[0]
+        rising = outline_kernels.refine(start[None], xs.astype(np.float64),
+                                        ys.astype(np.float64), normal, 2, rising_out=True)[0]
+        assert np.abs(both - true).max() > 0.5
+        assert np.abs(rising - true).max() < 0.1
+
 def _candidate_rects_numpy(xs: NDArray[np.intp], ys: NDArray[np.intp],
                            normal: NDArray[np.float32], thetas: NDArray[np.float64],
                            card_px: tuple[float, float], per_axis: int) -> NDArray[np.float64]:
