@@ -209,6 +209,30 @@ def test_float32_percentile_is_numpys() -> None:
                 assert _percentile_f32(values.copy(), percent) == expected
 
 
+def test_whether_a_disc_fits_is_what_the_exact_distance_transform_says() -> None:
+    from vision.cards import _reaches
+
+    # pieces of blobs (ellipses, cut by cards' outlines), and radii round the largest exact
+    # distance: near it the chamfer distance is no answer, and the exact one is made
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(20, 200, 2))
+        piece = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(1, 5))):
+            centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+            axes = (int(rng.integers(3, 120)), int(rng.integers(3, 120)))
+            cv2.ellipse(piece, centre, axes, float(rng.uniform(0, 180)), 0, 360, 255, -1)
+        for _ in range(int(rng.integers(0, 3))):
+            cv2.fillConvexPoly(piece, rng.integers(0, (w, h), (4, 2)).astype(np.int32), 0)
+        piece[0], piece[-1], piece[:, 0], piece[:, -1] = 0, 0, 0, 0
+        largest = float(cv2.distanceTransform(piece, cv2.DIST_L2, cv2.DIST_MASK_PRECISE).max())
+        if not largest:
+            continue
+        # (not at the largest itself: the exact transform's last bits vary from call to call)
+        for share in (0.9, 0.97, 0.98, 0.99, 1 - 1e-5, 1 + 1e-5, 1.01, 1.02, 1.03, 1.1):
+            assert _reaches(piece, largest * share) == (share < 1)
+
+
 def test_the_foreground_threshold_is_the_channel_and_colour_rule() -> None:
     from vision.cards import _threshold
 
