@@ -299,20 +299,23 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int,
     side_votes = np.empty((4, n_px))  # near and far side on axis a, then on axis b
     side_counts = np.zeros(4, np.int64)
     near_x, near_y, near_normal = np.empty(n_px), np.empty(n_px), np.empty(n_px)
+    near_a, near_b = np.empty(n_px), np.empty(n_px)
+    in_a, in_b = np.empty(n_px, np.bool_), np.empty(n_px, np.bool_)
     quarter = np.pi / 4
     for k in range(quads.shape[0]):
         quad = quads[k]
         # the edge pixels near the candidate: within 6 px of its box (they come row by row),
-        # gathered once for every round
+        # gathered once for every round (each written, and kept by counting it: no branch)
         lo_x, lo_y = quad[:, 0].min() - 6, quad[:, 1].min() - 6
         hi_x, hi_y = quad[:, 0].max() + 6, quad[:, 1].max() + 6
         first, last = np.searchsorted(py, lo_y), np.searchsorted(py, hi_y, side="right")
         n_near = 0
         for i in range(first, last):
-            if px[i] >= lo_x and px[i] <= hi_x:
-                near_x[n_near], near_y[n_near] = px[i], py[i]
-                near_normal[n_near] = normal[i]
-                n_near += 1
+            x = px[i]
+            keep = (x >= lo_x) & (x <= hi_x)
+            near_x[n_near], near_y[n_near] = x, py[i]
+            near_normal[n_near] = normal[i]
+            n_near += keep
         for _ in range(rounds):
             cx = (((quad[0, 0] + quad[1, 0]) + quad[2, 0]) + quad[3, 0]) / 4.0
             cy = (((quad[0, 1] + quad[1, 1]) + quad[2, 1]) + quad[3, 1]) / 4.0
@@ -323,15 +326,22 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int,
             c, s = np.cos(theta), np.sin(theta)
             near = 0
             side_counts[:] = 0
+            # which of them lie in the band along a side (3 px off its ends), in a pass
+            # without branches, then the votes of those in their order: a quarter less
+            # time than both at once, a pixel at a time
             for i in range(n_near):
                 rx, ry = near_x[i] - cx, near_y[i] - cy
                 a = rx * c + ry * s
                 b = -rx * s + ry * c
                 abs_a, abs_b = abs(a), abs(b)
-                band_a = abs(abs_a - half_a) < 2.5 and abs_b < half_b - 3
-                band_b = abs(abs_b - half_b) < 2.5 and abs_a < half_a - 3
+                near_a[i], near_b[i] = a, b
+                in_a[i] = (abs(abs_a - half_a) < 2.5) & (abs_b < half_b - 3)
+                in_b[i] = (abs(abs_b - half_b) < 2.5) & (abs_a < half_a - 3)
+            for i in range(n_near):
+                band_a, band_b = in_a[i], in_b[i]
                 if not (band_a or band_b):
                     continue
+                a, b = near_a[i], near_b[i]
                 dev = _quarter_turn_mod(near_normal[i] - theta + quarter) - quarter
                 if not abs(dev) < 0.2:
                     continue
