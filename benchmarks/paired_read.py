@@ -1,17 +1,20 @@
 """Two versions of vision read the same held-out scenes in turn: run by hand (not a test).
 
-    .venv/bin/python benchmarks/paired_read.py --base main [--deck remi] [--scenes 40]
-                                               [--reps 5] [--seed-base S]
+    .venv/bin/python benchmarks/paired_read.py --base main [--deck remi | --design NAME]
+                                               [--scenes 40] [--reps 5] [--seed-base S]
 
 `--base` is a git revision: its vision/ is exported into a folder beside the system's
 temporary files as the package `vision_base` (its imports renamed; kept per commit, so
 numba compiles its kernels once), and both versions run in this one process. Each scene
 is rendered once, as vision_bench.py renders it (`remi`: 24 tiles named from the full
-frame x1.8; an own deck: profile_read's case), then read by a fresh reader of each
+frame x1.8; an own deck: profile_read's case; `--design`, a design of
+vision.foreign_decks enrolled as `vision_bench.py --unseen-decks` enrols it, each version's
+TemplateIdentifier learnt from the same crops), then read by a fresh reader of each
 version that calibrates on the bare mat first, `--reps` times, which version reads
-first alternating. Every reading is compared (each card's code, confidence and corners,
-whether the mat is obstructed, the clutter, the thumbnail) and the scenes read
-differently are listed: an optimisation that must not change a read shows here that it
+first alternating (an enrolled deck's identifier forgetting the patches it named: every
+card new, as vision_bench times it). Every reading is compared (each card's code,
+confidence and corners, whether the mat is obstructed, the clutter, the thumbnail) and the
+scenes read differently are listed: an optimisation that must not change a read shows here that it
 does not. The CPU time of each read (time.process_time, the least of its reps) is
 compared scene by scene: on a shared machine, paired CPU times are the figures that
 compare (a wall-clock run against another is not). Run it with no other benchmark
@@ -21,6 +24,7 @@ running when its times matter.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import re
 import subprocess
@@ -37,14 +41,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from profile_read import CASES, Case  # noqa: E402  (beside this file)
 from vision_bench import (  # noqa: E402
+    ENROL_SEEDS,
     HELD_OUT_SEEDS,
     MAT_PX_PER_MM,
     ROOT,
     Deck,
+    enrol,
     held_out_seed,
     take_scene,
+    unseen_deck,
 )
 
+from vision.foreign_decks import DESIGNS  # noqa: E402
 from vision.identify import CardIdentifier  # noqa: E402
 from vision.mat import default_mat, render_mat  # noqa: E402
 from vision.table_reader import TableReader  # noqa: E402
@@ -91,10 +99,20 @@ def differences(base: tuple[Any, ...], new: tuple[Any, ...]) -> list[str]:
     return lines
 
 
+def forgetting(identifier: Any) -> Any:
+    """The identifier with no patches remembered (an enrolled deck's remembers those it
+    named lately and names them again without comparing: RecentPatches)."""
+    recent = getattr(identifier, "recent", None)
+    return identifier if recent is None else dataclasses.replace(identifier,
+                                                                 recent=type(recent)())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, help="the git revision to compare with")
     parser.add_argument("--deck", default="remi")
+    parser.add_argument("--design", choices=list(DESIGNS), default=None,
+                        help="an unseen design, enrolled, instead of --deck")
     parser.add_argument("--scenes", type=int, default=40)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--seed-base", type=held_out_seed, default=HELD_OUT_SEEDS)
@@ -102,23 +120,33 @@ def main() -> None:
     sys.path.insert(0, str(exported(args.base)))
     from vision_base.identify import CardIdentifier as BaseIdentifier
     from vision_base.table_reader import TableReader as BaseReader
+    from vision_base.template_identifier import TemplateIdentifier as BaseTemplateIdentifier
 
     cv2.setNumThreads(1)
-    deck = Deck.load(args.deck)
-    case = CASES.get(args.deck, Case(args.deck))
-    bench = argparse.Namespace(width=1280, height=720, full_scale=case.full_scale,
-                               name_small=False, cards=case.cards, piles=case.piles)
-    resolution = (round(1280 * case.full_scale), round(720 * case.full_scale))
     mat = default_mat()
     mat_image = render_mat(mat, MAT_PX_PER_MM)
     versions: dict[str, tuple[Any, Any]] = {}
-    for name, identifier, reader in (("base", BaseIdentifier, BaseReader),
-                                     ("this", CardIdentifier, TableReader)):
-        versions[name] = (identifier.from_references(deck.images, np.random.default_rng(0),
-                                                     card_mm=deck.card_mm), reader)
+    if args.design is None:
+        deck = Deck.load(args.deck)
+        case = CASES.get(args.deck, Case(args.deck))
+        card_mm, dark_rims = deck.card_mm, False
+        for name, identifier, reader in (("base", BaseIdentifier, BaseReader),
+                                         ("this", CardIdentifier, TableReader)):
+            versions[name] = (identifier.from_references(
+                deck.images, np.random.default_rng(0), card_mm=deck.card_mm), reader)
+    else:
+        deck, case = unseen_deck(DESIGNS[args.design]), Case(args.design)
+        enrolment = enrol(deck, mat, mat_image, ENROL_SEEDS + list(DESIGNS).index(args.design),
+                          (1280, 720))
+        card_mm, dark_rims = enrolment.card_mm, enrolment.dark_rims
+        versions["base"] = (BaseTemplateIdentifier.from_references(enrolment.crops), BaseReader)
+        versions["this"] = (enrolment.identifier, TableReader)
+    bench = argparse.Namespace(width=1280, height=720, full_scale=case.full_scale,
+                               name_small=False, cards=case.cards, piles=case.piles)
+    resolution = (round(1280 * case.full_scale), round(720 * case.full_scale))
     warm = take_scene(args.seed_base - 1, deck, mat, mat_image, bench, resolution)
     for identifier, reader in versions.values():  # numba's kernels loaded, as vision_bench
-        first = reader(mat, identifier, deck.card_mm)
+        first = reader(mat, forgetting(identifier), card_mm, dark_rims=dark_rims)
         for frame, full in (warm.bare, warm.shot):
             first.read(frame, full=full)
     gc.collect()
@@ -135,7 +163,7 @@ def main() -> None:
         for rep in range(args.reps):
             for name in (list(versions) if rep % 2 == 0 else list(versions)[::-1]):
                 identifier, reader_class = versions[name]
-                reader = reader_class(mat, identifier, deck.card_mm)
+                reader = reader_class(mat, forgetting(identifier), card_mm, dark_rims=dark_rims)
                 reader.read(bare, full=bare_full)
                 start = time.process_time()
                 reading = reader.read(frame, full=full)
@@ -149,7 +177,7 @@ def main() -> None:
                   sep="\n")
     base, this = np.array(cpu["base"]), np.array(cpu["this"])
     saved = base - this
-    print(f"\n{args.deck}: {args.scenes} scenes, {differing} read differently by "
+    print(f"\n{args.design or args.deck}: {args.scenes} scenes, {differing} read differently by "
           f"{args.base} and this tree\nCPU a read, least of {args.reps} (ms): "
           f"{args.base} median {np.median(base):.2f}, this tree {np.median(this):.2f}; "
           f"paired, this tree faster by median {np.median(saved):.2f} "
