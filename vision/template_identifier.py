@@ -33,8 +33,9 @@ directly, by normalised correlation, and lets the deck's own structure help:
   its colours are read again with the glare taken off (`without_glare`).
 - **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
   at three sizes per axis and every shift of a few pixels: a cut may fall a millimetre
-  or two off the card, the white margin in or out. (`vision.template_search` finds what
-  that comparison decides without making most of it.)
+  or two off the card, the white margin in or out. (`vision.template_search` places the
+  card in the patch first, then finds what that comparison decides near its place
+  without making most of it.)
 
 A card is named only when its best shape is close (SHAPE_FLOOR) and clearly closer than
 the next shape (a ratio test on their distances; when the two come close, the test is made
@@ -59,7 +60,7 @@ from numpy.typing import NDArray
 from vision.identify import MIN_CONTRAST, batch, contrasts, grey
 from vision.identify_kernels import hue_histograms, resize_area, white_balanced
 from vision.search_kernels import window_correlations
-from vision.template_search import Scored, ShapeSearch, standardised
+from vision.template_search import AlignedSearch, Scored, standardised
 
 Image8 = NDArray[np.uint8]
 Floats = NDArray[np.float32]
@@ -385,6 +386,19 @@ def _per_template(of_view: Sequence[int]) -> NDArray[np.intp]:
     return out
 
 
+def _guides(templates: Floats, shapes: NDArray[np.intp]) -> Floats:
+    """Each shape's look upright and turned, what places a picture (AlignedSearch): the
+    mean of its views' templates at their own size (its colours' views print one ink
+    picture, the mean loses only the details that tell one view's print from another's)."""
+    middle = len(SCALES) ** 2 // 2
+    per_view = templates.reshape(-1, len(SCALES) ** 2, templates.shape[1])[:, middle]
+    kinds = shapes[:: len(SCALES) ** 2]
+    turned = np.arange(len(kinds)) >= len(kinds) // 2
+    out: Floats = np.array([per_view[(kinds == s) & (turned == t)].mean(axis=0)
+                            for s in np.unique(kinds) for t in (False, True)], np.float32)
+    return out
+
+
 def _channel_weights(planes: Floats) -> Floats:
     """How much each ink channel of each template counts, (templates, 2), summing to 2 (a
     template's correlation stays a mean of its channels' correlations): 1 each, but a
@@ -506,7 +520,7 @@ class TemplateIdentifier:
     """
 
     codes: tuple[str, ...]
-    search: ShapeSearch
+    search: AlignedSearch
     shape_names: tuple[str, ...]
     colours: Floats
     colour_starts: NDArray[np.intp]
@@ -545,8 +559,8 @@ class TemplateIdentifier:
                     for name in colour_names]
         faces = {(shape_names.index(s), colour_names.index(c)): code
                  for code, s, c in zip(codes, shape_of, colour_of, strict=True)}
-        search = ShapeSearch.build(templates[order], shapes[order], len(shape_names), SIZE,
-                                   MARGIN)
+        search = AlignedSearch.build(templates[order], shapes[order], len(shape_names), SIZE,
+                                     MARGIN, _guides(templates, shapes))
         colours = _per_template([colour_names.index(colour_of[i]) for i in owner])
         return cls(codes=codes, search=search, shape_names=shape_names,
                    colours=hist[[j for views in views_of for j in views]].astype(np.float32),

@@ -501,7 +501,7 @@ def test_two_close_numerals_are_told_apart_through_views_of_one_colour() -> None
 
 def test_the_finer_look_takes_each_shapes_views_of_one_colour() -> None:
     identifier, _, _ = framed_tens_and_eighteens()
-    search, colours = identifier.search, identifier.template_colours
+    search, colours = identifier.search.near, identifier.template_colours
     red, violet = (identifier.colour_names.index(name) for name in ("red", "violet"))
 
     def templates(value: str, colour: int, count: int) -> list[tuple[int, int, int]]:

@@ -1,6 +1,8 @@
-"""The shape search's cascade gives what the full comparison gives where the decision looks:
-its bounds bound, its two best shapes are the full comparison's, and so are the names; the
-finer look at two close shapes gives what comparing every window of their templates does."""
+"""The shape search's cascade gives what the full comparison near each picture's place gives
+where the decision looks: its bounds bound, its two best shapes are the full comparison's,
+and so are the names; placing a picture first names cards as searching its whole margin
+does; the finer look at two close shapes gives what comparing every window of their
+templates does."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from vision.template_identifier import (
     close_call,
     ink,
 )
-from vision.template_search import Scored, ShapeSearch, standardised
+from vision.template_search import AlignedSearch, Scored, ShapeSearch, standardised
 
 DECKS = Path(__file__).resolve().parents[2] / "referee" / "decks"
 FOREIGN = Path(__file__).resolve().parents[1] / "fixtures" / "foreign" / "uno-classic"
@@ -67,10 +69,16 @@ def patches() -> Image:
     return batch(views)
 
 
+def near_inks(search: AlignedSearch, patches: Image) -> Floats:
+    """The patches' ink pictures cut to the windows near each one's place."""
+    inks = ink(balanced(patches))
+    return search.cut_near(inks, search.places(inks))
+
+
 def test_every_bound_is_above_its_correlation(identifier: TemplateIdentifier,
                                               patches: Image) -> None:
-    search = identifier.search
-    inks = ink(balanced(patches))
+    search = identifier.search.near
+    inks = near_inks(identifier.search, patches)
     full = search.windows(inks) @ search.templates.T
     assert (search.bounds(inks) >= full).all()
 
@@ -95,7 +103,7 @@ def test_the_two_best_shapes_are_the_full_comparisons(identifier: TemplateIdenti
 def test_the_names_are_the_full_comparisons(identifier: TemplateIdentifier, patches: Image,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     fast = identifier._identify(patches)
-    monkeypatch.setattr(ShapeSearch, "scored", ShapeSearch.full_scored)
+    monkeypatch.setattr(AlignedSearch, "scored", AlignedSearch.full_scored)
     full = identifier._identify(patches)
     assert [code for code, _ in fast] == [code for code, _ in full]
     assert np.allclose([c for _, c in fast], [c for _, c in full], atol=2e-3)
@@ -103,7 +111,7 @@ def test_the_names_are_the_full_comparisons(identifier: TemplateIdentifier, patc
 
 
 def test_every_shape_needs_a_template(identifier: TemplateIdentifier) -> None:
-    search = identifier.search
+    search = identifier.search.near
     with pytest.raises(ValueError):
         ShapeSearch.build(search.templates, search.shapes, search.n_shapes + 1, search.size,
                           search.margin)
@@ -111,20 +119,42 @@ def test_every_shape_needs_a_template(identifier: TemplateIdentifier) -> None:
 
 def test_a_shapes_best_templates_are_the_full_comparisons(identifier: TemplateIdentifier,
                                                           patches: Image) -> None:
-    search = identifier.search
     inks = ink(balanced(patches[:20]))
-    scored = search.scored(inks)
+    scored = identifier.search.scored(inks)
+    assert scored.origins is not None
+    search = identifier.search.near
     columns = 2 * search.margin[0] + 1
-    for i, picture in enumerate(inks):
+    for i, picture in enumerate(identifier.search.cut_near(inks, scored.origins)):
         products = search.windows(picture[None])[0] @ search.templates.T
         shapes = list(range(0, search.n_shapes, 5))
+        top, left = scored.origins[i]
         for shape, found in zip(shapes, scored.best_templates(i, shapes, 3), strict=True):
             start, end = search.starts[shape], search.ends[shape]
             every = products[:, start:end].max(axis=0)
             assert [t for t, _, _ in found] == list(
                 start + np.argsort(-every, kind="stable")[:3])
-            assert [dy * columns + dx for _, dy, dx in found] == [
+            assert [(dy - top) * columns + dx - left for _, dy, dx in found] == [
                 int(products[:, t].argmax()) for t, _, _ in found]
+
+
+def test_a_template_is_placed_where_it_lies(identifier: TemplateIdentifier) -> None:
+    """A view's template laid anywhere in the margin of a picture of noise: the windows
+    near the picture's place hold it."""
+    search = identifier.search
+    (w, h), (mx, my) = search.size, search.margin
+    (rx, ry), tw, th = search.near.margin, w - 2 * mx, h - 2 * my
+    rng = np.random.default_rng(3)
+    templates = search.near.templates[::37]
+    pictures, offsets = [], []
+    for template in templates:
+        y, x = int(rng.integers(0, 2 * my + 1)), int(rng.integers(0, 2 * mx + 1))
+        picture = rng.normal(0.0, 0.02, (h, w, 2)).astype(np.float32)
+        picture[y : y + th, x : x + tw] += template.reshape(th, tw, 2)
+        pictures.append(picture)
+        offsets.append((y, x))
+    origins = search.places(np.array(pictures))
+    apart = np.array(offsets) - origins
+    assert ((apart >= 0) & (apart <= 2 * np.array([ry, rx]))).all()
 
 
 @pytest.fixture(scope="module")
@@ -171,17 +201,20 @@ def scene_patches(enrolled: TemplateIdentifier) -> Image:
     return np.concatenate([b for b in cutting.batches if len(b)])
 
 
-def direct_fine_ratios(identifier: TemplateIdentifier, ink_picture: Image, fine: Image,
-                       shapes: list[int]) -> tuple[float, float]:
+def direct_fine_ratios(identifier: TemplateIdentifier, ink_picture: Image,
+                       origin: tuple[int, int], fine: Image, shapes: list[int]
+                       ) -> tuple[float, float]:
     """The finer look at two shapes computed directly: each one's FINE_TEMPLATES best
     templates (every window compared with every template of the shape) of the colour of
     the first shape's best, where both shapes have that colour among their FINE_CANDIDATES
     best, every window a pixel either way of theirs standardised and compared, the focus
-    from the two best (and the focused correlation as the identifier weighs it)."""
-    search = identifier.search
+    from the two best (and the focused correlation as the identifier weighs it). The
+    windows at SIZE those near the picture's place (`origin`, AlignedSearch.places)."""
+    search = identifier.search.near
     (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
     tw, th = w - 2 * mx, h - 2 * my
-    products = search.windows(ink_picture[None])[0] @ search.templates.T
+    near = identifier.search.cut_near(ink_picture[None], np.array([origin]))
+    products = search.windows(near)[0] @ search.templates.T
     candidates = [search.starts[shape] + np.argsort(
         -products[:, search.starts[shape]:search.ends[shape]].max(axis=0),
         kind="stable")[:FINE_CANDIDATES] for shape in shapes]
@@ -193,7 +226,8 @@ def direct_fine_ratios(identifier: TemplateIdentifier, ink_picture: Image, fine:
         templates = found[:FINE_TEMPLATES]
         cuts = []
         for t in templates:
-            dy, dx = divmod(int(products[:, t].argmax()), 2 * search.margin[0] + 1)
+            dy, dx = np.add(divmod(int(products[:, t].argmax()), 2 * search.margin[0] + 1),
+                            origin)
             cuts.append([fine[y : y + th, x : x + tw]
                          for y in (min(max(2 * dy + d, 0), 2 * my) for d in (-1, 0, 1))
                          for x in (min(max(2 * dx + d, 0), 2 * mx) for d in (-1, 0, 1))])
@@ -216,13 +250,14 @@ def test_the_finer_look_is_the_direct_comparisons_on_an_enrolled_decks_scenes(
     patches = batch(views)
     inks = ink(balanced(patches))
     scored: Scored = enrolled.search.scored(inks)
+    assert scored.origins is not None
     close = [i for i, scores in enumerate(scored.scores) if close_call(scores)]
     fine = ink(balanced(patches[close], FINE_SIZE))
     assert len(close) >= 10
     for k, i in enumerate(close):
         two = list(np.argsort(-scored.scores[i])[:2])  # (the full scores' to a rounding)
         assert enrolled._fine_ratios(scored, i, fine[k]) == pytest.approx(
-            direct_fine_ratios(enrolled, inks[i], fine[k], two), abs=1e-6)
+            direct_fine_ratios(enrolled, inks[i], scored.origins[i], fine[k], two), abs=1e-6)
 
 
 def test_an_enrolled_decks_scenes_are_named_as_by_the_full_comparison(
@@ -232,7 +267,7 @@ def test_an_enrolled_decks_scenes_are_named_as_by_the_full_comparison(
                      for blur in (0.0, 1.6)])
     fast = enrolled._identify(patches)
     two = np.sort(enrolled.search.full_scored(ink(balanced(patches))).scores, axis=1)[:, -2:]
-    monkeypatch.setattr(ShapeSearch, "scored", ShapeSearch.full_scored)
+    monkeypatch.setattr(AlignedSearch, "scored", AlignedSearch.full_scored)
     full = enrolled._identify(patches)
     assert [code for code, _ in fast] == [code for code, _ in full]
     # where the two best shapes lie within a rounding of each other, which comes first
@@ -244,6 +279,26 @@ def test_an_enrolled_decks_scenes_are_named_as_by_the_full_comparison(
     assert np.allclose(np.array([c for _, c in fast])[apart],
                        np.array([c for _, c in full])[apart], atol=1.0001e-3)
     assert sum(code is not None for code, _ in fast) > len(fast) // 3
+
+
+def test_placing_a_picture_first_names_as_searching_its_whole_margin(
+        enrolled: TemplateIdentifier, scene_patches: Image,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What placing gives up, on an enrolled deck's scenes: a shape whose best window lies
+    beyond REACH of the picture's place scores lower. The cards are named the same, and
+    most with the same confidence (a second shape's best window a few pixels away)."""
+    patches = batch([camera_like(patch, blur) for patch in scene_patches
+                     for blur in (0.0, 1.6)])
+    placed = enrolled._identify(patches)
+    near = enrolled.search.near
+    whole = ShapeSearch.build(near.templates, near.shapes, near.n_shapes,
+                              enrolled.search.size, enrolled.search.margin)
+    monkeypatch.setattr(AlignedSearch, "scored", lambda self, inks: whole.scored(inks))
+    searched = enrolled._identify(patches)
+    assert [code for code, _ in placed] == [code for code, _ in searched]
+    same = np.isclose([c for _, c in placed], [c for _, c in searched], atol=1.0001e-3)
+    assert same.mean() > 0.9
+    assert sum(code is not None for code, _ in placed) > len(placed) // 3
 
 
 def camera_like(patch: Image, blur: float) -> Image:
