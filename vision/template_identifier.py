@@ -434,13 +434,12 @@ def _around(y: int, x: int) -> list[tuple[int, int]]:
     return [(a, b) for a in ys for b in xs]
 
 
-def _correlations(planes: Floats, places: list[list[tuple[int, int]]], templates: Floats
-                  ) -> NDArray[np.float64]:
-    """The correlation of each template (a standardised row) with the windows of a
-    FINE_SIZE ink picture (its channels apart, (2, height, width)) at its places,
-    (templates, places): in float64, compiled (vision.search_kernels), each window
-    standardised on the way (the finer look's costliest step in numpy). Within a float32
-    rounding of _correlation's, which says the winner's."""
+def _correlations(planes: Floats, places: list[list[tuple[int, int]]],
+                  templates: NDArray[np.float16]) -> NDArray[np.float64]:
+    """The correlation of each template (a standardised row, as `fine` keeps it) with the
+    windows of a FINE_SIZE ink picture (its channels apart, (2, height, width)) at its
+    places, (templates, places): in float64, compiled (vision.search_kernels), each window
+    standardised on the way (the finer look's costliest step in numpy)."""
     (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
     tw, th = w - 2 * mx, h - 2 * my
     planar = templates.reshape(len(templates), th, tw, 2).transpose(0, 3, 1, 2)
@@ -448,14 +447,6 @@ def _correlations(planes: Floats, places: list[list[tuple[int, int]]], templates
         planes.astype(np.float64), np.array(places, np.intp),
         np.ascontiguousarray(planar, np.float64))
     return out
-
-
-def _correlation(cut: Floats, template: Floats) -> float:
-    """A window's correlation with a template (a standardised row), to the bit as the
-    comparison of all the windows at once made it: the window standardised, then the dot
-    product (of the row twice: einsum sums a lone row in another order)."""
-    row = standardised(cut.reshape(1, -1))
-    return float(np.einsum("sv,v->s", np.concatenate([row, row]), template)[0])
 
 
 def close_call(shape_scores: Floats) -> bool:
@@ -726,12 +717,13 @@ class TemplateIdentifier:
         planes = np.ascontiguousarray(fine.transpose(2, 0, 1))
         for found in self._alike(scored.best_templates(picture, two, FINE_CANDIDATES)):
             places = [_around(2 * dy, 2 * dx) for _, dy, dx in found]
-            templates = self.fine[[t for t, _, _ in found]].astype(np.float32)
+            templates = self.fine[[t for t, _, _ in found]]
             scores = _correlations(planes, places, templates)
             k, shift = np.unravel_index(int(scores.argmax()), scores.shape)
             y, x = places[k][shift]
-            cut = fine[y : y + th, x : x + tw]
-            best.append((_correlation(cut, templates[k]), templates[k].reshape(th, tw, 2), cut))
+            best.append((float(scores[k, shift]),
+                         templates[k].astype(np.float32).reshape(th, tw, 2),
+                         fine[y : y + th, x : x + tw]))
         (first, a, cut1), (second, b, cut2) = best
         apart = np.abs(a - b)  # summed over the two channels, as .sum(axis=2) does
         focus = np.asarray(cv2.GaussianBlur(apart[..., 0] + apart[..., 1], (0, 0), FOCUS_BLUR),
