@@ -630,10 +630,10 @@ class TemplateIdentifier:
         answers = [(None, 0.0) if lost[i] else
                    self._decide(per_shape[i], colour_d[i], hue_d[i], spread[i], fine.get(i))
                    for i in range(len(patches))]
-        # cards whose shape is named but not their colours (read again below)
-        unsure = [i for i, (code, _) in enumerate(answers) if code is None and not lost[i]
-                  and spread[i] >= MIN_CONTRAST
-                  and 0.5 * self._shape(per_shape[i], fine.get(i))[1] >= self.threshold]
+        # cards whose shape is named but not their colours (read again below): their shapes
+        shaped = {i: self._shape(per_shape[i], fine.get(i)) for i, (code, _) in enumerate(answers)
+                  if code is None and not lost[i] and spread[i] >= MIN_CONTRAST}
+        unsure = {i: shape for i, (shape, conf) in shaped.items() if 0.5 * conf >= self.threshold}
         # where the camera clipped the print in a channel with the white (unclipped_whites
         # kept the card's own white), the print's level there lies between the white's (its
         # colours as read: as bright as the white at most) and the clip over the white the
@@ -650,8 +650,7 @@ class TemplateIdentifier:
             for i, lit_d, lit_hue_d in zip(in_light, self._colour_distances(lit_hist),
                                            self._hue_distances(lit_hist), strict=True):
                 answer = self._decide(per_shape[i], lit_d, lit_hue_d, spread[i], fine.get(i))
-                shape = self._shape(per_shape[i], fine.get(i))[0]
-                if answer[0] == self._nearest_face(shape, colour_d[i]):
+                if answer[0] == self._nearest_face(unsure[i], colour_d[i]):
                     answers[i] = answer
         # a card whose shape is named but not its colours may lie under a glare: its
         # colours are read again without it. Not where the camera clipped its white in a
