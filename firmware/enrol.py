@@ -4,10 +4,13 @@ The table is asked to lay out a few faces at once (PER_LAYOUT, in rows of four a
 mat lies); each still, sharp frame that shows that many cards, all of the deck's
 size, is cut into crops given to the faces by their place in the grid. The table
 confirms them (`y`) or renames some (`3=red-9`), and the next faces are asked for,
-until every face and the back have been seen. A second pass, in another place or
-light, gives each face a second view and checks the first: a face named as another's
-code means two cards were swapped. At the end the faces the camera will confuse are
-named, and `EnrolSession.result()` is the deck to write as a profile.
+until every face and the back have been seen. A face framed unlike the others laid
+with it, and unlike every face kept so far, may be a card of another deck: the table is
+asked, and keeps it with `y!` (a deck's black wilds may be framed so); a face kept so
+is not asked about again. A second pass, in another place or light, gives each face a
+second view and checks the first: a face named as another's code means two cards were
+swapped. At the end the faces the camera will confuse are named, and
+`EnrolSession.result()` is the deck to write as a profile.
 
 The session only sees frames and answers (no camera, no terminal, no files): the
 terminal flow (`firmware.enrol_cli`) and the page (`firmware.service`) drive it.
@@ -21,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from referee.decks import Deck
 from vision.calibration import Calibration, TableNotFound, calibrate, check_frame
@@ -30,6 +34,7 @@ from vision.enrolment import (
     Image8,
     LaidOut,
     blurred,
+    border_colour,
     contact_sheet,
     cut_card,
     deck_size,
@@ -64,11 +69,13 @@ def layouts(codes: Sequence[str], per_layout: int = PER_LAYOUT) -> list[list[str
 
 @dataclass
 class Layout:
-    """A layout seen: the crops in grid order, the names given to them, what is wrong."""
+    """A layout seen: the crops in grid order, the names given to them, the crops framed
+    unlike the others (indices), what the table is asked about before keeping them."""
 
     asked: list[str]
     crops: list[Image8]
     names: list[str]
+    framed: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     compare: list[Image8] = field(default_factory=list)  # the first pass's views, if any
 
@@ -145,6 +152,8 @@ class EnrolSession:
         self._mat_bgr: list[tuple[float, float, float]] = []
         self._ppm: list[float] = []
         self._checker: TemplateIdentifier | None = None  # learnt from the first pass
+        self._kept_framed: set[str] = set()  # faces kept though framed unlike the others
+        self._kept_borders: list[NDArray[np.float64]] = []  # of every face kept (Lab)
         self._confusions = Confusions(pairs=[], unsure=[])
 
     # -- what to lay out ----------------------------------------------------------
@@ -214,15 +223,12 @@ class EnrolSession:
         crops = [cut_card(source, cal, card, size, scale) for card in cards]
         asked = self.asked()
         faces = [i for i, code in enumerate(asked) if code != BACK]
-        foreign = [faces[i] + 1 for i in odd_borders([crops[i] for i in faces])]
-        if foreign:
-            return self._say(f"card {foreign[0]} is framed unlike the others: a card of another "
-                             "deck? Put the right card there")
+        framed = [faces[i] for i in odd_borders([crops[i] for i in faces], self._kept_borders)]
         self.card_mm, self.dark_rims, self._laid_mm = size, dark_rims, laid
         self._mat_bgr.append(self._mat_light(frame, cal))
         self._ppm.append(min(crop.shape[1] / size[0] for crop in crops))
         self._taken = found
-        self.layout = Layout(asked=list(asked), crops=crops, names=list(asked))
+        self.layout = Layout(asked=list(asked), crops=crops, names=list(asked), framed=framed)
         self._check(self.layout)
         self.state = "confirm"
         return self._say(self._confirm_prompt())
@@ -236,8 +242,9 @@ class EnrolSession:
 
     def answer(self, text: str) -> str:
         """The table's answer to the crops shown: `y` (right), `3=red-9 5=red-6` (crop 3
-        is red-9 ...), `y!` (right, whatever the check against the first pass says),
-        `again` (look at the layout again). Returns what the table is told next."""
+        is red-9 ...), `y!` (right, whatever the problems said: a card framed unlike the
+        others, a pair the first pass knows swapped), `again` (look at the layout again).
+        Returns what the table is told next."""
         if self.state != "confirm" or self.layout is None:
             raise EnrolError("no crops to confirm now: lay out the cards asked for first")
         words = text.strip().split()
@@ -275,6 +282,10 @@ class EnrolSession:
         views = self.views[self.pass_number - 1]
         for code, crop in zip(self.layout.names, self.layout.crops, strict=True):
             views[code] = crop
+        self._kept_framed.update(self.layout.names[i] for i in self.layout.framed)
+        self._kept_borders += [border_colour(crop) for code, crop in
+                               zip(self.layout.names, self.layout.crops, strict=True)
+                               if code != BACK]
         self.pending = [c for c in self.pending if c not in self.layout.names]
         self.layout = None
         self.state = "laying"
@@ -308,12 +319,16 @@ class EnrolSession:
         where = f" in pass {self.pass_number}" if self.passes > 1 else ""
         return f"{len(missing)} faces not seen{where}: {shown}"
 
-    # -- the check against the first pass ----------------------------------------
+    # -- the checks before the crops are kept --------------------------------------
 
     def _check(self, layout: Layout) -> None:
-        """Name the crops with what the first pass taught: a crop named as another face
-        laid out now means the two were swapped (here or in the first pass)."""
-        layout.problems = []
+        """What the table is asked about before it keeps the crops: faces framed unlike
+        the others (unless the table kept that face before, in whatever light: asked
+        once), and in the second pass the crops named with what the first pass taught: a
+        crop named as another face laid out now means the two were swapped (here or in
+        the first pass)."""
+        framed = [i + 1 for i in layout.framed if layout.names[i] not in self._kept_framed]
+        layout.problems = [framed_problem(framed)] if framed else []
         if self.pass_number == 1:
             return
         checker = self._first_pass_identifier()
@@ -358,6 +373,14 @@ class EnrolSession:
         return EnrolledDeck(deck=self.deck.name, card_mm=self.card_mm, views=views,
                             passes=list(self._infos), confusable=list(self._confusions.pairs),
                             dark_rims=self.dark_rims, unsure=list(self._confusions.unsure))
+
+
+def framed_problem(numbers: Sequence[int]) -> str:
+    """The words for crops (numbered from 1) framed unlike the others laid with them."""
+    if len(numbers) == 1:
+        return f"card {numbers[0]} is framed unlike the others (a card of another deck?)"
+    listed = ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+    return f"cards {listed} are framed unlike the others (cards of another deck?)"
 
 
 def learn(passes: Sequence[Mapping[str, Image8]]) -> TemplateIdentifier:

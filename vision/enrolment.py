@@ -379,14 +379,19 @@ def border_colour(crop: Image8) -> NDArray[np.float64]:
     return np.asarray(np.median(lab[band > 0], axis=0), np.float64)
 
 
-def odd_borders(crops: Sequence[Image8]) -> list[int]:
-    """Indices of the crops whose border colour is far from the others' median: a card
+def odd_borders(crops: Sequence[Image8],
+                known: Sequence[NDArray[np.float64]] = ()) -> list[int]:
+    """Indices of the crops whose border colour is far from the others' median, and from
+    every border in `known` (border_colour of faces already kept as this deck's): a card
     of another deck's design among them."""
     if len(crops) < 3:
         return []
     colours = np.array([border_colour(c) for c in crops])
     median = np.median(colours, axis=0)
     far = np.linalg.norm(colours - median, axis=1) > BORDER_TOL
+    if len(known):
+        near = np.linalg.norm(colours[:, None] - np.array(known)[None], axis=2) <= BORDER_TOL
+        far &= ~near.any(axis=1)
     return np.flatnonzero(far).tolist()
 
 

@@ -19,6 +19,7 @@ from vision.deck_art import FaceArt, paint_face
 from vision.deck_measure import measure_deck
 from vision.enrolment import (
     blurred,
+    border_colour,
     cards_in_photos,
     cut_card,
     deck_size,
@@ -213,6 +214,9 @@ def test_a_card_of_another_deck_shows_by_its_size_or_its_border() -> None:
     cv2.rectangle(framed, (0, 0), (w - 1, h - 1), (20, 20, 20), max(2, w // 14))
     assert odd_borders(crops) == []
     assert odd_borders(crops[:2] + [framed] + crops[3:]) == [2]
+    # framed like a face the table kept before: this deck's frame, not another deck's
+    assert odd_borders(crops[:2] + [framed] + crops[3:], [border_colour(framed)]) == []
+    assert odd_borders(crops[:2] + [framed] + crops[3:], [border_colour(crops[0])]) == [2]
 
 
 def test_the_grid_the_page_draws() -> None:
