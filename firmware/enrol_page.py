@@ -49,8 +49,9 @@ class PageEnrolment:
         except VisionError as error:
             self.session.message = str(error)
 
-    def answer(self, names: dict[int, str]) -> None:
-        """The table's answer: the crops (numbered from 1) named so, then confirmed."""
+    def answer(self, names: dict[int, str], keep: bool = False) -> None:
+        """The table's answer: the crops (numbered from 1) named so, then confirmed;
+        `keep`: kept whatever the layout's problems say (`y!` in the terminal)."""
         session = self.session
         if session.state != "confirm" or session.layout is None:
             raise ControlError("no crops to confirm now: lay out the cards asked for first")
@@ -59,11 +60,12 @@ class PageEnrolment:
         try:
             if renames:
                 session.answer(" ".join(renames))
-            session.answer("y")
+            session.answer("y!" if keep else "y")
         except EnrolError as error:
             raise ControlError(str(error)) from None
         if session.state == "confirm" and session.layout is not None:
-            # the check against the first pass refused them: say why
+            # a problem of the layout (a card framed unlike the others, a swapped pair)
+            # refused a plain yes: say why
             raise ControlError("; ".join(session.layout.problems))
         if session.state == "done":
             self._write()

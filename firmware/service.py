@@ -136,11 +136,11 @@ class TableService:
         with self._lock:
             self._enrolment = PageEnrolment(game, self._mat, self._data, second_pass)
 
-    def answer_enrolment(self, names: dict[int, str]) -> None:
+    def answer_enrolment(self, names: dict[int, str], keep: bool = False) -> None:
         with self._lock:
             if self._enrolment is None:
                 raise ControlError("no enrolment under way")
-            self._enrolment.answer(names)
+            self._enrolment.answer(names, keep)
 
     def stop_enrolment(self) -> None:
         with self._lock:

@@ -120,8 +120,10 @@ class TableControl(LiveFeed, Protocol):
         """Enrol `game`'s deck from the camera's frames (the match, if any, waits)."""
         ...
 
-    def answer_enrolment(self, names: dict[int, str]) -> None:
-        """The crops shown are right as named here (crop number -> code)."""
+    def answer_enrolment(self, names: dict[int, str], keep: bool = False) -> None:
+        """The crops shown are right as named here (crop number -> code); `keep`: keep
+        them whatever the layout's problems say (a card framed unlike the others, a pair
+        the first pass knows swapped), else a problem refuses them."""
         ...
 
     def stop_enrolment(self) -> None:

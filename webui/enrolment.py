@@ -50,7 +50,7 @@ def answer() -> BaseResponse:
         if name not in codes:
             raise Refused(400, "error.choice", field=f"crop {crop['n']}")
         names[int(crop["n"])] = name
-    control().answer_enrolment(names)
+    control().answer_enrolment(names, keep=request.form.get("keep") == "1")
     return done("done.enrol_answer", "enrolment.page")
 
 
