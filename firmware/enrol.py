@@ -356,7 +356,8 @@ class EnrolSession:
         lines = [f"{i + 1}={name}" for i, name in enumerate(self.layout.names)]
         prompt = "crops: " + " ".join(lines) + ". Right? y, or N=CODE to rename crop N"
         if self.layout.problems:
-            prompt = "; ".join(self.layout.problems) + ". " + prompt + " (y! to keep them)"
+            prompt = ("; ".join(self.layout.problems) + ". " + prompt
+                      + " (y! to keep them, again once the right cards are there)")
         return prompt
 
     def _say(self, message: str) -> str:

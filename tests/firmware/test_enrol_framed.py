@@ -46,7 +46,7 @@ def test_black_specials_are_asked_about_once_and_kept_with_y_bang(
         if session.layout.problems:
             # a plain yes keeps nothing: the same question again
             assert session.answer("y") == prompt and session.state == "confirm"
-            assert prompt.endswith("(y! to keep them)")
+            assert prompt.endswith("(y! to keep them, again once the right cards are there)")
             session.answer("y!")
         else:
             session.answer("y")
