@@ -70,6 +70,12 @@ class PageEnrolment:
         if session.state == "done":
             self._write()
 
+    def look_again(self) -> None:
+        """Forget the crops shown and look at the layout again (the right cards laid)."""
+        if self.session.state != "confirm":
+            raise ControlError("no crops to confirm now: lay out the cards asked for first")
+        self.session.answer("again")
+
     def _write(self) -> None:
         try:
             self.folder = write_profile(self.data, self.session.result(), "page")

@@ -142,6 +142,12 @@ class TableService:
                 raise ControlError("no enrolment under way")
             self._enrolment.answer(names, keep)
 
+    def look_again_enrolment(self) -> None:
+        with self._lock:
+            if self._enrolment is None:
+                raise ControlError("no enrolment under way")
+            self._enrolment.look_again()
+
     def stop_enrolment(self) -> None:
         with self._lock:
             self._enrolment = None

@@ -126,6 +126,11 @@ class TableControl(LiveFeed, Protocol):
         the first pass knows swapped), else a problem refuses them."""
         ...
 
+    def look_again_enrolment(self) -> None:
+        """Forget the crops shown and look at the same layout again (the table has put
+        the right cards in their places)."""
+        ...
+
     def stop_enrolment(self) -> None:
         """Stop (nothing is written if the enrolment is not done) and forget it."""
         ...

@@ -54,6 +54,15 @@ def answer() -> BaseResponse:
     return done("done.enrol_answer", "enrolment.page")
 
 
+@bp.post("/again")
+@admin_required
+def again() -> BaseResponse:
+    if control().enrolment() is None:
+        raise Refused(409, "error.no_enrolment")
+    control().look_again_enrolment()
+    return done("done.enrol_again", "enrolment.page")
+
+
 @bp.post("/stop")
 @admin_required
 def stop() -> BaseResponse:

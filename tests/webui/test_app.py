@@ -18,7 +18,8 @@ ROUTES = {
     ("/admin/end", "POST"), ("/admin/end", "GET"), ("/admin/undo", "POST"),
     ("/admin/accept", "POST"), ("/admin/card", "POST"), ("/admin/move", "POST"),
     ("/admin/enrol", "GET"), ("/admin/enrol/start", "POST"), ("/admin/enrol/answer", "POST"),
-    ("/admin/enrol/stop", "POST"), ("/admin/enrol/crop/<int:number>", "GET"),
+    ("/admin/enrol/again", "POST"), ("/admin/enrol/stop", "POST"),
+    ("/admin/enrol/crop/<int:number>", "GET"),
     ("/history", "GET"), ("/history/<int:match_id>", "GET"),
     ("/static/<path:filename>", "GET"),
 }

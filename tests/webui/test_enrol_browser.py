@@ -5,7 +5,8 @@ recorded frames (tests/fixtures/enrolment/uno-recoloured, first pass) to the ser
 the live loop would, and a phone (390x844) logged in with the PIN lays out, checks and
 confirms every layout on the page until the deck profile is written. Then a deck whose
 black specials are framed unlike its other faces (vision.foreign_decks' uno-pale, rendered
-by tests/conftest.py) is enrolled the same way, its layouts the camera doubts kept anyway.
+by tests/conftest.py) is enrolled the same way: a layout the camera doubts is looked at
+again, then kept anyway.
 Screenshots of each step go to out/screenshots/ (gitignored).
 """
 
@@ -15,6 +16,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -81,9 +83,9 @@ def start_enrolment(page: Page, first_shot: str | None = None) -> None:
 
 
 def lay_out(page: Page, service: TableService, camera: ReplayCamera, layout: list[str],
-            number: int, layout_shot: str | None = None) -> None:
+            number: int, layout_shot: str | None = None) -> list[np.ndarray]:
     """See the layout asked on the page, feed the camera's frames until the crops are
-    cut, and see them on the page."""
+    cut, and see them on the page; returns the frames fed."""
     page.goto("/admin/enrol")
     places = page.locator("#enrol-layout .enrol-place")
     expect(places).to_have_count(len(layout))
@@ -91,14 +93,17 @@ def lay_out(page: Page, service: TableService, camera: ReplayCamera, layout: lis
     if layout_shot:
         shot(page, layout_shot)
     page.goto("about:blank")  # the layout page looks again every 2 s: stop it
+    fed = []
     while (status := service.enrolment()) and status["state"] == "laying":
         frame = camera.read()
         assert frame is not None, f"the session ended before layout {number}"
+        fed.append(frame.image)
         service.on_frame(frame.image)
     page.goto("/admin/enrol")
     crops = page.locator("#enrol-crops .enrol-crop img")
     expect(crops).to_have_count(len(layout))
     assert crops.evaluate_all("images => images.every(i => i.naturalWidth > 100)")
+    return fed
 
 
 def test_a_deck_is_enrolled_on_the_page_from_the_camera(
@@ -151,7 +156,8 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
 ) -> None:
     service, url, data = served
     service.stop_enrolment()  # the other test's, if it ran
-    layouts = json.loads((uno_pale_enrolment / "session.json").read_text())["enrolment"]["layouts"]
+    metadata = json.loads((uno_pale_enrolment / "session.json").read_text(encoding="utf-8"))
+    layouts = metadata["enrolment"]["layouts"]
     context = phone(browser, url)
     try:
         page = context.new_page()
@@ -159,7 +165,7 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
         camera = ReplayCamera(uno_pale_enrolment)
         doubted = []
         for number, layout in enumerate(layouts, start=1):
-            lay_out(page, service, camera, layout, number)
+            fed = lay_out(page, service, camera, layout, number)
             status = service.enrolment()
             assert status is not None
             keep = page.locator("#enrol-keep-button")
@@ -177,6 +183,17 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
                 expect(page.locator("main")).to_contain_text(status["problems"][0])
                 assert service.enrolment()["progress"] == status["progress"]
                 page.goto("/admin/enrol")
+                if len(doubted) == 1:
+                    # the table looks again (the same cards here): the crops are cut anew
+                    page.click("#enrol-again-button")
+                    expect(page.locator("#notice")).to_have_text(WORDS.say("done.enrol_again"))
+                    expect(page.locator("#enrol-layout .enrol-place")).to_have_count(len(layout))
+                    page.goto("about:blank")
+                    for image in fed:
+                        service.on_frame(image)
+                    page.goto("/admin/enrol")
+                    expect(page.locator("#enrol-crops .problem")).to_have_text(
+                        status["problems"])
                 if layout[4:7] == ["wild", "wild-draw4", "blank"]:
                     shot(page, "enrol-keep.png")
                 page.click("#enrol-keep-button", timeout=LEARNING_MS)
