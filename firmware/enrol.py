@@ -328,7 +328,7 @@ class EnrolSession:
         crop named as another face laid out now means the two were swapped (here or in
         the first pass)."""
         framed = [i + 1 for i in layout.framed if layout.names[i] not in self._kept_framed]
-        layout.problems = [framed_problem(framed)] if framed else []
+        layout.problems = [_framed_problem(framed)] if framed else []
         if self.pass_number == 1:
             return
         checker = self._first_pass_identifier()
@@ -376,7 +376,7 @@ class EnrolSession:
                             dark_rims=self.dark_rims, unsure=list(self._confusions.unsure))
 
 
-def framed_problem(numbers: Sequence[int]) -> str:
+def _framed_problem(numbers: Sequence[int]) -> str:
     """The words for crops (numbered from 1) framed unlike the others laid with them."""
     if len(numbers) == 1:
         return f"card {numbers[0]} is framed unlike the others (a card of another deck?)"

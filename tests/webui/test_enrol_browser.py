@@ -6,8 +6,7 @@ the live loop would, and a phone (390x844) logged in with the PIN lays out, chec
 confirms every layout on the page until the deck profile is written. Then a deck whose
 black specials are framed unlike its other faces (vision.foreign_decks' uno-pale, rendered
 by tests/conftest.py) is enrolled the same way: a layout the camera doubts is looked at
-again, then kept anyway.
-Screenshots of each step go to out/screenshots/ (gitignored).
+again, then kept anyway. Screenshots of each step go to out/screenshots/ (gitignored).
 """
 
 from __future__ import annotations
