@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from firmware.enrol_words import Cards, Said
 from referee.decks import Deck
 from vision.calibration import Calibration, TableNotFound, calibrate, check_frame
 from vision.cards import mat_colour, view_mask
@@ -181,19 +182,18 @@ class EnrolSession:
         try:
             self._calibration = calibrate(frame, self.mat)
         except TableNotFound:
-            return self._say("the mat's tags are not all in view: is the whole mat seen?")
+            return self._say(Said("enrol.say.tags"))
         found = find_laid_cards(frame, self._calibration)
         last, self._last = self._last, found
         want = len(self.asked())
         if self._taken is not None and not moved(self._taken.cards, found.cards):
-            return self._say("take the cards just seen away, then lay out the next ones")
+            return self._say(Said("enrol.say.take_away"))
         if found.other_mm2 > MAX_OTHER_MM2:
-            return self._say("something else lies on the mat (a hand, cards touching): "
-                             "lay the cards apart and take your hands away")
+            return self._say(Said("enrol.say.clutter"))
         if len(found.cards) != want:
-            return self._say(f"lay out {want} cards apart; I see {len(found.cards)}")
+            return self._say(Said("enrol.say.count", count=want, seen=len(found.cards)))
         if last is None or moved(last.cards, found.cards):
-            return self._say("hold still")
+            return self._say(Said("enrol.say.hold_still"))
         return self._take(frame, full, found)
 
     def _take(self, frame: Image8, full: Image8 | None, found: LaidOut) -> str:
@@ -202,12 +202,12 @@ class EnrolSession:
         cards = in_grid_order(found.cards)
         soft = [card for card in cards if blurred(card, seen_px_per_mm(cal, card))]
         if len(soft) > len(cards) // 2:
-            return self._say("the picture is blurred: hold still, and check the camera's focus")
+            return self._say(Said("enrol.say.blurred"))
         if self.card_mm is None:  # the first layout measures the deck
             try:
                 measured = measure_deck(cal, [frame])
             except ValueError:
-                return self._say("the cards' edges do not show against the mat: more light?")
+                return self._say(Said("enrol.say.no_edges"))
             size, dark_rims, laid = measured.card_mm, measured.dark_rims, deck_size(cards)
         else:
             size, dark_rims, laid = self.card_mm, self.dark_rims, self._laid_mm
@@ -216,9 +216,9 @@ class EnrolSession:
         if odd:
             i = odd[0]
             w, h = cards[i].size_mm
-            return self._say(f"card {i + 1} is {w:.0f} x {h:.0f} mm, the deck's are "
-                             f"{laid[0]:.0f} x {laid[1]:.0f} mm: a card of another deck? "
-                             "Put the right card there")
+            return self._say(Said("enrol.say.off_size", number=i + 1, width=round(w),
+                                  height=round(h), deck_width=round(laid[0]),
+                                  deck_height=round(laid[1])))
         source, scale = (frame, 1.0) if full is None else (full, full.shape[1] / frame.shape[1])
         crops = [cut_card(source, cal, card, size, scale) for card in cards]
         asked = self.asked()
@@ -246,13 +246,13 @@ class EnrolSession:
         others, a pair the first pass knows swapped), `again` (look at the layout again).
         Returns what the table is told next."""
         if self.state != "confirm" or self.layout is None:
-            raise EnrolError("no crops to confirm now: lay out the cards asked for first")
+            raise EnrolError(Said("enrol.error.no_crops"))
         words = text.strip().split()
         if not words:
             return self._say(self._confirm_prompt())
         if words == ["again"]:
             self._reject()
-            return self._say("look again: lay out " + ", ".join(self.asked()))
+            return self._say(Said("enrol.say.look_again", cards=Cards(self.asked())))
         if words in (["y"], ["yes"], ["y!"]):
             if self.layout.problems and words != ["y!"]:
                 return self._say(self._confirm_prompt())
@@ -274,7 +274,7 @@ class EnrolSession:
             names[int(number) - 1] = code
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
-            raise EnrolError(f"two crops would be {twice[0]}: rename the other one too")
+            raise EnrolError(Said("enrol.error.twice", card=Cards(twice[:1])))
         self.layout.names = names
 
     def _accept(self) -> str:
@@ -290,7 +290,7 @@ class EnrolSession:
         self.layout = None
         self.state = "laying"
         if self.pending:
-            return self._say("next: " + ", ".join(self.asked()))
+            return self._say(Said("enrol.say.next", cards=Cards(self.asked())))
         self._infos.append(PassInfo(_mean(self._mat_bgr), float(np.median(self._ppm)),
                                     self._frames))
         self._mat_bgr, self._ppm, self._frames = [], [], 0
@@ -299,11 +299,10 @@ class EnrolSession:
             self.views.append({})
             self.pending = list(self.codes)
             self._taken = None
-            return self._say("first pass done. Move the mat to another place or light, then "
-                             "lay out " + ", ".join(self.asked()))
+            return self._say(Said("enrol.say.second_pass", cards=Cards(self.asked())))
         self._confusions = confusions(self.views, self._checker)
         self.state = "done"
-        return self._say("every face seen")
+        return self._say(Said("enrol.say.every_face"))
 
     def _reject(self) -> None:
         self.layout = None
@@ -340,11 +339,13 @@ class EnrolSession:
                 continue
             if seen in layout.names and named[layout.names.index(seen)] == name:
                 j = layout.names.index(seen)
-                layout.problems.append(f"{name} and {seen} look swapped (crops {i + 1} and "
-                                       f"{j + 1}), here or in the first pass")
+                layout.problems.append(Said("enrol.problem.swapped", first=Cards([name]),
+                                            second=Cards([seen]), crop=i + 1,
+                                            other_crop=j + 1))
                 said.update((name, seen))
             else:
-                layout.problems.append(f"crop {i + 1}, laid as {name}, looks like {seen}")
+                layout.problems.append(Said("enrol.problem.looks_like", number=i + 1,
+                                            laid=Cards([name]), seen=Cards([seen])))
 
     def _first_pass_identifier(self) -> TemplateIdentifier:
         if self._checker is None:
@@ -376,12 +377,12 @@ class EnrolSession:
                             dark_rims=self.dark_rims, unsure=list(self._confusions.unsure))
 
 
-def _framed_problem(numbers: Sequence[int]) -> str:
+def _framed_problem(numbers: Sequence[int]) -> Said:
     """The words for crops (numbered from 1) framed unlike the others laid with them."""
     if len(numbers) == 1:
-        return f"card {numbers[0]} is framed unlike the others (a card of another deck?)"
-    listed = ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
-    return f"cards {listed} are framed unlike the others (cards of another deck?)"
+        return Said("enrol.problem.framed_one", number=numbers[0])
+    return Said("enrol.problem.framed_many", numbers=", ".join(map(str, numbers[:-1])),
+                last=numbers[-1])
 
 
 def learn(passes: Sequence[Mapping[str, Image8]]) -> TemplateIdentifier:

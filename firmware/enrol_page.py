@@ -2,12 +2,17 @@
 the live loop's frames while it runs, answered from the page's forms, and written as
 the deck profile when every face has been seen (whole or not at all).
 
+What the session says (`firmware.enrol_words`) reaches the page in every language the
+page offers (its locale files hold the same keys), the cards named as the page names
+them in play (referee's words, "9 roșu") and the back as the page's `enrol.back`.
+
 `TableService` holds one and forwards the page's requests to it (webui.control's
 enrolment methods); the status it returns is what the page draws.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +20,16 @@ import cv2
 import numpy as np
 
 from firmware.deck_profile import write_profile
-from firmware.enrol import EnrolError, EnrolSession
+from firmware.enrol import BACK, EnrolError, EnrolSession
+from firmware.enrol_words import ENGLISH, Cards, Said
 from referee.core import RefereeError
 from referee.games import get_game
+from referee.text import catalogue, translate
 from vision.calibration import VisionError
 from vision.enrolment import grid_rows
 from vision.mat import MatSpec
 from webui.control import ControlError
+from webui.i18n import Catalogue, load_catalogues
 
 CROP_WIDTH_PX = 168  # the crops as the page shows them
 
@@ -31,7 +39,7 @@ class PageEnrolment:
 
     def __init__(self, game: str, mat: MatSpec, data: Path | None, second_pass: bool) -> None:
         if data is None:
-            raise ControlError("this table has no data folder to keep a deck profile in")
+            raise _refused(Said("enrol.error.no_data"))
         try:
             self.game = get_game(game)
         except RefereeError as error:
@@ -47,14 +55,14 @@ class PageEnrolment:
         try:
             self.session.on_frame(frame, full)
         except VisionError as error:
-            self.session.message = str(error)
+            self.session.message = str(error)  # vision's words, English only
 
     def answer(self, names: dict[int, str], keep: bool = False) -> None:
         """The table's answer: the crops (numbered from 1) named so, then confirmed;
         `keep`: kept whatever the layout's problems say (`y!` in the terminal)."""
         session = self.session
         if session.state != "confirm" or session.layout is None:
-            raise ControlError("no crops to confirm now: lay out the cards asked for first")
+            raise _refused(Said("enrol.error.no_crops"))
         renames = [f"{n}={code}" for n, code in sorted(names.items())
                    if 1 <= n <= len(session.layout.names) and session.layout.names[n - 1] != code]
         try:
@@ -62,26 +70,28 @@ class PageEnrolment:
                 session.answer(" ".join(renames))
             session.answer("y!" if keep else "y")
         except EnrolError as error:
-            raise ControlError(str(error)) from None
+            raise _refused(error.args[0]) from None
         if session.state == "confirm" and session.layout is not None:
             # a problem of the layout (a card framed unlike the others, a swapped pair)
             # refused a plain yes: say why
-            raise ControlError("; ".join(session.layout.problems))
+            problems = [in_every_language(p) for p in session.layout.problems]
+            raise ControlError("; ".join(session.layout.problems),
+                               {language: "; ".join(p[language] for p in problems)
+                                for language in _page_words()})
         if session.state == "done":
             self._write()
 
     def look_again(self) -> None:
         """Forget the crops shown and look at the layout again (the right cards laid)."""
         if self.session.state != "confirm":
-            raise ControlError("no crops to confirm now: lay out the cards asked for first")
+            raise _refused(Said("enrol.error.no_crops"))
         self.session.answer("again")
 
     def _write(self) -> None:
         try:
             self.folder = write_profile(self.data, self.session.result(), "page")
         except OSError as error:
-            self.failure = f"the deck profile could not be written ({error.strerror}); " \
-                           "the earlier one is kept"
+            self.failure = Said("enrol.say.not_written", reason=error.strerror)
 
     def crop(self, number: int) -> bytes | None:
         layout = self.session.layout
@@ -106,16 +116,59 @@ class PageEnrolment:
             "game": self.game.name, "title": self.game.title, "state": state,
             "pass": session.pass_number, "passes": session.passes,
             "message": self.failure or session.message,
+            "message_texts": in_every_language(self.failure or session.message),
             "asked": session.asked() if state == "laying" else [],
             "rows": grid_rows(len(session.asked())) if state == "laying" else [],
             "progress": list(session.progress()),
             "crops": [] if layout is None else [
                 {"n": i + 1, "name": name} for i, name in enumerate(layout.names)],
             "problems": [] if layout is None else list(layout.problems),
+            "problem_texts": [] if layout is None else [in_every_language(p)
+                                                        for p in layout.problems],
             "codes": list(session.codes),
+            "card_texts": {code: {language: card_words(code, language)
+                                  for language in _page_words()} for code in session.codes},
             "card_mm": None if session.card_mm is None else list(session.card_mm),
             "dark_rims": session.dark_rims,
             "confusable": [] if result is None else [list(p) for p in result.confusable],
             "unsure": [] if result is None else [list(u) for u in result.unsure],
             "folder": None if self.folder is None else str(self.folder),
         }
+
+
+def in_every_language(message: str) -> dict[str, str]:
+    """{"en": ..., "ro": ...}: `message` as the page says it in each of its languages; a
+    message that is not one of the session's sentences reads the same in all."""
+    if not isinstance(message, Said):
+        return {language: str(message) for language in _page_words()}
+    texts = {}
+    for language, words in _page_words().items():
+        values = {name: ", ".join(card_words(code, language) for code in value)
+                  if isinstance(value, Cards) else value
+                  for name, value in message.params.items()}
+        texts[language] = words.say(message.key, **values)
+    return texts
+
+
+def card_words(code: str, language: str) -> str:
+    """A card as the page names it in `language` ("9 roșu"; the back as "spatele")."""
+    if code == BACK:
+        return _page_words()[language].say("enrol.back")
+    return translate(code, catalogue(language))
+
+
+@cache
+def _page_words() -> dict[str, Catalogue]:
+    """The page's catalogues with the session's sentences; a language without one of
+    them (or its plural forms) says it in English."""
+    words = {}
+    for language, page in load_catalogues().items():
+        english = {key: text for key, text in ENGLISH.items()
+                   if key not in page.strings and f"{key}.other" not in page.strings}
+        words[language] = Catalogue(language, page.name, {**page.strings, **english})
+    return words
+
+
+def _refused(message: str) -> ControlError:
+    """The page's refusal of an answer, in every language."""
+    return ControlError(str(message), in_every_language(message))

@@ -37,13 +37,19 @@ The snapshot (`LiveFeed.snapshot`) is a JSON object:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from webui.feed import LiveFeed
 
 
 class ControlError(Exception):
-    """A request the table cannot carry out; the message says why, in one line."""
+    """A request the table cannot carry out; the message says why, in one line (English),
+    and `texts` ({language: message}), when given, in the page's languages."""
+
+    def __init__(self, message: str, texts: Mapping[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.texts = dict(texts or {})
 
 
 class TableControl(LiveFeed, Protocol):
@@ -113,7 +119,9 @@ class TableControl(LiveFeed, Protocol):
         row), rows: [cards per row], progress: [seen, total], crops: [{n, name}],
         problems: [text], codes: [code], card_mm, dark_rims (the cards' rim is darker
         than the mat), confusable: [[code, code, share]], unsure: [[code, share]] (faces
-        mostly left unknown), folder}."""
+        mostly left unknown), folder}; message_texts ({language: message}),
+        problem_texts ([{language: problem}]) and card_texts ({code: {language: name}})
+        say the same in each of the page's languages."""
         ...
 
     def start_enrolment(self, game: str, second_pass: bool) -> None:

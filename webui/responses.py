@@ -55,7 +55,8 @@ def on_refused(error: Refused) -> tuple[Response | str, int]:
 
 
 def on_control_error(error: ControlError) -> tuple[Response | str, int]:
-    return refusal(CONTROL_REFUSED, str(error).splitlines()[0] if str(error) else "")
+    message = error.texts.get(current().code) or str(error)
+    return refusal(CONTROL_REFUSED, message.splitlines()[0] if message else "")
 
 
 def on_http_error(error: HTTPException) -> tuple[Response | str, int]:

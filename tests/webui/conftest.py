@@ -47,7 +47,7 @@ class FakeTable:
         self._snapshot = copy.deepcopy(snapshot)
         self.pin = pin
         self.calls: list[tuple[Any, ...]] = []
-        self.refuse_with: str | None = None  # the next change raises ControlError
+        self.refuse_with: str | ControlError | None = None  # the next change raises it
         self.crash = False  # the next snapshot raises a bug
         self.pin_checks = 0
 
@@ -75,6 +75,8 @@ class FakeTable:
     # -- changes ------------------------------------------------------------------
 
     def _change(self, *call: Any) -> None:
+        if isinstance(self.refuse_with, ControlError):
+            raise self.refuse_with
         if self.refuse_with is not None:
             raise ControlError(self.refuse_with)
         self.calls.append(call)

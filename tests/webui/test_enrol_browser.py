@@ -6,7 +6,8 @@ the live loop would, and a phone (390x844) logged in with the PIN lays out, chec
 confirms every layout on the page until the deck profile is written. Then a deck whose
 black specials are framed unlike its other faces (vision.foreign_decks' uno-pale, rendered
 by tests/conftest.py) is enrolled the same way: a layout the camera doubts is looked at
-again, then kept anyway. Screenshots of each step go to out/screenshots/ (gitignored).
+again, then kept anyway, while a Romanian and an Italian phone read the session's words
+in their language. Screenshots of each step go to out/screenshots/ (gitignored).
 """
 
 from __future__ import annotations
@@ -59,19 +60,24 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / name), full_page=True)
 
 
-def phone(browser: Browser, url: str) -> BrowserContext:
+def phone(browser: Browser, url: str, locale: str = "en-US") -> BrowserContext:
     context = browser.new_context(base_url=url, viewport={"width": 390, "height": 844},
                                   device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  locale="en-US")
+                                  locale=locale)
     context.set_default_timeout(10_000)
     return context
 
 
-def start_enrolment(page: Page, first_shot: str | None = None) -> None:
-    """Log in with the PIN, open the enrolment and start UNO's."""
+def log_in(page: Page) -> None:
     page.goto("/admin")
     page.fill("#login-pin", PIN)
     page.click("#login-button")
+    expect(page.locator("#enrol-link")).to_be_visible()
+
+
+def start_enrolment(page: Page, first_shot: str | None = None) -> None:
+    """Log in with the PIN, open the enrolment and start UNO's."""
+    log_in(page)
     page.click("#enrol-link")
     expect(page.locator("#enrol-start-form")).to_be_visible()
     page.select_option("#enrol-start-form select[name=game]", "uno")
@@ -123,8 +129,8 @@ def test_a_deck_is_enrolled_on_the_page_from_the_camera(
                 # a correction that names two crops alike is refused, and nothing changes
                 page.select_option('select[name="crop-2"]', layout[0])
                 page.click("#enrol-confirm-button")
-                expect(page.locator("main")).to_contain_text(
-                    f"two crops would be {layout[0]}")
+                named = service.enrolment()["card_texts"][layout[0]]["en"]  # "red 0"
+                expect(page.locator("main")).to_contain_text(f"two crops would be {named}")
                 page.goto("/admin/enrol")
             page.click("#enrol-confirm-button", timeout=LEARNING_MS)
             expect(page.locator("#notice")).to_have_text(WORDS.say("done.enrol_answer"),
@@ -158,9 +164,13 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
     metadata = json.loads((uno_pale_enrolment / "session.json").read_text(encoding="utf-8"))
     layouts = metadata["enrolment"]["layouts"]
     context = phone(browser, url)
+    romanian, italian = phone(browser, url, "ro-RO"), phone(browser, url, "it-IT")
     try:
         page = context.new_page()
         start_enrolment(page)
+        ro, it = romanian.new_page(), italian.new_page()
+        for other in (ro, it):
+            log_in(other)
         camera = ReplayCamera(uno_pale_enrolment)
         doubted = []
         for number, layout in enumerate(layouts, start=1):
@@ -173,13 +183,14 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
                 page.click("#enrol-confirm-button", timeout=LEARNING_MS)
             else:
                 doubted.append(status["problems"])
-                expect(page.locator("#enrol-crops .problem")).to_have_text(status["problems"])
+                english = [texts["en"] for texts in status["problem_texts"]]
+                expect(page.locator("#enrol-crops .problem")).to_have_text(english)
                 expect(page.locator("#enrol-crops .hint")).to_have_text(
                     WORDS.say("enrol.keep_hint"))
                 expect(keep).to_have_text(WORDS.say("enrol.keep"))
                 # "right" alone is refused, saying why; nothing is kept
                 page.click("#enrol-confirm-button")
-                expect(page.locator("main")).to_contain_text(status["problems"][0])
+                expect(page.locator("main")).to_contain_text(english[0])
                 assert service.enrolment()["progress"] == status["progress"]
                 page.goto("/admin/enrol")
                 if len(doubted) == 1:
@@ -188,6 +199,7 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
                     expect(page.locator("#notice")).to_have_text(WORDS.say("done.enrol_again"))
                     expect(page.locator("#enrol-layout .enrol-place")).to_have_count(len(layout))
                     page.goto("about:blank")
+                    said_in_romanian(ro, layout, status["card_texts"])
                     for image in fed:
                         service.on_frame(image)
                     page.goto("/admin/enrol")
@@ -195,6 +207,7 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
                         status["problems"])
                 if layout[4:7] == ["wild", "wild-draw4", "blank"]:
                     shot(page, "enrol-keep.png")
+                    problem_in_romanian_and_italian(ro, it)
                 page.click("#enrol-keep-button", timeout=LEARNING_MS)
             expect(page.locator("#notice")).to_have_text(WORDS.say("done.enrol_answer"),
                                                          timeout=LEARNING_MS)
@@ -205,4 +218,34 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
         profile = load_profile(data / "decks/uno")
         assert set(profile.faces) == {code for layout in layouts for code in layout}
     finally:
-        context.close()
+        for each in (context, romanian, italian):
+            each.close()
+
+
+def said_in_romanian(ro: Page, layout: list[str], card_texts: dict[str, dict[str, str]]) -> None:
+    """The session's words on a Romanian phone: the cards to lay out again, named as
+    the page names them in play."""
+    ro.goto("/admin/enrol")
+    named = [card_texts[code]["ro"] for code in layout]
+    expect(ro.locator("#enrol-message")).to_have_text("mă uit din nou: așezați "
+                                                      + ", ".join(named))
+    expect(ro.locator("#enrol-layout .enrol-place .code")).to_have_text(named)
+    assert not set(named) & set(layout)  # the table's words, not the codes
+    shot(ro, "enrol-again-ro.png")
+    ro.goto("about:blank")  # the layout page looks again every 2 s
+
+
+def problem_in_romanian_and_italian(ro: Page, it: Page) -> None:
+    """The black specials laid with the yellows, doubted in each phone's language; a
+    plain "Right" on the Romanian phone is refused in Romanian."""
+    for page, problem, name in (
+        (ro, "cărțile 5, 6 și 7 au alt chenar decât celelalte (cărți din alt pachet?)", "ro"),
+        (it, "le carte 5, 6 e 7 hanno una cornice diversa dalle altre (carte di un altro "
+             "mazzo?)", "it"),
+    ):
+        page.goto("/admin/enrol")
+        expect(page.locator("#enrol-crops .problem")).to_have_text([problem])
+        shot(page, f"enrol-keep-{name}.png")
+    ro.click("#enrol-confirm-button")
+    expect(ro.locator("main")).to_contain_text(
+        "cărțile 5, 6 și 7 au alt chenar decât celelalte (cărți din alt pachet?)")

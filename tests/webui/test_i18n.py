@@ -15,9 +15,11 @@ from flask import Flask
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from firmware.enrol_words import ENGLISH as ENROLMENT
 from referee.core import Header, Match, Move
 from referee.games import get_game
 from referee.text import in_every_language
+from webui.control import ControlError
 from webui.i18n import (
     LOCALES,
     Catalogue,
@@ -118,6 +120,20 @@ def test_the_admin_forms_and_refusals_are_translated(table: Any, phone: Any,
     )
 
 
+def test_a_refusal_the_table_says_in_each_language_reads_in_the_phones(
+    table: Any, admin: Any, refused: Callable[..., str]
+) -> None:
+    table.refuse_with = ControlError("two crops would be red 9: rename the other one too",
+                                     {"ro": "două decupaje ar fi 9 roșu: schimbați-l și pe "
+                                            "celălalt"})
+    admin.get("/lang/ro")
+    assert refused(admin.post("/admin/undo")) == \
+        "două decupaje ar fi 9 roșu: schimbați-l și pe celălalt"
+    admin.get("/lang/it")  # a language it was not said in: English
+    assert refused(admin.post("/admin/undo")) == \
+        "two crops would be red 9: rename the other one too"
+
+
 def accept(header: str) -> LanguageAccept:
     return parse_accept_header(header, LanguageAccept)
 
@@ -166,9 +182,13 @@ def placeholders(text: str) -> set[str]:
 
 
 def test_every_language_has_every_key_with_the_same_placeholders() -> None:
+    """The enrolment's sentences (their English in firmware.enrol_words) are checked by
+    tests/firmware/test_enrol_words.py."""
     english = json.loads((LOCALES / "en.json").read_text(encoding="utf-8"))["strings"]
     for path in LOCALES.glob("*.json"):
-        strings = json.loads(path.read_text(encoding="utf-8"))["strings"]
+        strings = {key: text for key, text in
+                   json.loads(path.read_text(encoding="utf-8"))["strings"].items()
+                   if key not in ENROLMENT and key.rsplit(".", 1)[0] not in ENROLMENT}
         missing = set(english) - set(strings) - {"app.name"}
         assert not missing, f"{path.name} lacks {sorted(missing)}"
         # a language may have more plural forms than English ("few" in Romanian)
