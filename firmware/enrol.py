@@ -44,16 +44,17 @@ from vision.enrolment import (
     moved,
     odd_borders,
     off_size,
+    play_view,
     seen_px_per_mm,
 )
-from vision.identify import augment
 from vision.mat import MatSpec
 from vision.template_identifier import TemplateIdentifier
 
 BACK = "back"
 PER_LAYOUT = 8
-LEARN_SEED = 20261201  # the camera-like views tried for the confusable faces
-CONFUSION_TRIES = 6  # camera-like views of each enrolled view tried against the others
+LEARN_SEED = 20261201  # the views as play may see them, tried for the confusable faces
+CONFUSION_TRIES = 16  # such views of each enrolled view tried against the others (8 named
+# other faces of a pale deck from one seed to the next; 16 the same two)
 CONFUSABLE_SHARE = 0.34  # of a face's tries named as another face: a pair to warn about
 UNSURE_SHARE = 0.5  # of a face's tries left unknown, more than: a face to warn about
 MAX_OTHER_MM2 = 1500.0  # more than this of something else on the mat: not laid out yet
@@ -394,8 +395,8 @@ def learn(passes: Sequence[Mapping[str, Image8]]) -> TemplateIdentifier:
 
 @dataclass(frozen=True)
 class Confusions:
-    """What the camera-like tries of each face found: the pairs of faces named as each
-    other (a, b, share of the tries named so) and the faces mostly left unknown (code,
+    """What the tries of each face as play may see it found: the pairs of faces named as
+    each other (a, b, share of the tries named so) and the faces mostly left unknown (code,
     share of the tries left unknown: the table is asked for them in play)."""
 
     pairs: list[tuple[str, str, float]]
@@ -404,17 +405,18 @@ class Confusions:
 
 def confusions(passes: Sequence[Mapping[str, Image8]],
                identifier: TemplateIdentifier | None = None) -> Confusions:
-    """The faces the camera will confuse or leave unknown: camera-like views of every
-    enrolled view (and a face's view from the other pass) named by an identifier learnt
-    from the first pass (`identifier`, if already learnt). A try named as another face
-    counts for that pair; a try left unknown confuses it with nothing (the table will be
-    asked) and counts for the face's unknowns."""
+    """The faces the camera will confuse or leave unknown: views of every enrolled view as
+    play may see the card (vision.enrolment.play_view), and a face's view from the other
+    pass, named by an identifier learnt from the first pass (`identifier`, if already
+    learnt). A try named as another face counts for that pair; a try left unknown
+    confuses it with nothing (the table will be asked) and counts for the face's
+    unknowns."""
     identifier = identifier or learn(passes[:1])
     rng = np.random.default_rng(LEARN_SEED + 1)
     pairs: dict[tuple[str, str], float] = {}
     unsure: list[tuple[str, float]] = []
     for code in passes[0]:
-        tries = [augment(view, rng) for views in passes if code in views
+        tries = [play_view(view, rng) for views in passes if code in views
                  for view in [views[code]] for _ in range(CONFUSION_TRIES)]
         tries += [views[code] for views in passes[1:] if code in views]
         names = [name for name, _ in identifier.identify_many(tries)]

@@ -1,6 +1,6 @@
 """What the end of an enrolment says of the faces: a pair only when one face is named as
 the other, and a face the camera mostly leaves unknown as that (the table is asked for it),
-never as a confusion with the face most like it."""
+never as a confusion with the face most like it; and nothing of a deck that play names."""
 
 from __future__ import annotations
 
@@ -21,6 +21,14 @@ CODES = ("red-1", "red-2", "blue-1", "blue-2", "wild", "back")
 def small(image: np.ndarray) -> np.ndarray:
     """A face at the size an enrolment cuts it from the camera's frame."""
     return np.asarray(cv2.resize(image, (114, 176), interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def seen(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+    """A face as a 1280x720 camera over the whole mat cuts it (1 px/mm, a little soft) in
+    a light of these gains (B, G, R)."""
+    cut = cv2.resize(image, (59, 91), interpolation=cv2.INTER_AREA)
+    lit = cv2.GaussianBlur(cut, (0, 0), 0.7).astype(np.float32) * np.float32(gains)
+    return np.clip(lit, 0, 255).astype(np.uint8)
 
 
 def deck() -> dict[str, np.ndarray]:
@@ -44,4 +52,16 @@ def test_a_face_named_as_another_is_a_pair() -> None:
     second = {**first, "blue-1": first["red-1"].copy()}
     found = confusions([first, second])
     assert [(a, b) for a, b, _ in found.pairs] == [("blue-1", "red-1")]
+    assert not found.unsure
+
+
+def test_a_deck_play_names_is_not_reported_as_left_unknown() -> None:
+    # uno-pale, which play names (benchmarks/vision_bench.py --unseen-decks: 8 of 566
+    # cards left unknown), enrolled in daylight and under a warm lamp: its 0s, 5s and 8s
+    # are not "often left unknown" (tried as an identifier is trained, 10 faces were)
+    faces = paint_deck(DESIGNS["uno-pale"], FACES, seed=1)
+    first = {code: seen(face, (1.0, 1.0, 1.0)) for code, face in faces.items()}
+    second = {code: seen(face, (0.8, 0.95, 1.1)) for code, face in faces.items()}
+    found = confusions([first, second])
+    assert not found.pairs
     assert not found.unsure
