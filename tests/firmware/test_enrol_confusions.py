@@ -58,7 +58,7 @@ def test_a_face_named_as_another_is_a_pair() -> None:
 def test_a_deck_play_names_is_not_reported_as_left_unknown() -> None:
     # uno-pale, which play names (benchmarks/vision_bench.py --unseen-decks: 8 of 566
     # cards left unknown), enrolled in daylight and under a warm lamp: its 0s, 5s and 8s
-    # are not "often left unknown" (tried as an identifier is trained, 10 faces were)
+    # are not "often left unknown" (tried as an identifier is trained, 12 faces were)
     faces = paint_deck(DESIGNS["uno-pale"], FACES, seed=1)
     first = {code: seen(face, (1.0, 1.0, 1.0)) for code, face in faces.items()}
     second = {code: seen(face, (0.8, 0.95, 1.1)) for code, face in faces.items()}
