@@ -27,8 +27,8 @@ def seen(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
     """A face as a 1280x720 camera over the whole mat cuts it (1 px/mm, a little soft) in
     a light of these gains (B, G, R)."""
     cut = cv2.resize(image, (59, 91), interpolation=cv2.INTER_AREA)
-    lit = cv2.GaussianBlur(cut, (0, 0), 0.7).astype(np.float32) * np.float32(gains)
-    return np.clip(lit, 0, 255).astype(np.uint8)
+    lit = cv2.GaussianBlur(cut, (0, 0), 0.7).astype(np.float32) * np.array(gains, np.float32)
+    return np.asarray(np.clip(lit, 0, 255), np.uint8)
 
 
 def deck() -> dict[str, np.ndarray]:
