@@ -1042,9 +1042,11 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     strong = max(20.0, 0.4 * float(high - low))
     canny = np.asarray(cv2.Canny(roi, 0.4 * strong, strong), np.uint8)
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
-    if dark_rims:  # (the seams' pixels marked as such where no image edge is)
+    if dark_rims:  # (the seams' pixels marked as such where no image edge is: the edges
+        # are 0 or 255, SEAM_PIXEL below it; two OpenCV passes, not numpy's four)
         seams = _dark_seams(roi, blob, px_per_mm)
-        edges[(seams > 0) & (edges == 0)] = outline_kernels.SEAM_PIXEL
+        marked = cv2.threshold(seams, 0, outline_kernels.SEAM_PIXEL, cv2.THRESH_BINARY)[1]
+        edges = np.asarray(cv2.max(edges, marked), np.uint8)
     offset = np.array([x0, y0], np.float64)
     gx = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3), np.float32)
     gy = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3), np.float32)

@@ -142,12 +142,14 @@ class TopDownWarp:
                                    flags=cv2.INTER_LINEAR)
         return np.asarray(cv2.cvtColor(view, cv2.COLOR_BGRA2BGR), np.uint8)
 
-    def holds(self, points_px: NDArray[np.float64]) -> bool:
-        """Whether the buffer holds the last frame's pixels around these frame points."""
+    def holds(self, quads_px: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Whether the buffer holds the last frame's pixels around each quadrilateral
+        (n, 4, 2 frame pixels), all at once (a frame's patches are cut by the dozen)."""
         x0, y0, x1, y1 = self.box
-        (low_x, low_y), (high_x, high_y) = points_px.min(axis=0), points_px.max(axis=0)
-        return (not self.halve and low_x >= x0 + 2 and low_y >= y0 + 2 and high_x <= x1 - 3
-                and high_y <= y1 - 3)
+        low, high = quads_px.min(axis=1), quads_px.max(axis=1)
+        inside: NDArray[np.bool_] = ((low >= (x0 + 2, y0 + 2))
+                                     & (high <= (x1 - 3, y1 - 3))).all(axis=1)
+        return inside & (not self.halve)
 
 
 def _tag_band_spans(tag: TagPlacement) -> list[tuple[float, float]]:
@@ -354,16 +356,18 @@ class TableReader:
                 source.full, source.to_full(corners).reshape(-1, 4, 2), PATCH_SIZE)
         image = source.image
         plan = self._top_down
+        quads_px = corners.reshape(-1, 4, 2)
         bgra = np.empty((len(quads), h, w, 4), np.uint8)
-        from_frame = []
-        for i, corners_px in enumerate(corners.reshape(-1, 4, 2)):
-            if plan is not None and plan.holds(corners_px):
-                warp_patch(plan.buffer, corners_px, PATCH_SIZE, out=bgra[i])
-            else:
-                from_frame.append((i, corners_px))
+        held = [False] * len(quads_px)
+        if plan is not None:
+            held = plan.holds(quads_px).tolist()
+            for i, corners_px in enumerate(quads_px):
+                if held[i]:
+                    warp_patch(plan.buffer, corners_px, PATCH_SIZE, out=bgra[i])
         patches = cv2.cvtColor(bgra.reshape(-1, w, 4), cv2.COLOR_BGRA2BGR).reshape(-1, h, w, 3)
-        for i, corners_px in from_frame:
-            warp_patch(image, corners_px, PATCH_SIZE, out=patches[i])
+        for i, corners_px in enumerate(quads_px):
+            if not held[i]:
+                warp_patch(image, corners_px, PATCH_SIZE, out=patches[i])
         return np.asarray(patches, np.uint8)
 
     def _sharp_cut(self, frame_shape: tuple[int, ...]) -> SharpCut:

@@ -95,7 +95,9 @@ class ShapeSearch:
     Templates are kept sorted by shape (`starts`: where each shape's run begins); the
     row and column profiles are kept at every shift, so that one matmul each takes all
     the windows of a picture onto their products; `mixing` takes those onto the basis;
-    `coords` holds each template's projection and residual length.
+    `coords` holds each template's projection and residual length, a column each (the
+    bound's matmul reads it row by row: a third to two thirds faster than through a
+    transposed view, the bounds the same to float32 rounding, well within SLACK).
     """
 
     templates: Floats  # (templates, values): standardised (height, width, 2) rows
@@ -106,7 +108,7 @@ class ShapeSearch:
     column_basis: Floats  # (width, column shifts * columns): the column profiles, shifted
     row_basis: Floats  # (row shifts * rows, height): the row profiles, shifted
     mixing: Floats  # (2, rows * columns, basis): the basis from each channel's products
-    coords: Floats  # (templates, basis + 2): projections, the residual length, SLACK
+    coords: Floats  # (basis + 2, templates): projections, the residual length, SLACK
     window_index: NDArray[np.intp]  # (shifts, values): each window's place in a picture
     channel_sums: Floats  # (templates, 2): each template's channels summed (0 but rounding)
 
@@ -147,8 +149,8 @@ class ShapeSearch:
                    column_basis=column_basis.reshape(w, -1).astype(np.float32),
                    row_basis=row_basis.reshape(-1, h).astype(np.float32),
                    mixing=mixing.reshape(2, p * q, k).astype(np.float32),
-                   coords=np.column_stack([projections, residual, np.full(len(residual), SLACK)]
-                                          ).astype(np.float32),
+                   coords=np.ascontiguousarray(np.column_stack(
+                       [projections, residual, np.full(len(residual), SLACK)]).T, np.float32),
                    window_index=window_index,
                    channel_sums=templates.reshape(len(templates), -1, 2).sum(axis=1))
 
@@ -217,7 +219,7 @@ class ShapeSearch:
         (w, h), (mx, my) = self.size, self.margin
         th, tw = h - 2 * my, w - 2 * mx
         ny, nx = 2 * my + 1, 2 * mx + 1
-        k = self.coords.shape[1] - 2
+        k = self.coords.shape[0] - 2
         planar = np.ascontiguousarray(inks.transpose(3, 0, 1, 2), np.float32)  # (2, n, h, w)
         sums, norms = _window_sums(planar, (tw, th), (nx, ny))
         scale = 1.0 / (np.sqrt(2.0) * norms + 1e-6)  # (2, n, shifts)
@@ -240,7 +242,7 @@ class ShapeSearch:
         left[..., k] = np.sqrt(np.maximum(
             length - (projected.astype(np.float64) ** 2).sum(axis=2), 0.0) + RESIDUAL_SLACK)
         left[..., k + 1] = 1.0
-        out: Floats = (left.reshape(n * ny * nx, k + 2) @ self.coords.T).reshape(n, ny * nx, -1)
+        out: Floats = (left.reshape(n * ny * nx, k + 2) @ self.coords).reshape(n, ny * nx, -1)
         means = sums / (tw * th)
         return out, np.ascontiguousarray(np.concatenate([scale, -scale * means]).transpose(1, 2, 0),
                                          np.float32)
