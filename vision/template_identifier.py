@@ -128,6 +128,15 @@ COLOUR_MASS = 0.05  # share of a card's pixels below which its colours (and blac
 GLARE_WINDOW = 9  # pixels (a side, at SIZE) of the neighbourhood whose darkest level bounds
 # a glare there: wider than a numeral's stroke and a rim, so its print does not count
 GLARE_BLUR = 5.0  # sigma (SIZE pixels) of the glare's surface: a glare spot is smooth
+BLACK_VIEW = 0.9  # share of black in each view's histogram from which a face of its own is
+# a black face: a field printed black, a thin line or a word on it (uno-dark's blank)
+BLACK_FIELD = 0.18  # the brightest channel a black face's middle keeps (its median) at most,
+# against the white the light on the card makes: uno-dark's blank 0.10 to 0.12 in every
+# light without glare, the bare mat 0.29, the darkest colour field (a dark green) 0.31 at
+# least, under a glare that lifts the light measured beside it too
+BLACK_HUE = 0.15  # share of a black face's pixels at most that may show a hue against its
+# own white (the saturation ramp of `hues`): the blanks seen 0 to 0.08, a dark colour field
+# not under glare 0.2 and more
 BLACK_FLOOR = 0.05  # share of a card's white that its black keeps (the camera's floor, a
 # print's sheen) and no glare is taken to be: of the 12 tempus-tall cards under glare left
 # unknown at their true outlines in the unseen tables, 0 and 0.08 named 9, 0.05 all 12
@@ -317,6 +326,30 @@ def hues(img: Floats) -> Floats:
         img, hsv, HUE_BINS, np.array([SATURATED[0], SATURATED[1] - SATURATED[0]], np.float32),
         np.array([DARK[0], DARK[1], DARK[1] - DARK[0]], np.float32),
         np.float32(COLOUR_MASS * SIZE[0] * SIZE[1]))
+    return out
+
+
+def black_fields(small: Image8, pictures: Floats, lights: Floats) -> NDArray[np.bool_]:
+    """Whether each picture (at SIZE; `pictures`, the same `balanced`) is a black field as
+    the light on the card shows it (`lights`, (n, 3): its gain in each channel over the
+    mat as printed, TableReader's): its middle (MARGIN off each side) keeps its brightest
+    channel below BLACK_FIELD of the white that light makes (the gain times 255) in its
+    median pixel, and under BLACK_HUE of its pixels show a hue against its own white. A
+    black face's own white is a thin line or a word, blurred in play to a grey 2 to 3
+    times its field, against which the field reads grey, not black; the light beside the
+    card tells how dark it is, and a dark colour keeps its hue and lies above the felt.
+    No light measured (a gain 0), not black."""
+    mx, my = MARGIN
+    middle = small[:, my:-my, mx:-mx].reshape(len(small), -1, 3).astype(np.float32)
+    white = 255.0 * np.maximum(lights, MIN_LIGHT)[:, None, :]
+    field = np.median((middle / white).max(axis=2), axis=1)
+    low, high = _extremes(pictures)
+    saturation = (high - low) / (high + 1e-3)
+    hued = np.clip((saturation - SATURATED[0]) / (SATURATED[1] - SATURATED[0]), 0.0, 1.0)
+    hued[high <= DARK[0]] = 0.0
+    out: NDArray[np.bool_] = np.asarray(
+        (field <= BLACK_FIELD) & (hued.reshape(len(small), -1).mean(axis=1) <= BLACK_HUE)
+        & (lights >= MIN_LIGHT).all(axis=1), bool)
     return out
 
 
@@ -666,7 +699,32 @@ class TemplateIdentifier:
                 answer = self._decide(per_shape[i], clear_d, clear_hue_d, spread[i],
                                       fine.get(i))
                 answers[i] = answer if answer[0] is not None else answers[i]
+        # a face printed black (a blank, a line on it) is black as the light on the card
+        # shows it, not as its own blurred white does: where the card is, its colours are
+        # its views' black. Held-out uno-dark tables 1000040-1000119: five blanks at their
+        # true outlines unknown, 0.50 to 1.00 from their one view read against their white
+        dark = [i for i, shape in unsure.items()
+                if answers[i][0] is None and shape in self.black_shapes]
+        if lights is not None and dark:
+            black = np.zeros((1, HUE_BINS + 1), np.float32)
+            black[0, HUE_BINS] = 1.0
+            black_d, black_hue_d = self._colour_distances(black)[0], self._hue_distances(black)[0]
+            for i, is_black in zip(dark, black_fields(small[dark], pictures[dark], lights[dark]),
+                                   strict=True):
+                if is_black:
+                    answers[i] = self._decide(per_shape[i], black_d, black_hue_d, spread[i],
+                                              fine.get(i))
         return answers
+
+    @cached_property
+    def black_shapes(self) -> frozenset[int]:
+        """The faces of their own (a shape in one colour) printed black: every view's
+        histogram at least BLACK_VIEW black."""
+        ends = list(self.colour_starts[1:]) + [len(self.colours)]
+        black = {c for c, (start, end) in enumerate(zip(self.colour_starts, ends, strict=True))
+                 if (self.colours[start:end, HUE_BINS] >= BLACK_VIEW).all()}
+        return frozenset(shape for shape, colours in self.colours_of.items()
+                         if len(colours) == 1 and colours[0] in black)
 
     def _nearest_face(self, shape: int, colour_d: Floats) -> str:
         """The face of this shape in the colour nearest the card's (`colour_d`, its

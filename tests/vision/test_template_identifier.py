@@ -15,6 +15,7 @@ from vision.deck_art import FaceArt, paint_face
 from vision.foreign_decks import DESIGNS, paint_deck
 from vision.identify import augment, batch
 from vision.identify_kernels import white_balanced
+from vision.mat import MAT_BGR
 from vision.template_identifier import (
     COLOUR_MASS,
     DARK,
@@ -27,6 +28,7 @@ from vision.template_identifier import (
     RecentPatches,
     TemplateIdentifier,
     balanced,
+    black_fields,
     close_call,
     colour_lost,
     hues,
@@ -619,3 +621,68 @@ def test_a_card_whose_print_a_lamp_clipped_in_one_channel_is_named_in_the_lamps_
         unlit, lit = (TemplateIdentifier.from_references(views) for _ in range(2))
         assert unlit.identify_batch(patch)[0][0] is None  # no light measured
         assert lit.identify_batch(patch, light)[0][0] == code.split()[0]
+
+
+DARK_BLANKS = FRAMED_18.with_name("uno_dark_blanks.npz")
+
+
+Recorded = dict[str, tuple[NDArray[np.uint8], Floats]]
+
+
+def dark_blanks() -> tuple[dict[str, NDArray[np.uint8]], Recorded]:
+    """uno-dark's enrolled views of its blank (a black field, a thin line 7 mm in) and of
+    a few other faces, and cards of held-out tables 1000057-1000116 as the reader cut them,
+    with the light the mat showed beside each: four blanks (dim, a warm lamp, daylight
+    with a glare elsewhere, dim) and a green 6 and a red 1 under glare spots."""
+    recorded = np.load(DARK_BLANKS)
+    views = {key.removeprefix("view "): recorded[key] for key in recorded
+             if key.startswith("view ")}
+    cards = {key.removeprefix("patch "): (recorded[key],
+                                          recorded["light " + key.removeprefix("patch ")])
+             for key in recorded if key.startswith("patch ")}
+    return views, cards
+
+
+def test_a_black_face_is_named_by_its_darkness_in_the_light_on_it() -> None:
+    # against its own white (the thin line, blurred) each blank's field reads grey or
+    # faintly tinted, 0.5 to 1.0 from its view's black: unknown. Against the light the mat
+    # shows beside it, black: named
+    views, cards = dark_blanks()
+    for key, (patch, light) in cards.items():
+        if not key.startswith("blank"):
+            continue
+        # (an identifier each: one would answer the same patch from its memory)
+        unlit, lit = (TemplateIdentifier.from_references(views) for _ in range(2))
+        assert unlit.identify_batch(patch[None])[0][0] is None, key  # no light measured
+        assert lit.identify_batch(patch[None], light[None])[0][0] == "blank", key
+
+
+def test_only_a_dark_field_without_hues_is_black() -> None:
+    views, cards = dark_blanks()
+    identifier = TemplateIdentifier.from_references(views)
+    assert [identifier.shape_names[s] for s in identifier.black_shapes] == ["blank"]
+    keys = list(cards)
+    patches = np.stack([cards[k][0] for k in keys])
+    lights = np.stack([cards[k][1] for k in keys])
+    small = np.stack([cv2.resize(p, SIZE, interpolation=cv2.INTER_AREA) for p in patches])
+    black = black_fields(small, balanced(patches), lights)
+    # the blanks are; a green 6 and a red 1 under glare, their hues washed out and the
+    # light beside them lifted, are not: their fields lie above the felt
+    assert black.tolist() == [k.startswith("blank") for k in keys]
+    # no light measured: nothing is
+    assert not black_fields(small, balanced(patches), np.zeros_like(lights)).any()
+    # the bare mat in that light (the felt as printed, MAT_BGR, times the gains): not black
+    felt = np.clip(lights[:, None, None, :] * np.array(MAT_BGR, np.float32), 0, 255)
+    mat = np.broadcast_to(felt, (len(keys), SIZE[1], SIZE[0], 3)).astype(np.uint8)
+    assert not black_fields(mat, balanced(mat), lights).any()
+
+
+def test_a_dark_colour_with_a_blanks_shape_is_not_named_black() -> None:
+    # a blank's patch tinted into a dark green or blue field (its line and shape kept), in
+    # the same light: its field shows a hue and lies above the black of the light's white
+    views, cards = dark_blanks()
+    patch, light = cards["blank 1000057"]
+    for gains in ((1.0, 2.6, 1.0), (3.2, 1.2, 1.0)):  # (blue, green, red)
+        tinted = np.clip(patch * np.array(gains, np.float32), 0, 255).astype(np.uint8)
+        identifier = TemplateIdentifier.from_references(views)
+        assert identifier.identify_batch(tinted[None], light[None])[0][0] is None
