@@ -112,6 +112,15 @@ RING_MM = 3.0
 #: the mat model has not learnt yet, or a shadow, is soft: vision.faint_cards.sharp_sides)
 FAINT_SOLID = 0.9
 FAINT_SHARP = 0.6
+#: in the faint foreground a card shows to its sides (a dark rim darker than the mat by the
+#: noise, a light face lighter), so a candidate there shows this far (mm) inside each side
+#: along all but RIM_MISSING of it: one of a dark-rimmed deck, whose cover test asks only
+#: for its middle (_cover_inset), reaching beyond its faint blob onto bare (glared) mat is
+#: none (uno-dark, held-out table 1000015: two cards under glare in dim light found 4 to
+#: 8 mm off, refused as not sharp, instead of their own outlines)
+RIM_MM = 1.5
+RIM_MISSING = 0.5
+_RIM_ALONG = np.linspace(0.15, 0.85, 8)  # where along each side its rim is looked for
 GRID_GAP = 0.5  # mm between the cards of a grid at most, when placing them in the blob
 MIN_FILL = 0.9  # blob area / its min-area rectangle, for a card or a grid of cards
 MIN_COVER = 0.97  # share of a card hypothesis inside the blob
@@ -452,6 +461,9 @@ class _Finding:
     face_inset_mm: float = 0.0
     background: MatModel | None = None  # the learnt mat, against which faint cards show
     valid: Mask | None = None  # the pixels that show the mat
+    #: the blobs show a dark-rimmed card's rim (the faint foreground): a candidate must
+    #: show there too (_Fit.rims_seen)
+    rims_seen: bool = False
     cards: list[CardQuad] = field(default_factory=list)
     clutter: list[Clutter] = field(default_factory=list)
     extras: list[CardQuad] = field(default_factory=list)
@@ -483,7 +495,7 @@ class _Finding:
         more: list[CardQuad] = []
         if found is None and area > 0.6 * self.card_area:
             made = _blob_fit(contour, self._view_grey(), self.px_per_mm, self.card_mm,
-                             self.dark_rims)
+                             self.dark_rims, self.rims_seen)
             found, more = made[0].solve(made[1], REFINED) if made else ([], [])
             if made and found and (area - len(found) * self.card_area
                                    >= LEFT_CARD * self.card_area):
@@ -539,7 +551,7 @@ class _Finding:
             if not grid and not (low <= area <= high and self._holds_core(piece, rest, (x, y))):
                 continue  # (no card fits in it, or it is a hand or glare: not worth a fit)
             fitted, others = (grid, []) if grid else _fit_cards(
-                piece, grey, s, self.card_mm, self.dark_rims)
+                piece, grey, s, self.card_mm, self.dark_rims, self.rims_seen)
             sharp = [i for i, card in enumerate(fitted) if sharp_outline(card, grey, s)]
             index = {i: len(found) + len(cards) + n for n, i in enumerate(sharp)}
             cards.extend(fitted[i] for i in sharp)
@@ -667,7 +679,7 @@ class _Finding:
         faint = np.asarray(cv2.bitwise_and(seen.foreground, kept), np.uint8)
         seeds = np.asarray(cv2.bitwise_and(seeds, kept), np.uint8)
         found = _Finding(self.top_down, seen.picture, s, self.card_mm, faint, self.dark_rims,
-                         FACE_INSET_MM)
+                         FACE_INSET_MM, rims_seen=self.dark_rims)
         contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         searched = np.zeros((h, w), np.uint8)
         # a card's faint face cut across by its print's mat-grey bands, and a whole card's
@@ -1002,7 +1014,7 @@ def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> lis
 
 
 def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
-               card_mm: tuple[float, float], dark_rims: bool = False
+               card_mm: tuple[float, float], dark_rims: bool = False, rims_seen: bool = False
                ) -> tuple[list[CardQuad], list[CardQuad]]:
     """Card rectangles with a (nearly) whole visible outline inside an irregular blob.
 
@@ -1013,7 +1025,7 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     rectangles. They are kept if their outline lies on a blob border or an image edge:
     the top card of a pile shows its whole outline, a card beneath it does not.
     """
-    made = _blob_fit(contour, grey, px_per_mm, card_mm, dark_rims)
+    made = _blob_fit(contour, grey, px_per_mm, card_mm, dark_rims, rims_seen)
     if made is None:
         return [], []
     fit, candidates = made
@@ -1021,10 +1033,11 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
 
 
 def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
-              card_mm: tuple[float, float], dark_rims: bool = False
+              card_mm: tuple[float, float], dark_rims: bool = False, rims_seen: bool = False
               ) -> tuple[_Fit, Vec] | None:
     """The fit of card outlines in a blob (_fit_cards) and the candidates it weighs; None
-    where no card may lie on the blob."""
+    where no card may lie on the blob. `rims_seen`: the blob shows the cards' rims
+    (_Fit.rims_seen)."""
     x, y, bw, bh = cv2.boundingRect(contour)
     pad = round(4 * px_per_mm)
     x0, y0 = max(0, x - pad), max(0, y - pad)
@@ -1059,7 +1072,7 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     ref = max(1.0, 0.5 * _percentile_f32(on_edges, 90)) if len(on_edges) else 1.0
     edge_normal = np.arctan2(edge_gy, edge_gx)
     fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,
-               edge_normal.astype(np.float64), dark_rims)
+               edge_normal.astype(np.float64), dark_rims, rims_seen)
     votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
     return fit, np.concatenate([votes, anchored])
 
@@ -1111,19 +1124,19 @@ class _Fit:
     edge_y: NDArray[np.intp]
     edge_normal: Vec  # the gradient's angle on them
     dark_rims: bool  # the cards' rim is darker than the mat (_outline_scores)
+    #: the blob shows the cards' rims (the faint foreground): with `dark_rims`, a candidate
+    #: whose rim does not lie in it scores nothing (_rims_shown)
+    rims_seen: bool = False
 
     def solve(self, quads: Vec, refined: int) -> tuple[list[CardQuad], list[CardQuad]]:
         """The cards chosen among the candidates (ROI pixels), and other card outlines in
         the blob, best first."""
         if len(quads) == 0:
             return [], []
-        blob, edges, offset, px_per_mm, card_mm = (self.blob, self.edges, self.offset,
-                                                    self.px_per_mm, self.card_mm)
-        grad, ref = self.grad, self.ref
+        offset, px_per_mm, card_mm = self.offset, self.px_per_mm, self.card_mm
         quads = outline_kernels.distinct(quads, px_per_mm)
         quads_mm = (quads + offset) / px_per_mm
-        outline, strength = _outline_scores(quads_mm, blob, edges, offset, px_per_mm, grad, ref,
-                                            self.dark_rims)
+        outline, strength = self._scores(quads_mm)
         # the votes use one direction per group of cards; fit each promising candidate to the
         # edges along its own outline (piles are a few degrees off each other)
         best: list[int] = []
@@ -1140,8 +1153,7 @@ class _Fit:
             refits = _refine_many(quads[best], self.edge_x, self.edge_y, self.edge_normal,
                                   self.dark_rims)
             refits_mm = (refits + offset) / px_per_mm
-            more = _outline_scores(refits_mm, blob, edges, offset, px_per_mm, grad, ref,
-                                   self.dark_rims)
+            more = self._scores(refits_mm)
             quads_mm = np.concatenate([quads_mm, refits_mm])
             outline = np.concatenate([outline, more[0]])
             strength = np.concatenate([strength, more[1]])
@@ -1172,6 +1184,17 @@ class _Fit:
         centre_of = dict(zip(wanted, centres[wanted].tolist(), strict=True))
         return cards, [card(e, beneath=self._beneath(e, taken, quads_mm, centre_of))
                        for e in extras.tolist()]
+
+    def _scores(self, quads_mm: Vec) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """_outline_scores of the quads (mm) in this blob; 0 for those whose rim does not
+        show where the blob shows the rims of a dark-rimmed deck (`rims_seen`)."""
+        outline, strength = _outline_scores(quads_mm, self.blob, self.edges, self.offset,
+                                            self.px_per_mm, self.grad, self.ref, self.dark_rims)
+        if self.dark_rims and self.rims_seen:
+            live = np.flatnonzero(outline > 0)
+            hidden = live[~_rims_shown(quads_mm[live], self.blob, self.offset, self.px_per_mm)]
+            outline[hidden], strength[hidden] = 0.0, 0.0
+        return outline, strength
 
     def _touching(self) -> tuple[float, float]:
         """How deep (mm) and how far turned (degrees) a card's outline may overlap one
@@ -1354,6 +1377,30 @@ def _outline_scores(quads: Vec, blob: Mask, edges: Mask, offset: Vec, px_per_mm:
                                           _SIDE_STEPS_FLAT, _ACROSS_SHIFTS_FLAT, _GRID_S_FLAT,
                                           _GRID_T_FLAT, _GRID_CORNER_INDEX, MIN_COVER, dark_rims,
                                           _cover_inset(dark_rims))
+
+
+def _rims_shown(quads: Vec, blob: Mask, offset: Vec, px_per_mm: float) -> NDArray[np.bool_]:
+    """Per Nx4x2 quad (mm), whether the blob (ROI pixels from `offset`) holds it RIM_MM
+    inside each of its sides along all but RIM_MISSING of the side (points beyond the ROI
+    are not in it)."""
+    if not len(quads):
+        return np.zeros(0, bool)
+    a = quads
+    b = np.roll(quads, -1, axis=1)
+    along = b - a  # (n, 4, 2): each side
+    inward = np.stack([-along[..., 1], along[..., 0]], axis=-1)
+    inward /= np.maximum(np.linalg.norm(inward, axis=-1, keepdims=True), 1e-9)
+    towards = quads.mean(axis=1, keepdims=True) - (a + b) / 2
+    inward *= np.where((inward * towards).sum(axis=-1, keepdims=True) < 0, -1.0, 1.0)
+    points = (a[:, :, None] + _RIM_ALONG[None, None, :, None] * along[:, :, None]
+              + RIM_MM * inward[:, :, None])  # (n, 4, along, 2)
+    px = np.rint(points * px_per_mm - offset).astype(np.intp)
+    h, w = blob.shape
+    inside = (px[..., 0] >= 0) & (px[..., 0] < w) & (px[..., 1] >= 0) & (px[..., 1] < h)
+    held = np.zeros(inside.shape, bool)
+    held[inside] = blob[px[..., 1][inside], px[..., 0][inside]] > 0
+    out: NDArray[np.bool_] = ((~held).mean(axis=2) <= RIM_MISSING).all(axis=1)
+    return out
 
 
 def _cover_inset(dark_rims: bool) -> float:
