@@ -116,8 +116,8 @@ FAINT_SHARP = 0.6
 #: noise, a light face lighter), so a candidate there shows this far (mm) inside each side
 #: along all but RIM_MISSING of it: one of a dark-rimmed deck, whose cover test asks only
 #: for its middle (_cover_inset), reaching beyond its faint blob onto bare (glared) mat is
-#: none (uno-dark, held-out table 1000015: two cards under glare in dim light found 4 to
-#: 8 mm off, refused as not sharp, instead of their own outlines)
+#: none (uno-dark, held-out table 1000015: two cards under glare in dim light lost, the
+#: fit's outlines there 4 to 9 mm off them, which the faint checks refused as not sharp)
 RIM_MM = 1.5
 RIM_MISSING = 0.5
 _RIM_ALONG = np.linspace(0.15, 0.85, 8)  # where along each side its rim is looked for

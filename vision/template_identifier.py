@@ -30,7 +30,9 @@ directly, by normalised correlation, and lets the deck's own structure help:
   (`light_whites`); where it clipped the print in two channels that light sets apart, the
   colour is lost (`colour_lost`) and the card unknown. A card those colours leave unknown
   may lie under a glare, its dark field lit grey, its hues washed out and its black gone:
-  its colours are read again with the glare taken off (`without_glare`).
+  its colours are read again with the glare taken off (`without_glare`). A face printed
+  black (a blank) has for its own white a thin line that blurs grey in play: it is black
+  where the light beside the card shows it dark and without hues (`black_fields`).
 - **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
   at three sizes per axis and every shift of a few pixels: a cut may fall a millimetre
   or two off the card, the white margin in or out. (`vision.template_search` places the
@@ -136,7 +138,7 @@ BLACK_FIELD = 0.18  # the brightest channel a black face's middle keeps (its med
 # least, under a glare that lifts the light measured beside it too
 BLACK_HUE = 0.15  # share of a black face's pixels at most that may show a hue against its
 # own white (the saturation ramp of `hues`): the blanks seen 0 to 0.08, a dark colour field
-# not under glare 0.2 and more
+# not under glare 0.3 and more
 BLACK_FLOOR = 0.05  # share of a card's white that its black keeps (the camera's floor, a
 # print's sheen) and no glare is taken to be: of the 12 tempus-tall cards under glare left
 # unknown at their true outlines in the unseen tables, 0 and 0.08 named 9, 0.05 all 12
@@ -700,9 +702,10 @@ class TemplateIdentifier:
                                       fine.get(i))
                 answers[i] = answer if answer[0] is not None else answers[i]
         # a face printed black (a blank, a line on it) is black as the light on the card
-        # shows it, not as its own blurred white does: where the card is, its colours are
-        # its views' black. Held-out uno-dark tables 1000040-1000119: five blanks at their
-        # true outlines unknown, 0.50 to 1.00 from their one view read against their white
+        # shows it, not as its own blurred white does: where that light shows the card
+        # black (black_fields), its colours are its views' black. Held-out uno-dark tables
+        # 1000040-1000119: five blanks at their true outlines unknown, 0.50 to 1.00 from
+        # their one view read against their white
         dark = [i for i, shape in unsure.items()
                 if answers[i][0] is None and shape in self.black_shapes]
         if lights is not None and dark:

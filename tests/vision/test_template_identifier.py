@@ -678,11 +678,12 @@ def test_only_a_dark_field_without_hues_is_black() -> None:
 
 
 def test_a_dark_colour_with_a_blanks_shape_is_not_named_black() -> None:
-    # a blank's patch tinted into a dark green or blue field (its line and shape kept), in
-    # the same light: its field shows a hue and lies above the black of the light's white
+    # a blank's patch tinted into a dark green or blue field, or lightened to a dark grey
+    # (its line and shape kept), in the same light: its field shows a hue or lies above the
+    # black of the light's white
     views, cards = dark_blanks()
     patch, light = cards["blank 1000057"]
-    for gains in ((1.0, 2.6, 1.0), (3.2, 1.2, 1.0)):  # (blue, green, red)
+    for gains in ((1.0, 2.6, 1.0), (3.2, 1.2, 1.0), (2.0, 2.0, 2.0)):  # (blue, green, red)
         tinted = np.clip(patch * np.array(gains, np.float32), 0, 255).astype(np.uint8)
         identifier = TemplateIdentifier.from_references(views)
         assert identifier.identify_batch(tinted[None], light[None])[0][0] is None
