@@ -384,3 +384,30 @@ def hue_histograms(img: Any, hsv: Any, bins: int, saturated: Any, dark: Any,
         for k in range(bins + 1):
             row[k] = row[k] / total
     return out
+
+
+@compiled
+def part_distances(parts: Any, views: Any, starts: Any) -> Any:  # pragma: no cover
+    """How far each part of each picture's colours (n, parts, bins) lies from the same part
+    of each colour's nearest view (views (v, parts, bins), colour by colour, `starts`:
+    where each colour's views begin), or from the part turned onto it (parts row by row,
+    so the last is the first turned half a turn), whichever is nearer: half the sum of the
+    bins' differences, (n, parts, colours). One pass instead of numpy's broadcast of every
+    part against every view twice (0.16 ms a batch of ten, more than the histograms)."""
+    n, count, bins = parts.shape
+    colours, total = starts.shape[0], views.shape[0]
+    out = np.empty((n, count, colours), np.float32)
+    for i in range(n):
+        for k in range(count):
+            turned = count - 1 - k
+            for c in range(colours):
+                end = starts[c + 1] if c + 1 < colours else total
+                best = np.float32(np.inf)
+                for v in range(starts[c], end):
+                    same, other = np.float32(0.0), np.float32(0.0)
+                    for b in range(bins):
+                        same += abs(parts[i, k, b] - views[v, k, b])
+                        other += abs(parts[i, k, b] - views[v, turned, b])
+                    best = min(best, same, other)
+                out[i, k, c] = np.float32(0.5) * best
+    return out

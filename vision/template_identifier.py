@@ -28,11 +28,15 @@ directly, by normalised correlation, and lets the deck's own structure help:
   clipped the print in that channel too, the print lies between its white's level and the
   clip over the light's, and a card left unknown is read against the light's white as well
   (`light_whites`); where it clipped the print in two channels that light sets apart, the
-  colour is lost (`colour_lost`) and the card unknown. A card those colours leave unknown
-  may lie under a glare, its dark field lit grey, its hues washed out and its black gone:
-  its colours are read again with the glare taken off (`without_glare`). A face printed
-  black (a blank) has for its own white a thin line that blurs grey in play: it is black
-  where the light beside the card shows it dark and without hues (`black_fields`).
+  colour is lost (`colour_lost`) and the card unknown. A card whose quarters show two
+  colours (another card lying across its corner, a strip of it inside the outline) is
+  unknown: each quarter is read against the same quarter of the views, and where half of
+  them lie clearly nearer another colour of its shape, the whole card's colour may be the
+  other card's (`_parts_against`). A card those colours leave unknown may lie under a
+  glare, its dark field lit grey, its hues washed out and its black gone: its colours are
+  read again with the glare taken off (`without_glare`). A face printed black (a blank)
+  has for its own white a thin line that blurs grey in play: it is black where the light
+  beside the card shows it dark and without hues (`black_fields`).
 - **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
   at three sizes per axis and every shift of a few pixels: a cut may fall a millimetre
   or two off the card, the white margin in or out. (`vision.template_search` places the
@@ -60,7 +64,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import MIN_CONTRAST, batch, contrasts, grey
-from vision.identify_kernels import hue_histograms, resize_area, white_balanced
+from vision.identify_kernels import hue_histograms, part_distances, resize_area, white_balanced
 from vision.search_kernels import window_correlations
 from vision.template_search import AlignedSearch, Scored, standardised
 
@@ -125,6 +129,19 @@ HUE_FAR = 0.75  # must lie within this distance of a view of the colour it is na
 # own yellow numeral (its field dark, its rim dim), showed orange to green hues 0.89 from
 # every view of its colour and of violet, and was named violet for a black share like
 # violet's; the 1151 coloured cards named right in the five unseen designs' tables lay 0.55 at most
+PARTS = (2, 2)  # rows, columns: the quarters of a card whose colours are also read apart
+PART_SHOWN = 0.5  # a part whose histogram sums under this (its colour and black under half
+# COLOUR_MASS of its pixels) says nothing of the card's colour
+PART_MARGIN = 0.1  # histogram distance by which another colour of the shape must lie nearer
+# a part (from the same part of its views) than the colour named for it to speak against
+# it: where half the parts that show colour do, the card shows two colours and is unknown.
+# Held-out uno-pale table 1000192: a green skip, its outline a few mm off, took in a strip of
+# a red 0 lying across its corner; under a warm lamp the pale green read between green and
+# yellow, near neither, and the strip's saturated hues made the whole card red-skip (0.53).
+# Its left quarters read red, its right ones 0.22 and 0.29 nearer yellow than red. A card
+# another one covers by a corner (one quarter of four another colour) is still named; over
+# the five unseen designs' 1,000 held-out tables, four named right that lay a third under
+# another card's colour are unknown too, and no fully visible one
 COLOUR_MASS = 0.05  # share of a card's pixels below which its colours (and black) are too
 # few to make a whole histogram of: a grey blank's stays as slight as its colours are
 GLARE_WINDOW = 9  # pixels (a side, at SIZE) of the neighbourhood whose darkest level bounds
@@ -322,12 +339,43 @@ def hues(img: Floats) -> Floats:
     COLOUR_MASS of its pixels keeps a histogram that slight: a grey card's few tinted
     pixels are not its colour. (Compiled, identify_kernels.hue_histograms: numpy's steps
     to the bit in one pass, not two dozen calls on small arrays.)"""
-    n = len(img)
-    hsv = cv2.cvtColor(img.reshape(n * SIZE[1], SIZE[0], 3), cv2.COLOR_BGR2HSV)
+    return _histograms(img, _hsv(img))
+
+
+def hues_and_parts(img: Floats) -> tuple[Floats, Floats]:
+    """hues() of `balanced` pictures, and the same of each of their PARTS apart, (n, parts,
+    HUE_BINS + 1), the quarters row by row: a part with less colour and black than
+    COLOUR_MASS of its pixels keeps a histogram that slight."""
+    n, height, width = img.shape[:3]
+    rows, cols = PARTS
+    hsv = _hsv(img)
+
+    def quarters(pictures: Floats) -> Floats:  # (n * parts, height / rows, width / cols, 3)
+        channels = pictures.shape[-1]
+        out: Floats = np.ascontiguousarray(
+            pictures.reshape(n, rows, height // rows, cols, width // cols, channels)
+            .transpose(0, 1, 3, 2, 4, 5)).reshape(n * rows * cols, height // rows,
+                                                  width // cols, channels)
+        return out
+
+    part_hsv = quarters(hsv.reshape(n, height, width, 3))
+    parts = _histograms(quarters(img), part_hsv.reshape(-1, width // cols, 3))
+    return _histograms(img, hsv), parts.reshape(n, rows * cols, HUE_BINS + 1)
+
+
+def _hsv(img: Floats) -> Floats:
+    """OpenCV's HSV of `balanced` pictures, their rows stacked: (n * height, width, 3)."""
+    n, height, width = img.shape[:3]
+    out: Floats = cv2.cvtColor(img.reshape(n * height, width, 3), cv2.COLOR_BGR2HSV)
+    return out
+
+
+def _histograms(img: Floats, hsv: Floats) -> Floats:
+    """hues() of pictures of any one size whose HSV (_hsv's) is given."""
     out: Floats = hue_histograms(
         img, hsv, HUE_BINS, np.array([SATURATED[0], SATURATED[1] - SATURATED[0]], np.float32),
         np.array([DARK[0], DARK[1], DARK[1] - DARK[0]], np.float32),
-        np.float32(COLOUR_MASS * SIZE[0] * SIZE[1]))
+        np.float32(COLOUR_MASS * img.shape[1] * img.shape[2]))
     return out
 
 
@@ -541,8 +589,8 @@ class TemplateIdentifier:
     `search` holds each enrolled view at every size of SCALES, both ways up, and whose
     shape each is (vision.template_search); `fine` the same templates at FINE_SIZE, in the
     search's order. `colours` holds the hue histogram of every view of each colour, colour
-    by colour (`colour_starts`: where each colour's views begin). `faces` maps a (shape,
-    colour) pair to its code.
+    by colour (`colour_starts`: where each colour's views begin), and `part_colours` those
+    of each view's PARTS. `faces` maps a (shape, colour) pair to its code.
     """
 
     codes: tuple[str, ...]
@@ -554,6 +602,7 @@ class TemplateIdentifier:
     faces: Mapping[tuple[int, int], str]
     fine: NDArray[np.float16]  # half floats: four times the values, few of them compared
     template_colours: NDArray[np.intp]  # the colour of each template's view, search's order
+    part_colours: Floats  # the hue histogram of each of PARTS of each row of `colours`
     threshold: float = 0.5
     recent: RecentPatches = field(default_factory=RecentPatches, compare=False,
                                   repr=False)
@@ -580,7 +629,7 @@ class TemplateIdentifier:
                                  FINE_SIZE, FINE_MARGIN)
         shapes = _per_template([shape_names.index(shape_of[i]) for i in owner])
         order = np.argsort(shapes, kind="stable")  # the search keeps its templates so
-        hist = hues(pictures)
+        hist, parts = hues_and_parts(pictures)
         views_of = [[j for j, i in enumerate(owner) if colour_of[i] == name]
                     for name in colour_names]
         faces = {(shape_names.index(s), colour_names.index(c)): code
@@ -588,13 +637,15 @@ class TemplateIdentifier:
         search = AlignedSearch.build(templates[order], shapes[order], len(shape_names), SIZE,
                                      MARGIN, _guides(templates, shapes))
         colours = _per_template([colour_names.index(colour_of[i]) for i in owner])
+        by_colour = [j for views in views_of for j in views]
         return cls(codes=codes, search=search, shape_names=shape_names,
-                   colours=hist[[j for views in views_of for j in views]].astype(np.float32),
+                   colours=hist[by_colour].astype(np.float32),
                    colour_starts=np.cumsum([0] + [len(views) for views in views_of[:-1]],
                                            dtype=np.intp),
                    colour_names=colour_names,
                    faces=faces, fine=fine[order].astype(np.float16),
                    template_colours=colours[order],
+                   part_colours=parts[by_colour].astype(np.float32),
                    threshold=threshold)
 
     @cached_property
@@ -652,9 +703,8 @@ class TemplateIdentifier:
         # the colours against the white the light makes, where the camera clipped the card's
         # (the shapes against its own: its ink is as the views', whatever the white)
         lifted = whites if lights is None else unclipped_whites(small, whites, lights)
-        hist = hues(pictures if lifted is whites else _against(small, lifted))
-        colour_d = self._colour_distances(hist)
-        hue_d = self._hue_distances(hist)
+        colour_d, hue_d, part_d = self._colours_read(
+            pictures if lifted is whites else _against(small, lifted))
         spread = contrasts(grey(patches))
         close = [i for i in range(len(patches)) if close_call(per_shape[i])]
         fine_inks = (ink(balanced(patches[close], FINE_SIZE), FINE_SHADING_DEGREE) if close
@@ -663,7 +713,8 @@ class TemplateIdentifier:
         lost = (np.zeros(len(patches), bool) if lights is None
                 else colour_lost(small, whites, lights))
         answers = [(None, 0.0) if lost[i] else
-                   self._decide(per_shape[i], colour_d[i], hue_d[i], spread[i], fine.get(i))
+                   self._decide(per_shape[i], colour_d[i], hue_d[i], spread[i], fine.get(i),
+                                part_d[i])
                    for i in range(len(patches))]
         # cards whose shape is named but not their colours (read again below): their shapes
         shaped = {i: self._shape(per_shape[i], fine.get(i)) for i, (code, _) in enumerate(answers)
@@ -681,10 +732,11 @@ class TemplateIdentifier:
         lit = lifted if lights is None else light_whites(whites, lights)
         in_light = [i for i in unsure if (lit[i] != lifted[i]).any()]
         if in_light:
-            lit_hist = hues(_against(small[in_light], lit[in_light]))
-            for i, lit_d, lit_hue_d in zip(in_light, self._colour_distances(lit_hist),
-                                           self._hue_distances(lit_hist), strict=True):
-                answer = self._decide(per_shape[i], lit_d, lit_hue_d, spread[i], fine.get(i))
+            for i, lit_d, lit_hue_d, lit_part_d in zip(
+                    in_light, *self._colours_read(_against(small[in_light], lit[in_light])),
+                    strict=True):
+                answer = self._decide(per_shape[i], lit_d, lit_hue_d, spread[i], fine.get(i),
+                                      lit_part_d)
                 if answer[0] == self._nearest_face(unsure[i], colour_d[i]):
                     answers[i] = answer
         # a card whose shape is named but not its colours may lie under a glare: its
@@ -694,12 +746,12 @@ class TemplateIdentifier:
         clipped = np.asarray(white_clipped(whites).any(axis=1), bool)
         again = [i for i in unsure if not clipped[i]]
         if again:
-            clear = hues(white_balanced(without_glare(small[again], whites[again]),
-                                        float(WHITE_PERCENTILE))[0])
-            for i, clear_d, clear_hue_d in zip(again, self._colour_distances(clear),
-                                               self._hue_distances(clear), strict=True):
+            clear = white_balanced(without_glare(small[again], whites[again]),
+                                   float(WHITE_PERCENTILE))[0]
+            for i, clear_d, clear_hue_d, clear_part_d in zip(again, *self._colours_read(clear),
+                                                             strict=True):
                 answer = self._decide(per_shape[i], clear_d, clear_hue_d, spread[i],
-                                      fine.get(i))
+                                      fine.get(i), clear_part_d)
                 answers[i] = answer if answer[0] is not None else answers[i]
         # a face printed black (a blank, a line on it) is black as the light on the card
         # shows it, not as its own blurred white does: where that light shows the card
@@ -733,6 +785,35 @@ class TemplateIdentifier:
         """The face of this shape in the colour nearest the card's (`colour_d`, its
         distances from each colour): the face _decide weighs."""
         return self.faces[(shape, min(self.colours_of[shape], key=lambda c: float(colour_d[c])))]
+
+    def _colours_read(self, pictures: Floats) -> tuple[Floats, Floats, Floats]:
+        """How far the colours of `balanced` pictures lie from each colour's: the whole
+        card's (_colour_distances), its hues' (_hue_distances) and its parts'
+        (_part_distances)."""
+        hist, parts = hues_and_parts(pictures)
+        return (self._colour_distances(hist), self._hue_distances(hist),
+                self._part_distances(parts))
+
+    def _part_distances(self, parts: Floats) -> Floats:
+        """How far each of each picture's PARTS (hues_and_parts') lies from the same part
+        of each colour's nearest view, (n, parts, colours): a card lies either way up, so
+        from that part or the one turned onto it, whichever is nearer (a framed joker's
+        frame prints red along two sides, violet along the others). NaN for a part with
+        too little colour to say (PART_SHOWN)."""
+        out: Floats = part_distances(parts, self.part_colours, self.colour_starts)
+        out[parts.sum(axis=2) < PART_SHOWN] = np.nan
+        return out
+
+    def _parts_against(self, part_d: Floats, shape: int, colour: int) -> bool:
+        """Whether the card's parts (`part_d`, _colours_read's for one card) show two colours:
+        in half of those that show colour at least, another colour of the shape lies nearer
+        than `colour` by PART_MARGIN."""
+        rivals = [c for c in self.colours_of[shape] if c != colour]
+        shown = part_d[~np.isnan(part_d[:, 0])]
+        if not rivals or not len(shown):
+            return False
+        against = shown[:, rivals].min(axis=1) < shown[:, colour] - PART_MARGIN
+        return bool(2 * int(against.sum()) >= len(shown))
 
     def _colour_distances(self, hist: Floats) -> Floats:
         """How far each histogram lies from each colour, (patches, colours): from the
@@ -811,10 +892,11 @@ class TemplateIdentifier:
         return [found[:FINE_TEMPLATES] for found in alike]
 
     def _decide(self, shape_scores: Floats, colour_d: Floats, hue_d: Floats, spread: float,
-                fine: tuple[float, float] | None = None) -> tuple[str | None, float]:
+                fine: tuple[float, float] | None = None, part_d: Floats | None = None
+                ) -> tuple[str | None, float]:
         """The face when one shape clearly wins (_shape) and, among the colours that shape
-        comes in, one colour clearly wins and its hues are the card's (`hue_d`); else
-        None."""
+        comes in, one colour clearly wins, its hues are the card's (`hue_d`) and its parts
+        (`part_d`, where given) do not show another (_parts_against); else None."""
         shape, shape_conf = self._shape(shape_scores, fine)
         ranked = sorted(self.colours_of[shape], key=lambda c: float(colour_d[c]))
         colour_lead = 2.0  # how clearly the best colour wins (1: just): here, no rival
@@ -827,7 +909,8 @@ class TemplateIdentifier:
         hue_fit = 2.0 if own else HUE_FAR / max(float(hue_d[ranked[0]]), 1e-3)
         conf = 0.5 * min(shape_conf, colour_lead,
                          far / max(float(colour_d[ranked[0]]), 1e-3), hue_fit, 2.0)
-        if spread < MIN_CONTRAST:
+        if spread < MIN_CONTRAST or (conf >= self.threshold and part_d is not None
+                                     and self._parts_against(part_d, shape, ranked[0])):
             conf = 0.0
         conf = float(np.clip(conf, 0.0, 1.0))
         code = self.faces[(shape, ranked[0])]
