@@ -340,8 +340,8 @@ def white_balanced(small: Any, percentile: float) -> Any:  # pragma: no cover
 
 
 @compiled
-def hue_histograms(img: Any, hsv: Any, bins: int, saturated: Any, dark: Any,
-                   least: Any) -> Any:  # pragma: no cover
+def hue_histograms(img: Any, hsv: Any, bins: int, saturated: Any, dark: Any, least: Any,
+                   rows: int, cols: int, part_least: Any) -> tuple[Any, Any]:  # pragma: no cover
     """The colours of `balanced` pictures (n, height, width, 3) whose OpenCV HSV (n *
     height, width, 3) is given, as vision.template_identifier.hues() describes them,
     (n, bins + 1), in numpy's float32 steps to the bit: each saturated pixel's weight (a
@@ -349,18 +349,30 @@ def hue_histograms(img: Any, hsv: Any, bins: int, saturated: Any, dark: Any,
     the two bins nearest its hue (bin k's middle at k), each bin's shares added in float64
     in the pixels' order (as np.bincount adds them) and put into float32 after each of the
     two shares, then the share of black (a ramp down from dark[1] over dark[2]), the
-    histogram over its total (at least `least`), both summed as numpy sums a row."""
+    histogram over its total (at least `least`), both summed as numpy sums a row. And in
+    the same pass the same of each of rows x cols parts of each picture (height and width
+    whole multiples of them), each as if it were a picture of its own (at least
+    `part_least`), (n, rows * cols, bins + 1), the parts row by row."""
     n, height, width = img.shape[0], img.shape[1], img.shape[2]
     size = height * width
+    part_height, part_width = height // rows, width // cols
+    count, part_size = rows * cols, (height // rows) * (width // cols)
     out = np.zeros((n, bins + 1), np.float32)
+    parts = np.zeros((n, count, bins + 1), np.float32)
     lower, upper = np.zeros(bins), np.zeros(bins)  # each bin's sums from its two shares
+    part_lower, part_upper = np.zeros((count, bins)), np.zeros((count, bins))
     black = np.empty(size, np.float32)
+    part_black = np.empty((count, part_size), np.float32)
     one, eps = np.float32(1.0), np.float32(1e-3)
     for i in range(n):
         lower[:] = 0.0
         upper[:] = 0.0
+        part_lower[:] = 0.0
+        part_upper[:] = 0.0
         for y in range(height):
+            row, part_y = y // part_height, y % part_height
             for x in range(width):
+                part = row * cols + x // part_width
                 b, g, r = img[i, y, x, 0], img[i, y, x, 1], img[i, y, x, 2]
                 low, top = min(min(b, g), r), max(max(b, g), r)
                 weight = min(max(((top - low) / (top + eps) - saturated[0]) / saturated[1],
@@ -373,17 +385,33 @@ def hue_histograms(img: Any, hsv: Any, bins: int, saturated: Any, dark: Any,
                 share = place - below
                 k = int(below)  # (a hue in [0, 360): from -1 to bins - 1)
                 k = k + bins if k < 0 else k
-                lower[k] += np.float64(weight * (one - share))
-                upper[k + 1 if k + 1 < bins else 0] += np.float64(weight * share)
-                black[y * width + x] = min(max((dark[1] - top) / dark[2], np.float32(0.0)), one)
-        row = out[i]
-        for k in range(bins):
-            row[k] = np.float32(np.float64(np.float32(lower[k])) + upper[k])
-        row[bins] = np.float32(0.5) * pairwise_sum(black, 0, size)
-        total = max(pairwise_sum(row, 0, bins + 1), least)
-        for k in range(bins + 1):
-            row[k] = row[k] / total
-    return out
+                above = k + 1 if k + 1 < bins else 0
+                first, second = np.float64(weight * (one - share)), np.float64(weight * share)
+                lower[k] += first
+                upper[above] += second
+                part_lower[part, k] += first
+                part_upper[part, above] += second
+                dark_share = min(max((dark[1] - top) / dark[2], np.float32(0.0)), one)
+                black[y * width + x] = dark_share
+                part_black[part, part_y * part_width + x % part_width] = dark_share
+        _normalised(out[i], lower, upper, black, size, least)
+        for part in range(count):
+            _normalised(parts[i, part], part_lower[part], part_upper[part], part_black[part],
+                        part_size, part_least)
+    return out, parts
+
+
+@compiled
+def _normalised(row: Any, lower: Any, upper: Any, black: Any, size: int,
+                least: Any) -> None:  # pragma: no cover
+    """A histogram's row from its bins' two sums and its pixels' black (hue_histograms)."""
+    bins = lower.shape[0]
+    for k in range(bins):
+        row[k] = np.float32(np.float64(np.float32(lower[k])) + upper[k])
+    row[bins] = np.float32(0.5) * pairwise_sum(black, 0, size)
+    total = max(pairwise_sum(row, 0, bins + 1), least)
+    for k in range(bins + 1):
+        row[k] = row[k] / total
 
 
 @compiled

@@ -339,44 +339,25 @@ def hues(img: Floats) -> Floats:
     COLOUR_MASS of its pixels keeps a histogram that slight: a grey card's few tinted
     pixels are not its colour. (Compiled, identify_kernels.hue_histograms: numpy's steps
     to the bit in one pass, not two dozen calls on small arrays.)"""
-    return _histograms(img, _hsv(img))
+    return hues_and_parts(img)[0]
 
 
 def hues_and_parts(img: Floats) -> tuple[Floats, Floats]:
     """hues() of `balanced` pictures, and the same of each of their PARTS apart, (n, parts,
-    HUE_BINS + 1), the quarters row by row: a part with less colour and black than
-    COLOUR_MASS of its pixels keeps a histogram that slight."""
+    HUE_BINS + 1), the parts row by row, each as hues() would read it cut out: a part with
+    less colour and black than COLOUR_MASS of its pixels keeps a histogram that slight.
+    (One compiled pass for both.)"""
     n, height, width = img.shape[:3]
     rows, cols = PARTS
-    hsv = _hsv(img)
-
-    def quarters(pictures: Floats) -> Floats:  # (n * parts, height / rows, width / cols, 3)
-        channels = pictures.shape[-1]
-        out: Floats = np.ascontiguousarray(
-            pictures.reshape(n, rows, height // rows, cols, width // cols, channels)
-            .transpose(0, 1, 3, 2, 4, 5)).reshape(n * rows * cols, height // rows,
-                                                  width // cols, channels)
-        return out
-
-    part_hsv = quarters(hsv.reshape(n, height, width, 3))
-    parts = _histograms(quarters(img), part_hsv.reshape(-1, width // cols, 3))
-    return _histograms(img, hsv), parts.reshape(n, rows * cols, HUE_BINS + 1)
-
-
-def _hsv(img: Floats) -> Floats:
-    """OpenCV's HSV of `balanced` pictures, their rows stacked: (n * height, width, 3)."""
-    n, height, width = img.shape[:3]
-    out: Floats = cv2.cvtColor(img.reshape(n * height, width, 3), cv2.COLOR_BGR2HSV)
-    return out
-
-
-def _histograms(img: Floats, hsv: Floats) -> Floats:
-    """hues() of pictures of any one size whose HSV (_hsv's) is given."""
-    out: Floats = hue_histograms(
+    if height % rows or width % cols:
+        raise ValueError(f"{width}x{height} pictures do not divide into {cols}x{rows} parts")
+    hsv = cv2.cvtColor(img.reshape(n * height, width, 3), cv2.COLOR_BGR2HSV)
+    whole, parts = hue_histograms(
         img, hsv, HUE_BINS, np.array([SATURATED[0], SATURATED[1] - SATURATED[0]], np.float32),
         np.array([DARK[0], DARK[1], DARK[1] - DARK[0]], np.float32),
-        np.float32(COLOUR_MASS * img.shape[1] * img.shape[2]))
-    return out
+        np.float32(COLOUR_MASS * height * width), rows, cols,
+        np.float32(COLOUR_MASS * (height // rows) * (width // cols)))
+    return whole, parts
 
 
 def black_fields(small: Image8, pictures: Floats, lights: Floats) -> NDArray[np.bool_]:
