@@ -139,9 +139,9 @@ PART_MARGIN = 0.1  # histogram distance by which another colour of the shape mus
 # a red 0 lying across its corner; under a warm lamp the pale green read between green and
 # yellow, near neither, and the strip's saturated hues made the whole card red-skip (0.53).
 # Its left quarters read red, its right ones 0.22 and 0.29 nearer yellow than red. A card
-# another one covers by a corner (one quarter of four another colour) is still named; over
-# the five unseen designs' 1,000 held-out tables, four named right that lay a third under
-# another card's colour are unknown too, and no fully visible one
+# another one covers by a corner (one quarter of four another colour) is still named; on
+# 200 held-out tables of each of the five unseen designs, four named right that lay a third
+# under another card's colour are unknown too, and no fully visible one
 COLOUR_MASS = 0.05  # share of a card's pixels below which its colours (and black) are too
 # few to make a whole histogram of: a grey blank's stays as slight as its colours are
 GLARE_WINDOW = 9  # pixels (a side, at SIZE) of the neighbourhood whose darkest level bounds
