@@ -1425,13 +1425,13 @@ def warp_patch(frame: Frame, corners_px: Vec, size: tuple[int, int] = (64, 88),
     """The quadrilateral of the frame with these corners (image pixels, clockwise from the
     card's top-left) as an upright (width, height) patch of the frame's channels; written
     into `out` when given (a slot of a batch of patches)."""
-    m = cv2.getPerspectiveTransform(corners_px.astype(np.float32), _patch_corners(size))
+    m = cv2.getPerspectiveTransform(corners_px.astype(np.float32), patch_corners(size))
     return np.asarray(cv2.warpPerspective(frame, m, size, dst=out, flags=cv2.INTER_LINEAR),
                       np.uint8)
 
 
 @functools.cache
-def _patch_corners(size: tuple[int, int]) -> NDArray[np.float32]:
+def patch_corners(size: tuple[int, int]) -> NDArray[np.float32]:
     """The corners of a (width, height) patch, pixel centres at whole numbers (made once
     per size: a frame's patches are cut by the dozen)."""
     w, h = size

@@ -226,6 +226,12 @@ class Identifier(Protocol):
         the mat only for an identifier that does)."""
         ...
 
+    @property
+    def reads_covered(self) -> bool:
+        """Whether a card left unknown is worth naming again with the part other outlines
+        cover filled with its own field (TableReader asks only an identifier that is)."""
+        ...
+
     def identify(self, patch: Image8) -> tuple[str | None, float]: ...
 
     def identify_many(self, patches: Sequence[Image8]) -> list[tuple[str | None, float]]: ...
@@ -331,6 +337,12 @@ class CardIdentifier:
     @property
     def reads_light(self) -> bool:
         """No: the discriminant was taught our own art across lights."""
+        return False
+
+    @property
+    def reads_covered(self) -> bool:
+        """No: the discriminant was taught whole cards of our own art, and names them as
+        it was measured (vision_bench.py)."""
         return False
 
     def identify(self, patch: Image8) -> tuple[str | None, float]:

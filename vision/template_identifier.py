@@ -643,6 +643,12 @@ class TemplateIdentifier:
         the mat shows (identify_batch)."""
         return True
 
+    @property
+    def reads_covered(self) -> bool:
+        """Yes: it compares shapes by correlation, and a part filled with the card's own
+        field takes nothing from a shape and adds nothing to another (TableReader)."""
+        return True
+
     def identify(self, patch: Image8) -> tuple[str | None, float]:
         """(code, confidence) for an upright card patch; (None, confidence) when unsure."""
         return self.identify_many([patch])[0]

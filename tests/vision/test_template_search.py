@@ -173,6 +173,7 @@ class Cutting:
         self.identifier = identifier
         self.codes = identifier.codes
         self.reads_light = identifier.reads_light
+        self.reads_covered = identifier.reads_covered
         self.batches: list[Image] = []
 
     def identify(self, patch: Image) -> tuple[str | None, float]:
