@@ -60,6 +60,9 @@ LEARN_RATE = 0.3  # share of the view an update blends in where the mat shows
 HEAL_RATE = 0.5  # the same where the model no longer fits but the view looks like bare mat
 LIGHT_STEP = 6.0  # mm between the mat model's samples under a card (_lights)
 COVER_GROWTH = 1.5  # mm by which another outline's part of a card grows (its rim, blurred)
+MIN_COVERED = 0.05  # share of a card below which a cover takes too little from its shape to
+# have left it unknown (held-out tempus-framed tables 1000000-1000039: of 11 cards retried
+# covered less, none named; of 16 covered 5-20 %, 8, each right)
 MAX_COVERED = 0.2  # share of a card beyond which its uncovered part is too little to name
 SAME_SHAPE = 0.01  # how far a full frame's aspect ratio may differ from the small frame's
 
@@ -300,7 +303,8 @@ class TableReader:
 
     def _cover(self, quad: CardQuad, others: list[CardQuad]) -> Mask | None:
         """The pixels of the card's patch (PATCH_SIZE) that other outlines cover, each grown
-        by COVER_GROWTH; None where none does or they cover more than MAX_COVERED of it."""
+        by COVER_GROWTH; None where they cover less than MIN_COVERED of it or more than
+        MAX_COVERED."""
         w, h = PATCH_SIZE
         near = [o for o in others if math.dist(o.center_mm, quad.center_mm)
                 < _radius(o) + _radius(quad) + COVER_GROWTH]
@@ -314,7 +318,7 @@ class TableReader:
             poly = cv2.perspectiveTransform(grown.reshape(1, -1, 2), to_patch)[0]
             cv2.fillPoly(cover, [np.round(poly).astype(np.int32)], 1)
         share = float(cover.mean())
-        if share == 0.0 or share > MAX_COVERED:
+        if not MIN_COVERED <= share <= MAX_COVERED:
             return None
         return cover.astype(bool)
 
