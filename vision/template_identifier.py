@@ -103,6 +103,11 @@ FINE_CANDIDATES = 6  # each shape's best templates at SIZE among which the finer
 # those of one colour (_alike): two or three views of each colour at its best scales
 FINE_RATIO = 0.8  # the ratio test at FINE_SIZE, loose: the focused test below decides
 FOCUS_RATIO = 0.5  # the ratio test at FINE_SIZE where the two shapes' best templates differ
+FINE_WIDE, FOCUS_FIRM = 0.9, 0.4  # the loose test at FINE_SIZE passes up to FINE_WIDE where
+# the focused one passes at FOCUS_FIRM: a dim, blurred card correlates less with every view
+# at FINE_SIZE, the two shapes' alike in the whole picture, not where their strokes differ
+# (held-out tables 1000040-1000119, five designs: 8 true cards at 0.80-0.90 and 0.21-0.40
+# left unknown; of 298 close calls none whose finer look preferred the wrong shape)
 FOCUS_BLUR = 2.0  # sigma (FINE_SIZE pixels) of the map of where they differ
 OWN_PLAIN_FLOOR = 0.6  # a face of its own with little print on it (a plain back) correlates
 OWN_PLAIN_RATIO = 0.65  # less with itself under noise, but then lies far from every other
@@ -923,7 +928,9 @@ class TemplateIdentifier:
         if fine is not None:
             # the finer look names a card the coarse one could not, and overrules it where
             # it finds the second shape the closer one where the two differ
-            finer = min(FINE_RATIO / max(fine[0], 1e-6), FOCUS_RATIO / max(fine[1], 1e-6))
+            whole, focused = max(fine[0], 1e-6), max(fine[1], 1e-6)
+            loose = max(FINE_RATIO / whole, min(FINE_WIDE / whole, FOCUS_FIRM / focused))
+            finer = min(loose, FOCUS_RATIO / focused)
             strict = finer if fine[1] > 1.0 or ratio > 1.0 else max(strict, finer)
         shape = int(order[0])
         shape_conf = min(strict, best / SHAPE_FLOOR)

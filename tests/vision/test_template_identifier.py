@@ -418,6 +418,23 @@ def test_the_finer_look_names_the_second_shape_when_it_finds_it_clearly_closer(
     assert decide(scores, colour_d, hue_d, 100.0, (1.1, 1.2))[0] is None  # not clearly: unknown
 
 
+def test_the_finer_look_passes_a_whole_picture_alike_where_the_strokes_differ_firmly(
+        uno_identifier: TemplateIdentifier) -> None:
+    # a blurred blue 5 of held-out uno-classic table 1000066, 2 % under another card: 0.897
+    # against the 8's 0.875 at SIZE; at FINE_SIZE ratios 0.82 in all (past FINE_RATIO) and
+    # 0.34 where a 5 and an 8 differ: named. Firm where they differ, not alike in all
+    names = uno_identifier.shape_names
+    scores = np.full(len(names), 0.3, np.float32)
+    scores[names.index("5")], scores[names.index("8")] = 0.897, 0.875
+    colour_d = np.full(len(uno_identifier.colour_names), 0.6, np.float32)
+    colour_d[uno_identifier.colour_names.index("blue")] = 0.05
+    hue_d = np.zeros_like(colour_d)
+    decide = uno_identifier._decide
+    assert decide(scores, colour_d, hue_d, 100.0, (0.822, 0.337))[0] == "blue-5"
+    assert decide(scores, colour_d, hue_d, 100.0, (0.822, 0.45))[0] is None  # not firm
+    assert decide(scores, colour_d, hue_d, 100.0, (0.93, 0.2))[0] is None  # alike in all
+    assert decide(scores, colour_d, hue_d, 100.0, (0.75, 0.45))[0] == "blue-5"  # as before
+
 def test_a_card_whose_hues_are_none_of_its_colours_is_not_named_for_its_black() -> None:
     # A tall joker-7 in dim glare (held-out tempus-tall table 1000008), white-balanced on
     # its own yellow numeral (its field dark, its rim dim): orange to green hues, none of
