@@ -282,7 +282,7 @@ class TableReader:
         with its own field (the median of the rest of it), in place. A card's corner laid on
         another hides a few per cent of it, but its rim and print, dark on the card's light
         field, took its correlation with its own face from above 0.9 to 0.74-0.79 (held-out
-        tempus-framed tables 1000040-1000119, 6 of 12 fully visible cards left unknown).
+        tempus-framed tables 1000040-1000119: 6 of the 13 fully visible cards left unknown).
         Which card lies on top is not known: the part is left out either way."""
         todo = []
         for i, (quad, (code, _)) in enumerate(zip(quads, named, strict=True)):
