@@ -4,21 +4,21 @@
                                                [--scenes 40] [--reps 5] [--seed-base S]
 
 `--base` is a git revision: its vision/ is exported into a folder beside the system's
-temporary files as the package `vision_base` (its imports renamed; kept per commit, so
-numba compiles its kernels once), and both versions run in this one process. Each scene
-is rendered once, as vision_bench.py renders it (`remi`: 24 tiles named from the full
-frame x1.8; an own deck: profile_read's case; `--design`, a design of
-vision.foreign_decks enrolled as `vision_bench.py --unseen-decks` enrols it, each version's
-TemplateIdentifier learnt from the same crops), then read by a fresh reader of each
-version that calibrates on the bare mat first, `--reps` times, which version reads
-first alternating (an enrolled deck's identifier forgetting the patches it named: every
-card new, as vision_bench times it). Every reading is compared (each card's code,
-confidence and corners, whether the mat is obstructed, the clutter, the thumbnail) and the
-scenes read differently are listed: an optimisation that must not change a read shows here that it
-does not. The CPU time of each read (time.process_time, the least of its reps) is
-compared scene by scene: on a shared machine, paired CPU times are the figures that
-compare (a wall-clock run against another is not). Run it with no other benchmark
-running when its times matter.
+temporary files as the package `vision_base` (its imports renamed; kept per commit, so numba
+compiles its kernels once), and both versions run in this one process. Each scene is
+rendered once, as vision_bench.py renders it (`remi`: 24 tiles named from the full frame
+x1.8; an own deck: profile_read's case; `--design`, a design of vision.foreign_decks
+enrolled as `vision_bench.py --unseen-decks` enrols it, each version's TemplateIdentifier
+learnt from the same crops; this tree's reader is told dark_faces too where the enrolment
+measured them, which a base before it cannot be), then read by a fresh reader of each
+version that calibrates on the bare mat first, `--reps` times, which version reads first
+alternating (an enrolled deck's identifier forgetting the patches it named: every card new,
+as vision_bench times it). Every reading is compared (each card's code, confidence and
+corners, whether the mat is obstructed, the clutter, the thumbnail) and the scenes read
+differently are listed: an optimisation that must not change a read shows here that it does
+not. The CPU time of each read (time.process_time, the least of its reps) is compared scene
+by scene: on a shared machine, paired CPU times are the figures that compare (a wall-clock
+run against another is not). Run it with no other benchmark running when its times matter.
 """
 
 from __future__ import annotations
@@ -126,6 +126,8 @@ def main() -> None:
     mat = default_mat()
     mat_image = render_mat(mat, MAT_PX_PER_MM)
     versions: dict[str, tuple[Any, Any]] = {}
+    # what only this tree's reader is told (a base revision's may not know it)
+    told: dict[str, dict[str, Any]] = {"base": {}, "this": {}}
     if args.design is None:
         deck = Deck.load(args.deck)
         case = CASES.get(args.deck, Case(args.deck))
@@ -141,12 +143,14 @@ def main() -> None:
         card_mm, dark_rims = enrolment.card_mm, enrolment.dark_rims
         versions["base"] = (BaseTemplateIdentifier.from_references(enrolment.crops), BaseReader)
         versions["this"] = (enrolment.identifier, TableReader)
+        if enrolment.dark_faces:
+            told["this"] = {"dark_faces": True}
     bench = argparse.Namespace(width=1280, height=720, full_scale=case.full_scale,
                                name_small=False, cards=case.cards, piles=case.piles)
     resolution = (round(1280 * case.full_scale), round(720 * case.full_scale))
     warm = take_scene(args.seed_base - 1, deck, mat, mat_image, bench, resolution)
-    for identifier, reader in versions.values():  # numba's kernels loaded, as vision_bench
-        first = reader(mat, forgetting(identifier), card_mm, dark_rims=dark_rims)
+    for name, (identifier, reader) in versions.items():  # numba loaded, as vision_bench
+        first = reader(mat, forgetting(identifier), card_mm, dark_rims=dark_rims, **told[name])
         for frame, full in (warm.bare, warm.shot):
             first.read(frame, full=full)
     gc.collect()
@@ -163,7 +167,8 @@ def main() -> None:
         for rep in range(args.reps):
             for name in (list(versions) if rep % 2 == 0 else list(versions)[::-1]):
                 identifier, reader_class = versions[name]
-                reader = reader_class(mat, forgetting(identifier), card_mm, dark_rims=dark_rims)
+                reader = reader_class(mat, forgetting(identifier), card_mm, dark_rims=dark_rims,
+                                      **told[name])
                 reader.read(bare, full=bare_full)
                 start = time.process_time()
                 reading = reader.read(frame, full=full)

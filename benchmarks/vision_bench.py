@@ -42,7 +42,8 @@ enrol` finds and cuts it (vision.enrolment: a frame with a card missed or someth
 else on the mat is not taken, its faces laid out again in the next pass), and a
 TemplateIdentifier learnt from those crops (as every enrolled deck is named); then its
 held-out scenes are read by a reader given the measured size (and whether the cards'
-rim is darker than the mat, find_cards' dark_rims).
+rim is darker than the mat, find_cards' dark_rims, and whether some faces are dark with
+no light rim round them, dark_faces).
 Per design: the share of fully visible cards named right, accuracy on accepted cards,
 false accepts, the read time, the most confused pairs, and why the fully visible cards
 not named were not: no outline found there, an outline with a corner more than
@@ -442,7 +443,7 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
 def warm_up(deck: Deck, mat: MatSpec, mat_image: NDArray[np.uint8],
             identifier: Identifier, args: argparse.Namespace,
             resolution: tuple[int, int], card_mm: tuple[float, float],
-            dark_rims: bool = False) -> None:
+            dark_rims: bool = False, dark_faces: bool = False) -> None:
     """Read one scene before timing: the first read of a process loads (or, after an
     install, compiles) the numba kernels, a one-off like the calibration, not a frame's cost.
     Its seed lies below the measured ones.
@@ -452,7 +453,7 @@ def warm_up(deck: Deck, mat: MatSpec, mat_image: NDArray[np.uint8],
     Remi reader loaded, and the benchmark's own churn (a scene rendered, a reader made for
     each) set one off in about one timed read in 20, counted to that read."""
     taken = take_scene(args.seed_base - 1, deck, mat, mat_image, args, resolution)
-    reader = TableReader(mat, identifier, card_mm, dark_rims=dark_rims)
+    reader = TableReader(mat, identifier, card_mm, dark_rims=dark_rims, dark_faces=dark_faces)
     for frame, full in (taken.bare, taken.shot):
         reader.read(frame, full=full)
     gc.collect()
@@ -522,20 +523,22 @@ def run(args: argparse.Namespace) -> Tally:
 
 
 def read_scenes(args: argparse.Namespace, deck: Deck, identifier: Identifier,
-                card_mm: tuple[float, float], dark_rims: bool = False) -> Tally:
+                card_mm: tuple[float, float], dark_rims: bool = False,
+                dark_faces: bool = False) -> Tally:
     """Read args.scenes held-out scenes of the deck with a reader told the card is card_mm
     (and whether its rim is darker than the mat)."""
     mat = default_mat()
     mat_image = render_mat(mat, MAT_PX_PER_MM)
     tally = Tally()
     resolution = (round(args.width * args.full_scale), round(args.height * args.full_scale))
-    warm_up(deck, mat, mat_image, identifier, args, resolution, card_mm, dark_rims)
+    warm_up(deck, mat, mat_image, identifier, args, resolution, card_mm, dark_rims, dark_faces)
     for n in range(args.scenes):
         seed = args.seed_base + n
         taken = take_scene(seed, deck, mat, mat_image, args, resolution)
         scene, conditions, result = taken.scene, taken.conditions, taken.result
         (empty_frame, empty_full), (frame, full) = taken.bare, taken.shot
-        reader = TableReader(mat, identifier, card_mm, dark_rims=dark_rims)
+        reader = TableReader(mat, identifier, card_mm, dark_rims=dark_rims,
+                             dark_faces=dark_faces)
         start = time.perf_counter()
         try:
             reader.read(empty_frame, full=empty_full)
@@ -587,6 +590,7 @@ class Enrolment:
     crops: dict[str, Image]
     missing: list[str]
     dark_rims: bool = False  # the cards' rim is darker than the mat (find_cards)
+    dark_faces: bool = False  # some faces dark with no light rim round them (find_cards)
 
 
 def unseen_deck(design: ForeignDesign) -> Deck:
@@ -650,7 +654,7 @@ def enrol(deck: Deck, mat: MatSpec, mat_image: Image, seed: int,
     bare_scene = Scene(mat_image, mat, MAT_PX_PER_MM)
     crops: dict[str, Image] = {}
     card_mm: tuple[float, float] | None = None
-    dark_rims = False
+    dark_rims = dark_faces = False
     frames = 0
     for _ in range(ENROL_PASSES):
         todo = [code for code in deck.images if code not in crops]
@@ -666,12 +670,14 @@ def enrol(deck: Deck, mat: MatSpec, mat_image: Image, seed: int,
         if card_mm is None:  # as `tableref enrol` measures it, against the bare mat seen
             measured = measure_deck(cal, shots, bare)
             card_mm, dark_rims = measured.card_mm, measured.dark_rims
+            dark_faces = measured.dark_faces
         for batch, shot in zip(batches, shots, strict=True):
             crops.update(cut_faces(cal, shot, batch, card_mm))
     assert card_mm is not None
     identifier = TemplateIdentifier.from_references(crops)
     return Enrolment(identifier, card_mm, frames, crops,
-                     [code for code in deck.images if code not in crops], dark_rims)
+                     [code for code in deck.images if code not in crops], dark_rims,
+                     dark_faces)
 
 
 def run_unseen(args: argparse.Namespace) -> list[tuple[ForeignDesign, Enrolment, Tally]]:
@@ -693,7 +699,7 @@ def run_unseen(args: argparse.Namespace) -> list[tuple[ForeignDesign, Enrolment,
             for code, crop in enrolment.crops.items():
                 cv2.imwrite(str(crops / f"{code}.png"), crop)
         tally = read_scenes(own, deck, enrolment.identifier, enrolment.card_mm,
-                            enrolment.dark_rims)
+                            enrolment.dark_rims, enrolment.dark_faces)
         results.append((design, enrolment, tally))
         if args.progress:
             print(f"... {name} done", flush=True)
@@ -709,20 +715,21 @@ def report_unseen(results: list[tuple[ForeignDesign, Enrolment, Tally]],
     print(f"\nUnseen decks: each enrolled from a rendered session ({ENROL_GRID[0]}x"
           f"{ENROL_GRID[1]} faces a frame), then {args.scenes} held-out scenes from seed "
           f"{args.seed_base}, {args.cards} cards, {args.width}x{args.height}, 1 thread")
-    print(f"\n{'design':<15}{'card mm (measured, rim)':<29}{'cut in frames':>14}{'named':>18}"
-          f"{'accuracy':>18}{'false acc.':>12}{'read ms':>9}")
+    print(f"\n{'design':<15}{'card mm (measured, rim, faces)':<36}{'cut in frames':>14}"
+          f"{'named':>18}{'accuracy':>18}{'false acc.':>12}{'read ms':>9}")
     for design, enrolment, tally in results:
         read = np.array(tally.read_ms or [0.0])
         size = (f"{design.card_mm[0]:g}x{design.card_mm[1]:g} "
                 f"({enrolment.card_mm[0]:g}x{enrolment.card_mm[1]:g}, "
-                f"{'dark' if enrolment.dark_rims else 'light'})")
+                f"{'dark' if enrolment.dark_rims else 'light'}, "
+                f"{'dark' if enrolment.dark_faces else 'light'})")
         cut = (f"{len(enrolment.crops)}/{len(enrolment.crops) + len(enrolment.missing)} "
                f"in {enrolment.frames}")
         named = (f"{pct(tally.expected_named, tally.expected):.1f} % "
                  f"({tally.expected_named}/{tally.expected})")
         accuracy = f"{pct(tally.correct, tally.accepted):.2f} % ({tally.accepted})"
         false = pct(tally.false_accepts, tally.accepted + tally.false_accepts)
-        print(f"{design.name:<15}{size:<29}{cut:>14}{named:>18}{accuracy:>18}"
+        print(f"{design.name:<15}{size:<36}{cut:>14}{named:>18}{accuracy:>18}"
               f"{false:>10.2f} %{float(np.median(read)):>9.1f}")
     print(f"targets: named >= {UNSEEN_TARGETS['named']} %, accuracy >= "
           f"{TARGETS['accuracy']} %, false accepts <= {TARGETS['false_accepts']} %, "

@@ -53,6 +53,7 @@ class DeckProfile:
     faces: dict[str, list[str]]  # code -> view file names, first pass first
     data: dict[str, Any]  # the whole profile.json
     dark_rims: bool = False  # the cards' rim is darker than the mat (find_cards looks so)
+    dark_faces: bool = False  # some faces dark with no light rim (find_cards looks so)
 
     def key(self) -> str:
         """What the learnt identifier is cached under: the profile's content."""
@@ -104,8 +105,9 @@ def load_profile(folder: Path) -> DeckProfile:
         width, height = (float(v) for v in data["card_mm"])
         faces = {str(code): [str(n) for n in names] for code, names in data["faces"].items()}
         dark_rims = data.get("dark_rims", False)  # a profile written before: light rims
-        if not isinstance(dark_rims, bool):
-            raise ValueError(dark_rims)
+        dark_faces = data.get("dark_faces", False)  # and light faces
+        if not isinstance(dark_rims, bool) or not isinstance(dark_faces, bool):
+            raise ValueError("dark_rims and dark_faces are true or false")
     except (KeyError, TypeError, ValueError, AttributeError):
         raise ProfileError(f"{path}: not a valid deck profile (fields missing)") from None
     try:
@@ -120,7 +122,7 @@ def load_profile(folder: Path) -> DeckProfile:
             if not _plain_name(name) or not (folder / name).is_file():
                 raise ProfileError(f"{path}: view {name!r} is missing")
     return DeckProfile(folder=folder, deck=deck, card_mm=(width, height), faces=faces, data=data,
-                       dark_rims=dark_rims)
+                       dark_rims=dark_rims, dark_faces=dark_faces)
 
 
 def write_profile(data: Path, enrolled: EnrolledDeck, camera: str,
@@ -141,7 +143,7 @@ def write_profile(data: Path, enrolled: EnrolledDeck, camera: str,
     profile = {
         "format": FORMAT, "deck": enrolled.deck,
         "card_mm": [round(enrolled.card_mm[0], 1), round(enrolled.card_mm[1], 1)],
-        "dark_rims": enrolled.dark_rims,
+        "dark_rims": enrolled.dark_rims, "dark_faces": enrolled.dark_faces,
         "enrolled": when, "camera": camera,
         "passes": [p.to_json() for p in enrolled.passes],
         "confusable": [[a, b, share] for a, b, share in enrolled.confusable],

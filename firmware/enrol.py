@@ -30,7 +30,7 @@ from firmware.enrol_words import Cards, Said
 from referee.decks import Deck
 from vision.calibration import Calibration, TableNotFound, calibrate, check_frame
 from vision.cards import mat_colour, view_mask
-from vision.deck_measure import measure_deck
+from vision.deck_measure import FaceTally, measure_deck
 from vision.enrolment import (
     Image8,
     LaidOut,
@@ -112,8 +112,8 @@ class PassInfo:
 class EnrolledDeck:
     """What an enrolment found: the card size, the views of each face (first pass
     first), each pass's light, the pairs of faces the camera will confuse, whether the
-    cards' rim is darker than the mat (the reader looks for them so), and the faces it
-    will mostly leave unknown."""
+    cards' rim is darker than the mat and whether some faces are with no light rim round
+    them (the reader looks for them so), and the faces it will mostly leave unknown."""
 
     deck: str
     card_mm: tuple[float, float]
@@ -121,6 +121,7 @@ class EnrolledDeck:
     passes: list[PassInfo]
     confusable: list[tuple[str, str, float]]
     dark_rims: bool = False
+    dark_faces: bool = False
     unsure: list[tuple[str, float]] = field(default_factory=list)  # faces mostly unknown
 
 
@@ -144,6 +145,7 @@ class EnrolSession:
         self.message = ""
         self.card_mm: tuple[float, float] | None = None
         self.dark_rims = False  # measured with the card size (vision.deck_measure)
+        self._faces = FaceTally()  # the dark faces of the layouts taken (dark_faces)
         self._laid_mm = (0.0, 0.0)  # the cards' size as find_laid_cards outlines them
         self.views: list[dict[str, Image8]] = [{}]
         self._infos: list[PassInfo] = []
@@ -204,14 +206,18 @@ class EnrolSession:
         soft = [card for card in cards if blurred(card, seen_px_per_mm(cal, card))]
         if len(soft) > len(cards) // 2:
             return self._say(Said("enrol.say.blurred"))
-        if self.card_mm is None:  # the first layout measures the deck
-            try:
-                measured = measure_deck(cal, [frame])
-            except ValueError:
+        try:  # the first layout measures the deck; each counts its dark faces
+            measured = measure_deck(cal, [frame])
+        except ValueError:
+            if self.card_mm is None:
                 return self._say(Said("enrol.say.no_edges"))
+            measured = None
+        if self.card_mm is None:
+            assert measured is not None
             size, dark_rims, laid = measured.card_mm, measured.dark_rims, deck_size(cards)
         else:
             size, dark_rims, laid = self.card_mm, self.dark_rims, self._laid_mm
+        tally = self._faces if measured is None else self._faces + measured.faces
         # compared as found: a black frame on the dark mat may be outlined inside it here
         odd = [i for i, card in enumerate(cards) if off_size(card, laid)]
         if odd:
@@ -226,6 +232,7 @@ class EnrolSession:
         faces = [i for i, code in enumerate(asked) if code != BACK]
         framed = [faces[i] for i in odd_borders([crops[i] for i in faces], self._kept_borders)]
         self.card_mm, self.dark_rims, self._laid_mm = size, dark_rims, laid
+        self._faces = tally
         self._mat_bgr.append(self._mat_light(frame, cal))
         self._ppm.append(min(crop.shape[1] / size[0] for crop in crops))
         self._taken = found
@@ -366,6 +373,12 @@ class EnrolSession:
         self.message = message
         return message
 
+    @property
+    def dark_faces(self) -> bool:
+        """Whether some faces are dark without a light rim round them (a glare may hide
+        them in play), as counted over the layouts taken (vision.deck_measure.FaceTally)."""
+        return self._faces.dark_faces
+
     # -- the end --------------------------------------------------------------------
 
     def result(self) -> EnrolledDeck:
@@ -375,7 +388,8 @@ class EnrolSession:
         views = {code: [p[code] for p in self.views if code in p] for code in self.codes}
         return EnrolledDeck(deck=self.deck.name, card_mm=self.card_mm, views=views,
                             passes=list(self._infos), confusable=list(self._confusions.pairs),
-                            dark_rims=self.dark_rims, unsure=list(self._confusions.unsure))
+                            dark_rims=self.dark_rims, dark_faces=self.dark_faces,
+                            unsure=list(self._confusions.unsure))
 
 
 def _framed_problem(numbers: Sequence[int]) -> Said:

@@ -104,6 +104,9 @@ def enrol_command(args: argparse.Namespace, out: TextIO, answers_in: TextIO,
         print("often left unknown (the table will be asked): " + ", ".join(
             f"{code} ({share:.0%} of tries)" for code, share in enrolled.unsure), file=out)
     print(rims_summary(enrolled.dark_rims), file=out)
+    if enrolled.dark_faces:
+        print("some faces are darker than the mat, with no light rim: looked for under a "
+              "lamp's glare too", file=out)
     folder = write_profile(config.data, enrolled, name)
     print(f"deck profile written: {folder} (cards {enrolled.card_mm[0]:.1f} x "
           f"{enrolled.card_mm[1]:.1f} mm)", file=out)

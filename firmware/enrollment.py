@@ -78,7 +78,8 @@ def build_reader(deck: Deck, mat: MatSpec, enrolled: Path | None = None,
     profile = find_profile(data, deck.name) if enrolled is None else None
     if profile is not None:
         return TableReader(mat, deck_identifier(deck.name, None, profile.key(), data, save),
-                           profile.card_mm, dark_rims=profile.dark_rims)
+                           profile.card_mm, dark_rims=profile.dark_rims,
+                           dark_faces=profile.dark_faces)
     return TableReader(mat, deck_identifier(deck.name, enrolled, None, data, save),
                        deck.card_mm)
 

@@ -16,7 +16,10 @@ which, cut off, leave the card's middle. What still no card explains is reported
 clutter (a hand, a phone, a mug). A deck whose cards have a dark rim (a black border or
 frame, measured at enrolment) is found with `dark_rims`: such a rim hardly differs from
 the dark mat in dim light, but is darker than any shadow a card casts; where two such
-cards touch, the dark seam stands for their outlines.
+cards touch, the dark seam stands for their outlines. A deck with faces darker than the
+mat and no light rim round them (printed on dark paper, or black wilds inside a rim of the
+mat's grey; measured at enrolment too) is found with `dark_faces`: under glare such a
+face, lit to the mat's grey, may show only in parts, as a dark rim does.
 
     >>> scan = find_cards(top_down, px_per_mm=1.5, card_mm=(63, 88))   # doctest: +SKIP
     >>> [q.center_mm for q in scan.cards]                               # doctest: +SKIP
@@ -94,9 +97,12 @@ SEAM_MM = 5.0
 FAINT_EVIDENCE = 0.02
 #: the light in which cards may hide so: a mat this dark (its median grey) that a light rim
 #: or a face a little darker than it differs by less than MODEL_DIFF (dim light), or, for
-#: dark rims, glare that lights part of the mat this many times its median, where a black
-#: border is no longer DARK_RATIO of it (MatModel.hides_cards); in any other light the mask
-#: shows every card a deck's rim makes: the faint search is not made
+#: dark rims or dark faces, glare that lights part of the mat this many times its median,
+#: where a black border or face is no longer DARK_RATIO of it (MatModel.hides_cards; a
+#: card's gloss lifts a dark face under glare to the mat's grey: 8 of the 11 tempus-tall
+#: cards not found in the unseen tables 1000040-119 lay under glare, and 3 of uno-pale's 7
+#: black wilds and blanks not found, in a rim of the mat's grey); in any other light
+#: the mask shows every card a deck's rim makes: the faint search is not made
 DIM_MAT = 48.0
 GLARE_RATIO = 2.0
 GLARE_PERCENTILE = 99.0  # (of the mat's sample: a glare spot, not a lone bright pixel)
@@ -374,10 +380,10 @@ class MatModel:
             self._grey = (gain, grey.reshape(grey.shape[:2]))
         return self._grey
 
-    def hides_cards(self, top_down: Frame, dark_rims: bool) -> bool:
+    def hides_cards(self, top_down: Frame, dark_cards: bool) -> bool:
         """Whether the mat is lit so that cards may show only in parts in the foreground
-        (DIM_MAT, GLARE_RATIO: dark rims only), from the model's sample at the gain the
-        view is compared at (foreground() first)."""
+        (DIM_MAT, GLARE_RATIO: only for `dark_cards`, a deck with dark rims or dark faces),
+        from the model's sample at the gain the view is compared at (foreground() first)."""
         gain = self._compared_gain(top_down)
         weights = (GREY_WEIGHTS * gain).astype(np.float32)
         grey = np.take(self._model_sample.reshape(-1, 3) @ weights, self._sample_at)
@@ -387,7 +393,8 @@ class MatModel:
         middle_at, bright_at = n // 2, round(GLARE_PERCENTILE / 100 * (n - 1))
         levels = np.partition(grey, (middle_at, bright_at))  # (two order statistics at once)
         middle = float(levels[middle_at])
-        return middle < DIM_MAT or (dark_rims and float(levels[bright_at]) >= GLARE_RATIO * middle)
+        return middle < DIM_MAT or (dark_cards
+                                    and float(levels[bright_at]) >= GLARE_RATIO * middle)
 
     def learn(self, top_down: Frame, valid: Mask, moved: Mask, cards: Mask, rate: float,
               healing: tuple[Frame, NDArray[np.uint8], float, int] | None = None) -> None:
@@ -403,7 +410,8 @@ class MatModel:
 
 def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
                valid: Mask | None = None, background: MatModel | None = None,
-               dark_rims: bool = False, view_grey: Frame | None = None) -> CardScan:
+               dark_rims: bool = False, view_grey: Frame | None = None,
+               dark_faces: bool = False) -> CardScan:
     """Find the cards in a BGR top-down view of the mat at px_per_mm.
 
     `valid` marks the pixels that show the mat (not the frame border, not the tags);
@@ -412,7 +420,12 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
     many a commercial deck; the enrolment measures it), so that in dim or warm light only
     their lighter middle differs from the mat by a channel: pixels much darker than the
     mat are then something too (foreground_mask). `view_grey`: the view's grey levels, if
-    the caller has made them (else they are made when first needed).
+    the caller has made them (else they are made when first needed). `dark_faces`: some
+    of the deck's faces are darker than the mat with no light rim round them (measured at
+    enrolment: vision.deck_measure.FaceTally): glare may hide them as it hides dark rims
+    (_faint_cards). (Their darker pixels are not taken for something as a dark rim's
+    are: that lost 2 of tempus-tall's overlapping faces in dim light on the benchmark's
+    40 tables for 1 found.)
     """
     grey = view_grey
     if grey is None and dark_rims:
@@ -420,7 +433,7 @@ def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],
     mask = foreground_mask(top_down, px_per_mm, valid, background, grey if dark_rims else None)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     finding = _Finding(top_down, grey, px_per_mm, card_mm, mask, dark_rims, background=background,
-                       valid=valid)
+                       valid=valid, dark_faces=dark_faces)
     unexplained: list[_Blob] = []
     for contour in contours:
         area = cv2.contourArea(contour) / px_per_mm**2
@@ -464,6 +477,7 @@ class _Finding:
     #: the blobs show a dark-rimmed card's rim (the faint foreground): a candidate must
     #: show there too (_Fit.rims_seen)
     rims_seen: bool = False
+    dark_faces: bool = False  # some faces dark with no light rim (find_cards)
     cards: list[CardQuad] = field(default_factory=list)
     clutter: list[Clutter] = field(default_factory=list)
     extras: list[CardQuad] = field(default_factory=list)
@@ -635,8 +649,8 @@ class _Finding:
         blobs no card explains and the `leads` (the blobs of a mended group outside the
         cards found in it), which show parts of them: a dark face's print in dim light
         whose light rim and face hardly differ from the mat, a card under glare whose
-        black border is nearly the glared mat's grey. Given back: what of each blob these
-        cards do not cover.
+        black border or dark face is nearly the glared mat's grey. Given back: what of
+        each blob these cards do not cover.
 
         Only with the learnt mat model (its print and light known, so that the faint
         difference is what lies on the mat), and only in a light where cards may hide
@@ -657,7 +671,8 @@ class _Finding:
         evidence = [b for b in blobs if b.area >= least and not any(b is arm for arm in arms)]
         led = [(b, found) for group, found in leads for b in group if b.area >= least]
         if (self.background is None or not (evidence or led)
-                or not self.background.hides_cards(self.top_down, self.dark_rims)):
+                or not self.background.hides_cards(self.top_down,
+                                                   self.dark_rims or self.dark_faces)):
             return blobs
         evidence += [b for b, found in led if not _on_any(b.contour, found, self.px_per_mm)]
         if not evidence:

@@ -10,7 +10,14 @@ rectangle), and the median over the cards. A faint change counts, so a black bor
 the dark mat in dim light is measured too.
 
 Whether the rims are dark (the band just inside the outline darker than the mat) tells
-the reader how to find these cards (`vision.cards.find_cards(dark_rims=...)`).
+the reader how to find these cards (`vision.cards.find_cards(dark_rims=...)`), and so
+does whether some faces are dark without a light rim round them (`find_cards(dark_faces=
+...)`, which a glare may hide): most cards' middle darker than the mat (its median grey: a
+deck printed on dark paper), or a card's rim band darker though most are not (a black
+wild inside a rim of the mat's grey, as the benchmark's pale deck's wilds and blank). A
+black face inside a white rim (a commercial UNO deck's wilds) is neither: its rim outlines
+it under glare too (the search made for such faces cost the benchmark's classic deck a
+green-6 named yellow-6, 7 % under a yellow card, on unseen table 1000109).
 
 A rim of the mat's own grey (a pale deck's dark-grey border) shows no edge: only the
 printed inside is measured, as the reader finds it too. Its hue still differs from the
@@ -48,18 +55,48 @@ MAT_HUE = 10.0  # and chromaticity (x 255) within which: a dark card of another 
 
 
 @dataclass(frozen=True)
+class FaceTally:
+    """Of the cards the frames showed: how many, how many with a middle darker than the mat
+    (its median grey), and how many with a rim darker than it (the band just inside the
+    outline). Tallies of several layouts add up (`tableref enrol` measures each)."""
+
+    cards: int = 0
+    dark_middles: int = 0
+    dark_rims: int = 0
+
+    def __add__(self, other: FaceTally) -> FaceTally:
+        return FaceTally(self.cards + other.cards, self.dark_middles + other.dark_middles,
+                         self.dark_rims + other.dark_rims)
+
+    @property
+    def dark_faces(self) -> bool:
+        """Whether some faces are dark without a light rim round them (a glare may hide
+        them): most cards' middles (dark paper), or some cards' rims, though not most (a
+        deck with dark rims is looked for as such)."""
+        most_rims = 2 * self.dark_rims > self.cards
+        return 2 * self.dark_middles > self.cards or (self.dark_rims > 0 and not most_rims)
+
+
+@dataclass(frozen=True)
 class DeckMeasure:
     """What the enrolment frames show of the deck: the card's size (short, long mm) as
-    the reader finds it, and whether its rim is darker than the mat."""
+    the reader finds it, whether its rim is darker than the mat (most cards'), and how
+    many faces are dark (`faces`: whether a glare may hide some)."""
 
     card_mm: tuple[float, float]
     dark_rims: bool
+    faces: FaceTally = FaceTally()
+
+    @property
+    def dark_faces(self) -> bool:
+        return self.faces.dark_faces
 
 
 @dataclass(frozen=True)
 class _Card:
     sides_mm: tuple[float, float]
-    dark: bool
+    dark: bool  # its rim
+    dark_face: bool  # its middle
 
 
 def measure_deck(calibration: Calibration, frames: Sequence[Frame],
@@ -79,8 +116,9 @@ def measure_deck(calibration: Calibration, frames: Sequence[Frame],
         raise ValueError("no card found in the enrolment frames")
     sides = np.array([c.sides_mm for c in cards])
     short, long = np.median(sides, axis=0)
-    dark = 2 * sum(c.dark for c in cards) > len(cards)  # most cards'
-    return DeckMeasure((round(float(short), 1), round(float(long), 1)), dark)
+    faces = FaceTally(len(cards), sum(c.dark_face for c in cards), sum(c.dark for c in cards))
+    return DeckMeasure((round(float(short), 1), round(float(long), 1)),
+                       2 * faces.dark_rims > len(cards), faces)  # (most cards' rims)
 
 
 def mat_as_lit(top: Frame, valid: NDArray[np.uint8]) -> Frame:
@@ -142,12 +180,14 @@ def _measure_frame(top: Frame, empty: Frame, valid: NDArray[np.uint8]) -> list[_
         band = cv2.fillConvexPoly(np.zeros_like(grey), box.round().astype(np.int32), 255)
         cv2.fillConvexPoly(band, inner.round().astype(np.int32), 0)
         dark = float(grey[band > 0].mean()) <= mat_level
+        middle = cv2.fillConvexPoly(np.zeros_like(grey), inner.round().astype(np.int32), 255)
+        dark_face = float(np.median(grey[middle > 0])) < mat_level
         edges = refine_square(grey, box, dark_inside=dark, reach_px=EDGE_REACH_MM * s,
                               tolerance_px=0.5 * s)
         quad = box if edges is None else edges
         lengths = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1) / s
         sides = sorted(((lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2))
-        cards.append(_Card((float(sides[0]), float(sides[1])), dark))
+        cards.append(_Card((float(sides[0]), float(sides[1])), dark, dark_face))
     return cards
 
 

@@ -175,11 +175,12 @@ class TableReader:
 
     def __init__(self, mat: MatSpec, identifier: Identifier,
                  card_mm: tuple[float, float], px_per_mm: float = DETECT_PX_PER_MM,
-                 dark_rims: bool = False) -> None:
+                 dark_rims: bool = False, dark_faces: bool = False) -> None:
         self.mat = mat
         self.identifier = identifier
         self.card_mm = card_mm
         self.dark_rims = dark_rims  # the cards' rim is darker than the mat (find_cards)
+        self.dark_faces = dark_faces  # some faces dark with no light rim (find_cards)
         self.px_per_mm = px_per_mm
         self._calibration: Calibration | None = None
         self._valid: Mask | None = None
@@ -233,12 +234,13 @@ class TableReader:
         grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
         if self._model is None:
             first = find_cards(top, self.px_per_mm, self.card_mm, valid,
-                               dark_rims=self.dark_rims, view_grey=grey)
+                               dark_rims=self.dark_rims, view_grey=grey,
+                               dark_faces=self.dark_faces)
             self._model = MatModel(top, self.px_per_mm, valid,
                                    self._not_mat(top, grey, first, valid))
             self._frames = 0
         scan = find_cards(top, self.px_per_mm, self.card_mm, valid, self._model,
-                          self.dark_rims, grey)
+                          self.dark_rims, grey, self.dark_faces)
         self._frames += 1
         if self._frames % LEARN_EVERY == 0:
             self._learn(top, scan, valid)

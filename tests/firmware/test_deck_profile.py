@@ -28,13 +28,14 @@ from vision.mat import default_mat
 CARD_MM = (60.0, 91.0)  # not Deserto's print-and-play size
 
 
-def enrolled_deserto(passes: int = 1, dark_rims: bool = False) -> EnrolledDeck:
+def enrolled_deserto(passes: int = 1, dark_rims: bool = False, dark_faces: bool = False
+                     ) -> EnrolledDeck:
     art = reference_images(get_game("deserto").deck)
     return EnrolledDeck(
         deck="deserto", card_mm=CARD_MM,
         views={code: [image] * passes for code, image in art.items()},
         passes=[PassInfo((60.0, 70.0, 58.0), 1.1, 14)] * passes,
-        confusable=[("oasis", "treasure", 0.4)], dark_rims=dark_rims,
+        confusable=[("oasis", "treasure", 0.4)], dark_rims=dark_rims, dark_faces=dark_faces,
         unsure=[("vizier", 0.6)],
     )
 
@@ -152,6 +153,25 @@ def test_the_profile_keeps_dark_rims_for_the_reader_and_an_older_one_reads_light
     assert not load_profile(folder).dark_rims
     assert not build_reader(deck, default_mat(), data=tmp_path).dark_rims
     data["dark_rims"] = "yes"
+    (folder / "profile.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ProfileError, match="fields missing"):
+        load_profile(folder)
+
+
+def test_the_profile_keeps_dark_faces_for_the_reader_and_an_older_one_reads_light(
+    tmp_path: Path,
+) -> None:
+    deck = get_game("deserto").deck
+    folder = write_profile(tmp_path, enrolled_deserto(dark_faces=True), "picamera")
+    assert load_profile(folder).dark_faces
+    reader = build_reader(deck, default_mat(), data=tmp_path)
+    assert reader.dark_faces and not reader.dark_rims
+    # a profile written before faces were measured: light faces, no error
+    data = json.loads((folder / "profile.json").read_text(encoding="utf-8"))
+    del data["dark_faces"]
+    (folder / "profile.json").write_text(json.dumps(data), encoding="utf-8")
+    assert not build_reader(deck, default_mat(), data=tmp_path).dark_faces
+    data["dark_faces"] = 1
     (folder / "profile.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ProfileError, match="fields missing"):
         load_profile(folder)
