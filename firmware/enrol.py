@@ -80,6 +80,11 @@ class Layout:
     framed: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     compare: list[Image8] = field(default_factory=list)  # the first pass's views, if any
+    # what the layout tells of its pass once kept (PassInfo) and of the deck's faces: a
+    # layout looked at again, or refused, counts for nothing
+    light: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    px_per_mm: float = 0.0
+    faces: FaceTally = field(default_factory=FaceTally)
 
     def sheet(self) -> Image8:
         """The crops numbered and named (and the first pass's views they are checked
@@ -145,7 +150,7 @@ class EnrolSession:
         self.message = ""
         self.card_mm: tuple[float, float] | None = None
         self.dark_rims = False  # measured with the card size (vision.deck_measure)
-        self._faces = FaceTally()  # the dark faces of the layouts taken (dark_faces)
+        self._faces = FaceTally()  # the dark faces of the layouts kept (dark_faces)
         self._laid_mm = (0.0, 0.0)  # the cards' size as find_laid_cards outlines them
         self.views: list[dict[str, Image8]] = [{}]
         self._infos: list[PassInfo] = []
@@ -217,7 +222,6 @@ class EnrolSession:
             size, dark_rims, laid = measured.card_mm, measured.dark_rims, deck_size(cards)
         else:
             size, dark_rims, laid = self.card_mm, self.dark_rims, self._laid_mm
-        tally = self._faces if measured is None else self._faces + measured.faces
         # compared as found: a black frame on the dark mat may be outlined inside it here
         odd = [i for i, card in enumerate(cards) if off_size(card, laid)]
         if odd:
@@ -232,11 +236,11 @@ class EnrolSession:
         faces = [i for i, code in enumerate(asked) if code != BACK]
         framed = [faces[i] for i in odd_borders([crops[i] for i in faces], self._kept_borders)]
         self.card_mm, self.dark_rims, self._laid_mm = size, dark_rims, laid
-        self._faces = tally
-        self._mat_bgr.append(self._mat_light(frame, cal))
-        self._ppm.append(min(crop.shape[1] / size[0] for crop in crops))
         self._taken = found
-        self.layout = Layout(asked=list(asked), crops=crops, names=list(asked), framed=framed)
+        self.layout = Layout(asked=list(asked), crops=crops, names=list(asked), framed=framed,
+                             light=self._mat_light(frame, cal),
+                             px_per_mm=min(crop.shape[1] / size[0] for crop in crops),
+                             faces=FaceTally() if measured is None else measured.faces)
         self._check(self.layout)
         self.state = "confirm"
         return self._say(self._confirm_prompt())
@@ -291,6 +295,9 @@ class EnrolSession:
         for code, crop in zip(self.layout.names, self.layout.crops, strict=True):
             views[code] = crop
         self._kept_framed.update(self.layout.names[i] for i in self.layout.framed)
+        self._mat_bgr.append(self.layout.light)
+        self._ppm.append(self.layout.px_per_mm)
+        self._faces += self.layout.faces
         self._kept_borders += [border_colour(crop) for code, crop in
                                zip(self.layout.names, self.layout.crops, strict=True)
                                if code != BACK]
@@ -376,7 +383,7 @@ class EnrolSession:
     @property
     def dark_faces(self) -> bool:
         """Whether some faces are dark without a light rim round them (a glare may hide
-        them in play), as counted over the layouts taken (vision.deck_measure.FaceTally)."""
+        them in play), as counted over the layouts kept (vision.deck_measure.FaceTally)."""
         return self._faces.dark_faces
 
     # -- the end --------------------------------------------------------------------

@@ -43,13 +43,15 @@ def test_a_framed_deck_is_measured_whole_with_dark_rims() -> None:
     session.on_frame(frame)
     message = session.on_frame(frame)  # still: taken
     assert session.state == "confirm", message
-    assert session.dark_rims and not session.dark_faces
+    assert session.dark_rims
     assert session.card_mm is not None
     width, height = FRAMED.card_mm
     assert abs(session.card_mm[0] - width) < 1.2 and abs(session.card_mm[1] - height) < 1.2
     assert session.layout is not None
     crop = session.layout.crops[0]  # cut at the whole card's size, frame and all
     assert abs(crop.shape[0] / crop.shape[1] - height / width) < 0.03
+    session.answer("y!")
+    assert not session.dark_faces
 
 
 
@@ -60,4 +62,25 @@ def test_a_deck_on_dark_paper_is_measured_with_dark_faces() -> None:
     session.on_frame(frame)
     message = session.on_frame(frame)
     assert session.state == "confirm", message
+    assert not session.dark_faces  # (counted once the table keeps the layout)
+    session.answer("y!")
     assert session.dark_faces and not session.dark_rims
+
+
+def test_a_layout_looked_at_again_counts_for_nothing() -> None:
+    # the table answers "again" (a card of another deck among them, say): what that layout
+    # showed of the deck's faces and of the pass's light is not kept; the layout taken
+    # again counts once
+    tall = DESIGNS["tempus-tall"]
+    session = EnrolSession(get_game("tempus").deck, MAT)
+    frame = layout_frame(session.asked(), tall)
+    session.on_frame(frame)
+    session.on_frame(frame)
+    session.answer("again")
+    assert session.state == "laying" and not session.dark_faces
+    session.on_frame(frame)
+    session.on_frame(frame)
+    assert session.state == "confirm"
+    session.answer("y!")
+    cards = len(session.views[0])
+    assert session.dark_faces and session._faces.cards == cards
