@@ -28,6 +28,7 @@ from vision.calibration import Calibration, Frame
 from vision.card_photo import Corners, find_card, find_cards
 from vision.card_photo import cut_card as cut_photo_card
 from vision.cards import CardQuad, view_mask, warp_patch
+from vision.identify import ViewRanges, camera_view
 from vision.mat import MatSpec, render_mat
 
 Image8 = NDArray[np.uint8]
@@ -366,49 +367,24 @@ def blurred(card: LaidCard, px_per_mm: float) -> bool:
     return card.edge_mm * min(px_per_mm, FIND_PX_PER_MM) > BLUR_PX
 
 
-PLAY_OUTLINE = (0.02, 0.02, 1.5)  # where play cuts a card off its outline at most: shift and
-# scale (shares of its sides), turn (degrees)
-PLAY_BLUR_PX = 1.2  # the camera's blur in play beyond the enrolment's own (sigma, pixels)
-PLAY_GLARE = (1 / 6, 0.2, 0.6)  # share of views under a glare, its brightness from, to
-PLAY_LIGHT = (0.15, (0.6, 1.2), (0.85, 1.2))  # light: cast per channel, brightness, gamma
-PLAY_NOISE = 0.015  # noise's sigma at most (of the white), JPEG at 60-95 for half the views
+#: an enrolled view as play may see the card later (play_view): cut up to 2 % and 1.5 degrees
+#: off its outline, 1.2 px softer at most, one view in six under a glare of 0.2 to 0.6, a
+#: cast of 15 % a channel, gamma 0.85 to 1.2, noise of 1.5 % at most, JPEG 60 to 95 for
+#: half the views: the ranges of the held-out play scenes of benchmarks/vision_bench.py
+PLAY_VIEWS = ViewRanges(turn=1.5, scale=(1 - 0.02, 1 + 0.02), shift=0.02, surround=(60, 140),
+                        blur=1.2, glare=(1 / 6, (0.1, 0.25), (0.2, 0.6)), gamma=(0.85, 1.2),
+                        cast=(1 - 0.15, 1 + 0.15), brightness=(0.6, 1.2), fog=0.0,
+                        noise=0.015, jpeg=60)
 
 
 def play_view(view: Image8, rng: np.random.Generator) -> Image8:
-    """An enrolled view as play may see the card later: cut a little off its outline, a
-    little softer, in another light, now and then under a glare, noisy. Not the harsher
-    views an identifier is trained on (vision.identify.augment: a glare on the card in two
-    views of five, twice the blur): tried against an enrolled deck, those left 38 % of a
-    pale UNO deck's views unknown (its 0s and 8s nearly all) where play left 8 of its 566
-    cards so (docs/measurements.md; the ranges are those of the held-out play scenes of
-    benchmarks/vision_bench.py)."""
-    h, w = view.shape[:2]
-    shift, scale, turn = PLAY_OUTLINE
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-turn, turn),
-                                rng.uniform(1 - scale, 1 + scale))
-    m[:, 2] += rng.uniform(-shift, shift, 2) * np.array([w, h])
-    mat = tuple(float(c) for c in rng.uniform(60, 140, 3))
-    img = np.asarray(cv2.warpAffine(view, m, (w, h), borderMode=cv2.BORDER_CONSTANT,
-                                    borderValue=mat), np.float32) / 255.0
-    sigma = rng.uniform(0.0, PLAY_BLUR_PX)
-    if sigma > 0.3:
-        img = np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), np.float32)
-    share, low, high = PLAY_GLARE
-    if rng.random() < share:
-        cx, cy, radius = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.1, 0.25) * w
-        ys, xs = np.mgrid[0:h, 0:w]
-        spot = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * radius**2)).astype(np.float32)
-        img += rng.uniform(low, high) * spot[:, :, None]
-    cast, brightness, gamma = PLAY_LIGHT
-    img = np.clip(img, 0, 1) ** rng.uniform(*gamma)
-    img *= rng.uniform(1 - cast, 1 + cast, 3).astype(np.float32) * rng.uniform(*brightness)
-    img += rng.normal(0.0, rng.uniform(0.0, PLAY_NOISE), img.shape).astype(np.float32)
-    out: Image8 = np.clip(img * 255.0, 0, 255).astype(np.uint8)
-    if rng.random() < 0.5:
-        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 96))])
-        if ok:
-            out = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
-    return out
+    """An enrolled view as play may see the card later (PLAY_VIEWS): cut a little off its
+    outline, a little softer, in another light, now and then under a glare, noisy. Not the
+    harsher views an identifier is trained on (vision.identify.augment: a glare on the card
+    in two views of five, twice the blur): tried against an enrolled deck, those left 38 %
+    of a pale UNO deck's views unknown (its 0s and 8s nearly all) where play left 8 of its
+    566 cards so (docs/measurements.md)."""
+    return camera_view(view, rng, PLAY_VIEWS)
 
 
 def border_colour(crop: Image8) -> NDArray[np.float64]:

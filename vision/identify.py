@@ -535,34 +535,69 @@ def _discriminant(vectors: Vectors, classes: NDArray[np.intp], n_classes: int,
             templates.astype(np.float32))
 
 
+@dataclass(frozen=True)
+class ViewRanges:
+    """How far a camera-like view of a card patch strays from it (camera_view): each a
+    (least, most) drawn uniformly, unless said otherwise."""
+
+    turn: float  # degrees each way
+    scale: tuple[float, float]
+    shift: float  # share of the sides each way
+    surround: tuple[float, float]  # the levels (each channel) shown beyond a moved card
+    blur: float  # sigma (px) at most; under 0.3 none
+    glare: tuple[float, tuple[float, float], tuple[float, float]]  # share of views under
+    # one, its radius (share of the width), its brightness (of the white)
+    gamma: tuple[float, float]
+    cast: tuple[float, float]  # a gain each channel
+    brightness: tuple[float, float]  # a gain of all three
+    fog: float  # a level added to all at most (0: none drawn)
+    noise: float  # sigma at most (of the white)
+    jpeg: int  # the least JPEG quality, half the views compressed
+
+
+#: the views an identifier of our own art is taught on: harsher than play, so that what it
+#: learns holds in every light (identify_many's views, CardIdentifier)
+TRAINING_VIEWS = ViewRanges(turn=2.5, scale=(0.95, 1.05), shift=0.04, surround=(30, 110),
+                            blur=2.0, glare=(0.4, (0.08, 0.25), (0.3, 0.8)),
+                            gamma=(0.75, 1.35), cast=(0.75, 1.25), brightness=(0.45, 1.3),
+                            fog=0.12, noise=0.04, jpeg=55)
+
+
 def augment(card: Image8, rng: np.random.Generator) -> Image8:
-    """One camera-like view of an upright card patch: shifted, blurred, cast, glared, noisy,
-    JPEG-compressed."""
+    """One camera-like view of an upright card patch as an identifier is taught on it
+    (TRAINING_VIEWS)."""
+    return camera_view(card, rng, TRAINING_VIEWS)
+
+
+def camera_view(card: Image8, rng: np.random.Generator, ranges: ViewRanges) -> Image8:
+    """One camera-like view of an upright card patch within `ranges`: shifted, blurred,
+    glared now and then, cast, noisy, JPEG-compressed."""
     h, w = card.shape[:2]
-    angle = rng.uniform(-2.5, 2.5)
-    scale = rng.uniform(0.95, 1.05)
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
-    m[:, 2] += rng.uniform(-0.04, 0.04, 2) * np.array([w, h])
-    surround = tuple(float(c) for c in rng.uniform(30, 110, 3))
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-ranges.turn, ranges.turn),
+                                rng.uniform(*ranges.scale))
+    m[:, 2] += rng.uniform(-ranges.shift, ranges.shift, 2) * np.array([w, h])
+    surround = tuple(float(c) for c in rng.uniform(*ranges.surround, 3))
     view = np.asarray(cv2.warpAffine(card, m, (w, h), borderMode=cv2.BORDER_CONSTANT,
                                      borderValue=surround), np.uint8)
     img = view.astype(np.float32) / 255.0
-    sigma = rng.uniform(0.0, 2.0)
+    sigma = rng.uniform(0.0, ranges.blur)
     if sigma > 0.3:
         img = np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), np.float32)
-    if rng.random() < 0.4:
+    share, radii, strength = ranges.glare
+    if rng.random() < share:
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        radius = rng.uniform(0.08, 0.25) * w
+        radius = rng.uniform(*radii) * w
         ys, xs = np.mgrid[0:h, 0:w]
         glare = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * radius**2))
-        img += rng.uniform(0.3, 0.8) * glare[:, :, None].astype(np.float32)
-    img = np.clip(img, 0, 1) ** rng.uniform(0.75, 1.35)
-    img = img * rng.uniform(0.75, 1.25, 3).astype(np.float32) * rng.uniform(0.45, 1.3)
-    img += rng.uniform(0.0, 0.12)
-    img += rng.normal(0.0, rng.uniform(0.0, 0.04), img.shape).astype(np.float32)
+        img += rng.uniform(*strength) * glare[:, :, None].astype(np.float32)
+    img = np.clip(img, 0, 1) ** rng.uniform(*ranges.gamma)
+    img = img * rng.uniform(*ranges.cast, 3).astype(np.float32) * rng.uniform(*ranges.brightness)
+    if ranges.fog:
+        img += rng.uniform(0.0, ranges.fog)
+    img += rng.normal(0.0, rng.uniform(0.0, ranges.noise), img.shape).astype(np.float32)
     out: Image8 = np.clip(img * 255.0, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
-        quality = int(rng.integers(55, 96))
+        quality = int(rng.integers(ranges.jpeg, 96))
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
         if ok:
             out = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
