@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 
 from vision import faint_cards, foreground_kernels, outline_kernels, tile_rows
 from vision.calibration import Calibration, Frame
-from vision.compiled import dot2
+from vision.compiled import dot2, kth_and_next
 from vision.identify_kernels import resize_area
 from vision.mat import tag_quiet_zone_mm
 
@@ -1063,7 +1063,7 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     if not _may_cover_a_card(blob, px_per_mm, card_mm, _cover_inset(dark_rims)):
         return None  # (what the fit would find: every candidate's scores are 0)
     # edge thresholds follow the contrast, so a dim table still shows the seams between cards
-    levels = outline_kernels.histogram_under(roi, blob)
+    levels, off_blob = outline_kernels.histograms_split(roi, blob)
     area_px = int(levels.sum())
     low, high = (outline_kernels.percentiles_of_counts(levels, (5, 95)) if area_px
                  else (0.0, 255.0))
@@ -1072,7 +1072,7 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
     if dark_rims:  # (the seams' pixels marked as such where no image edge is: the edges
         # are 0 or 255, SEAM_PIXEL below it; two OpenCV passes, not numpy's four)
-        seams = _dark_seams(roi, blob, px_per_mm)
+        seams = _dark_seams(roi, off_blob, px_per_mm)
         marked = cv2.threshold(seams, 0, outline_kernels.SEAM_PIXEL, cv2.THRESH_BINARY)[1]
         edges = np.asarray(cv2.max(edges, marked), np.uint8)
     offset = np.array([x0, y0], np.float64)
@@ -1112,10 +1112,10 @@ def _may_cover_a_card(blob: Mask, px_per_mm: float, card_mm: tuple[float, float]
     return bool(blob[reach:h - reach, reach:w - reach].any())
 
 
-def _dark_seams(roi: Frame, blob: Mask, px_per_mm: float) -> Mask:
+def _dark_seams(roi: Frame, mat: NDArray[np.int64], px_per_mm: float) -> Mask:
     """Where two cards with dark rims touch: the middle of a dark band wider than one rim.
-    Their outline there is no edge (black meets black), so these pixels stand for it."""
-    mat = outline_kernels.histogram_under(roi, np.asarray(cv2.bitwise_not(blob), np.uint8))
+    Their outline there is no edge (black meets black), so these pixels stand for it.
+    `mat`: the histogram of the ROI's grey levels off the blob."""
     level = (SEAM_RATIO * outline_kernels.percentiles_of_counts(mat, (50,))[0] if mat.any()
              else 0.0)
     dark = np.asarray(cv2.threshold(roi, level, 255, cv2.THRESH_BINARY_INV)[1], np.uint8)
@@ -1336,15 +1336,13 @@ def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal:
 
 def _percentile_f32(values: NDArray[np.float32], percent: float) -> float:
     """np.percentile (linear) of a non-empty float32 array, rounded in float32 as numpy does
-    for a plain number `percent`, from the two values it lies between (one partition)."""
+    for a plain number `percent`, from the two values it lies between (one quickselect,
+    which reorders the values)."""
     n = len(values)
     at = (n - 1) * (percent / 100)
     before = n - 1 if at >= n - 1 else math.floor(at)
-    after = min(before + 1, n - 1)
     t = at - (-1 if at >= n - 1 else before)  # (numpy's weight when at the last value)
-    part = np.partition(values, before)
-    a = part[before]
-    b = part[after] if after == before else part[after:].min()  # (the next value up)
+    a, b = (np.float32(v) for v in kth_and_next(values, before))  # (the next value up)
     step = b - a
     value = b - step * np.float32(1 - t) if t >= 0.5 else a + step * np.float32(t)
     return float(value)

@@ -25,6 +25,13 @@ def compiled(function: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(function))
 
 
+def inlined(function: F) -> F:
+    """compiled, for a small helper the kernels call point by point: numba inlines it into
+    each kernel that calls it (a compiled call is not inlined, and costs more than the
+    helper's own work)."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))
+
+
 @intrinsic
 def _fma(typing_context: Any, a: Any, b: Any, c: Any) -> Any:  # pragma: no cover
     """a * b + c rounded once (LLVM's fma), in float32 or float64, for kernels that must
@@ -54,11 +61,10 @@ def dot2(ax: float, ay: float, bx: float, by: float) -> float:  # pragma: no cov
 
 
 @compiled
-def median_of(values: Any, count: int) -> float:  # pragma: no cover
-    """np.median of the first `count` (> 0) values, which it reorders: the middle ones found
-    by quickselect (numba's np.sort and np.partition are slower, and slow to compile). The
-    mean of the middle two is in the values' own precision, then exactly halved."""
-    half = count // 2
+def select(values: Any, count: int, k: int) -> None:  # pragma: no cover
+    """Reorder the first `count` values so that values[k] is the k-th smallest of them (from 0)
+    and none before it is larger, none after it smaller: quickselect (numba's np.sort and
+    np.partition are slower, and slow to compile)."""
     lo, hi = 0, count - 1
     while lo < hi:  # values[:lo] <= values[lo:hi + 1] <= values[hi + 1:count]
         pivot = values[(lo + hi) // 2]
@@ -72,15 +78,32 @@ def median_of(values: Any, count: int) -> float:  # pragma: no cover
                 values[i], values[j] = values[j], values[i]
                 i += 1
                 j -= 1
-        if half <= j:
+        if k <= j:
             hi = j
-        elif half >= i:
+        elif k >= i:
             lo = i
         else:
             break  # values[j + 1:i] all equal the pivot
+
+
+@compiled
+def median_of(values: Any, count: int) -> float:  # pragma: no cover
+    """np.median of the first `count` (> 0) values, which it reorders (select). The mean of
+    the middle two is in the values' own precision, then exactly halved."""
+    half = count // 2
+    select(values, count, half)
     upper = values[half]
     lower = values[:half].max() if count % 2 == 0 else upper
     return float((lower + upper) / 2)
+
+
+@compiled
+def kth_and_next(values: Any, k: int) -> Any:  # pragma: no cover
+    """The k-th smallest value (from 0) and the next one up (itself for the largest), in the
+    values' own type: np.partition's, from a quickselect that reorders the values."""
+    count = len(values)
+    select(values, count, k)
+    return values[k], values[k + 1:].min() if k + 1 < count else values[k]
 
 
 @compiled

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.compiled import compiled, dot2, median_of, pairwise_sum
+from vision.compiled import compiled, dot2, inlined, median_of, pairwise_sum
 
 Vec = NDArray[np.float64]
 Mask = NDArray[np.uint8]
@@ -29,9 +29,9 @@ SEAM_PIXEL = 1
 _ROUNDING = 6755399441055744.0  # 1.5 * 2**52: x + it - it is x rounded as np.rint rounds it
 
 
-@compiled
+@inlined
 def _pixel(x: float, y: float, ox: float, oy: float, px_per_mm: float, scale: bool,
-           h: int, w: int) -> tuple[int, int, bool]:
+           h: int, w: int) -> tuple[np.uint64, np.uint64, bool]:
     """The nearest pixel (row, column) of a mm point, and whether it lies in the image."""
     if scale:
         x = x * px_per_mm
@@ -41,8 +41,9 @@ def _pixel(x: float, y: float, ox: float, oy: float, px_per_mm: float, scale: bo
     col = ((x - ox) + _ROUNDING) - _ROUNDING
     row = ((y - oy) + _ROUNDING) - _ROUNDING
     if not (col >= 0 and col < w and row >= 0 and row < h):
-        return 0, 0, False
-    return int(row), int(col), True
+        return np.uint64(0), np.uint64(0), False
+    # (unsigned: numba then indexes an array without its check for a negative index)
+    return np.uint64(row), np.uint64(col), True
 
 
 @compiled
@@ -130,12 +131,15 @@ def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
                 y = qy + steps[j] * aly
                 r, col, inside = _pixel(x + nx * 2.5, y + ny * 2.5, ox, oy, px_per_mm, scale,
                                         h, w)
-                out = not (inside and blob[r, col] > 0)
+                if not (inside and blob[r, col] > 0):  # outside: a hit, a whole step
+                    outside[k, p] = True
+                    hit[k, p] = True
+                    step[k, p] = 1.0
+                    continue
                 r, col, inside = _pixel(x, y, ox, oy, px_per_mm, scale, eh, ew)
                 edge = inside and edges[r, col] > 0
-                outside[k, p] = out
-                hit[k, p] = out or edge
-                if out or (dark_rims and edge and edges[r, col] == SEAM_PIXEL):
+                hit[k, p] = edge
+                if dark_rims and edge and edges[r, col] == SEAM_PIXEL:
                     step[k, p] = 1.0
                     continue
                 best = 0.0
@@ -146,8 +150,7 @@ def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
                     vy = np.float64(gy[r, col]) if inside else 0.0
                     across = vx * nx + vy * ny
                     across = max(across, 0.0) if dark_rims else abs(across)
-                    if t == 0 or across > best:
-                        best = across
+                    best = across if t == 0 else max(best, across)  # (no branch)
                 step[k, p] = min(1.0, best / ref)
     return hit, outside, step
 
@@ -275,7 +278,7 @@ def outline_inside(quad: Vec, other: Vec, steps: Vec, shifts: Vec, margin: float
     return None if share < 0 else float(share)
 
 
-@compiled
+@inlined
 def _quarter_turn_mod(angle: float) -> float:  # pragma: no cover
     """angle % (pi / 2) as Python computes it (the exact fmod, then up by pi / 2 if
     negative), for angles within +-5 quarter turns: the fmod by exact subtractions."""
@@ -552,20 +555,25 @@ def percentiles_of_counts(counts: NDArray[np.int64], percents: tuple[float, ...]
 
 
 @compiled
-def _histogram_under(image: Any, mask: Any) -> Any:  # pragma: no cover
-    counts = np.zeros(256, np.int64)
+def _histograms(image: Any, mask: Any) -> Any:  # pragma: no cover
+    counts = np.zeros((2, 256), np.int64)  # (where the mask is not set, where it is)
     for y in range(image.shape[0]):
         for x in range(image.shape[1]):
-            if mask[y, x]:
-                counts[image[y, x]] += 1
+            counts[np.uint64(mask[y, x] != 0), image[y, x]] += 1  # (no branch)
     return counts
 
 
 def histogram_under(image: Mask, mask: Mask) -> NDArray[np.int64]:
     """How many pixels of a grey image have each level (256) where the mask is set:
     np.bincount(image[mask > 0], minlength=256), in one pass."""
-    counts: NDArray[np.int64] = _histogram_under(image, mask)
+    counts: NDArray[np.int64] = _histograms(image, mask)[1]
     return counts
+
+
+def histograms_split(image: Mask, mask: Mask) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """histogram_under the mask, and where it is not set, in one pass."""
+    counts: NDArray[np.int64] = _histograms(image, mask)
+    return counts[1], counts[0]
 
 
 @compiled
