@@ -1076,8 +1076,8 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
         marked = cv2.threshold(seams, 0, outline_kernels.SEAM_PIXEL, cv2.THRESH_BINARY)[1]
         edges = np.asarray(cv2.max(edges, marked), np.uint8)
     offset = np.array([x0, y0], np.float64)
-    gx = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3), np.float32)
-    gy = np.asarray(cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3), np.float32)
+    # (3 x 3 Sobel both ways in one pass, whole numbers: the float Sobels' values)
+    gx, gy = (d.astype(np.float32) for d in cv2.spatialGradient(roi))
     magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
     # the cards that start at the blob's own corners and straight sides, and (below) those
     # the edge votes find, whose outline may run inside the blob (piles a few mm off)

@@ -104,6 +104,7 @@ def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
     h, w = blob.shape
     eh, ew = edges.shape
     gh, gw = gx.shape
+    same_shape = gh == eh and gw == ew
     ox, oy = offset[0], offset[1]
     scale = px_per_mm != 1.0
     hit = np.zeros((n, 4 * m), np.bool_)
@@ -136,16 +137,20 @@ def _outline_points(quads: Any, offset: Any, px_per_mm: float, blob: Any, edges:
                     hit[k, p] = True
                     step[k, p] = 1.0
                     continue
-                r, col, inside = _pixel(x, y, ox, oy, px_per_mm, scale, eh, ew)
-                edge = inside and edges[r, col] > 0
+                at_r, at_col, at_inside = _pixel(x, y, ox, oy, px_per_mm, scale, eh, ew)
+                edge = at_inside and edges[at_r, at_col] > 0
                 hit[k, p] = edge
-                if dark_rims and edge and edges[r, col] == SEAM_PIXEL:
+                if dark_rims and edge and edges[at_r, at_col] == SEAM_PIXEL:
                     step[k, p] = 1.0
                     continue
                 best = 0.0
                 for t in range(len(shifts)):
-                    r, col, inside = _pixel(x + nx * across_shift[t], y + ny * across_shift[t],
-                                            ox, oy, px_per_mm, scale, gh, gw)
+                    if across_shift[t] == 0.0 and same_shape:  # (x + nx * 0 is x)
+                        r, col, inside = at_r, at_col, at_inside
+                    else:
+                        r, col, inside = _pixel(x + nx * across_shift[t],
+                                                y + ny * across_shift[t], ox, oy, px_per_mm,
+                                                scale, gh, gw)
                     vx = np.float64(gx[r, col]) if inside else 0.0
                     vy = np.float64(gy[r, col]) if inside else 0.0
                     across = vx * nx + vy * ny
