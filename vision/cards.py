@@ -1068,7 +1068,7 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     low, high = (outline_kernels.percentiles_of_counts(levels, (5, 95)) if area_px
                  else (0.0, 255.0))
     strong = max(20.0, 0.4 * float(high - low))
-    canny = np.asarray(cv2.Canny(roi, 0.4 * strong, strong), np.uint8)
+    gx, gy, canny = _gradients_and_edges(roi, 0.4 * strong, strong)
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
     if dark_rims:  # (the seams' pixels marked as such where no image edge is: the edges
         # are 0 or 255, SEAM_PIXEL below it; two OpenCV passes, not numpy's four)
@@ -1076,8 +1076,6 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
         marked = cv2.threshold(seams, 0, outline_kernels.SEAM_PIXEL, cv2.THRESH_BINARY)[1]
         edges = np.asarray(cv2.max(edges, marked), np.uint8)
     offset = np.array([x0, y0], np.float64)
-    # (3 x 3 Sobel both ways in one pass, whole numbers: the float Sobels' values)
-    gx, gy = (d.astype(np.float32) for d in cv2.spatialGradient(roi))
     magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
     # the cards that start at the blob's own corners and straight sides, and (below) those
     # the edge votes find, whose outline may run inside the blob (piles a few mm off)
@@ -1090,6 +1088,19 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
                edge_normal.astype(np.float64), dark_rims, rims_seen)
     votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
     return fit, np.concatenate([votes, anchored])
+
+
+def _gradients_and_edges(grey: Frame, low: float, high: float
+                         ) -> tuple[NDArray[np.float32], NDArray[np.float32], Mask]:
+    """The 3 x 3 Sobel gradient of a grey image both ways (float32, the image mirrored at its
+    border: cv2.Sobel's) and its Canny edges (cv2.Canny(grey, low, high)), from one pass of
+    the gradient: Canny's own (its border pixels repeated), whose border is then mirrored
+    (whole numbers all: the same to the bit, and Canny makes no gradient of its own)."""
+    dx, dy = cv2.spatialGradient(grey, borderType=cv2.BORDER_REPLICATE)
+    edges = np.asarray(cv2.Canny(dx, dy, low, high), np.uint8)
+    gx, gy = dx.astype(np.float32), dy.astype(np.float32)
+    outline_kernels.border_gradient(grey, gx, gy)
+    return gx, gy, edges
 
 
 def _may_cover_a_card(blob: Mask, px_per_mm: float, card_mm: tuple[float, float],

@@ -581,6 +581,39 @@ def histograms_split(image: Mask, mask: Mask) -> tuple[NDArray[np.int64], NDArra
     return counts[1], counts[0]
 
 
+@inlined
+def _mirror(i: int, n: int) -> int:  # pragma: no cover
+    """An index beyond 0..n-1 reflected about the end pixel (OpenCV's BORDER_REFLECT_101; 0
+    in a line one pixel long)."""
+    if n == 1:
+        return 0
+    return -i if i < 0 else (2 * n - 2 - i if i >= n else i)
+
+
+@compiled
+def _border_gradient(image: Any, gx: Any, gy: Any) -> None:  # pragma: no cover
+    h, w = image.shape
+    for r in range(h):
+        step = 1 if r == 0 or r == h - 1 else max(w - 1, 1)  # (the first and last rows whole)
+        for c in range(0, w, step):
+            dx, dy = np.int64(0), np.int64(0)
+            for i in range(-1, 2):
+                weight = 2 - abs(i)
+                row, col = _mirror(r + i, h), _mirror(c + i, w)
+                dx += weight * (np.int64(image[row, _mirror(c + 1, w)])
+                                - np.int64(image[row, _mirror(c - 1, w)]))
+                dy += weight * (np.int64(image[_mirror(r + 1, h), col])
+                                - np.int64(image[_mirror(r - 1, h), col]))
+            gx[r, c], gy[r, c] = dx, dy
+
+
+def border_gradient(image: Mask, gx: NDArray[np.float32], gy: NDArray[np.float32]) -> None:
+    """Write into the border pixels of gx and gy (float32) the 3 x 3 Sobel gradient of the
+    grey image there, the image mirrored at its border as cv2.Sobel's
+    default mirrors it (BORDER_REFLECT_101): whole numbers, the same to the bit."""
+    _border_gradient(image, gx, gy)
+
+
 @compiled
 def _edge_pixels(edges: Any, gx: Any, gy: Any, magnitude: Any) -> Any:  # pragma: no cover
     n = np.count_nonzero(edges)

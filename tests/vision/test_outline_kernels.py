@@ -19,6 +19,7 @@ from vision.cards import (
     _SIDE_STEPS,
     MIN_COVER,
     SIDE_SAMPLES,
+    _gradients_and_edges,
 )
 from vision.compiled import median_of
 
@@ -315,12 +316,27 @@ def test_histogram_and_edge_pixels_are_numpys() -> None:
         mask = np.where(rng.random((h, w)) < 0.3, 255, 0).astype(np.uint8)
         expected = np.bincount(image[mask > 0], minlength=256)
         assert np.array_equal(outline_kernels.histogram_under(image, mask), expected)
+        under, off = outline_kernels.histograms_split(image, mask)
+        assert np.array_equal(under, expected)
+        assert np.array_equal(off, np.bincount(image[mask == 0], minlength=256))
         gx, gy, magnitude = (rng.normal(0, 50, (h, w)).astype(np.float32) for _ in range(3))
         xs, ys, on_gx, on_gy, on_magnitude = outline_kernels.edge_pixels(mask, gx, gy, magnitude)
         want_y, want_x = np.nonzero(mask)
         assert np.array_equal(xs, want_x) and np.array_equal(ys, want_y)
         assert np.array_equal(on_gx, gx[mask > 0]) and np.array_equal(on_gy, gy[mask > 0])
         assert np.array_equal(on_magnitude, magnitude[mask > 0])
+
+
+def test_gradients_and_edges_are_opencvs_sobel_and_canny() -> None:
+    rng = np.random.default_rng(17)
+    shapes = [(1, 1), (1, 9), (9, 1), (2, 2), (3, 5)] + [
+        tuple(int(v) for v in rng.integers(2, 90, 2)) for _ in range(30)]
+    for h, w in shapes:
+        image = cv2.GaussianBlur(rng.integers(0, 256, (h, w)).astype(np.uint8), (0, 0), 1.5)
+        gx, gy, edges = _gradients_and_edges(image, 10.0, 25.0)
+        assert np.array_equal(gx, cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3))
+        assert np.array_equal(gy, cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
+        assert np.array_equal(edges, cv2.Canny(image, 10.0, 25.0))
 
 
 def _distinct_numpy(quads: NDArray[np.float64], px_per_mm: float) -> NDArray[np.float64]:
