@@ -47,7 +47,7 @@ from vision.cards import (
     view_mask,
     warp_patch,
 )
-from vision.compiled import box_means
+from vision.compiled import box_means, grid_medians
 from vision.identify import PATCH_SIZE, Identifier
 from vision.mat import MAT_BGR, MatSpec, TagPlacement
 
@@ -395,9 +395,7 @@ class TableReader:
         centres = np.array([q.center_mm for q in quads]).reshape(-1, 2) * self.px_per_mm
         xs = np.clip((centres[:, :1] + offsets).astype(np.intp), 0, w - 1)
         ys = np.clip((centres[:, 1:] + offsets).astype(np.intp), 0, h - 1)
-        grid = model[ys[:, :, None], xs[:, None, :]].reshape(len(quads), len(offsets) ** 2, 3)
-        out: NDArray[np.float32] = (np.median(grid, axis=1)
-                                    / np.array(MAT_BGR, np.float32)).astype(np.float32)
+        out: NDArray[np.float32] = grid_medians(model, ys, xs) / np.array(MAT_BGR, np.float32)
         return out
 
     def _cut(self, source: NamingSource, cal: Calibration, quads: list[CardQuad]) -> Frame:

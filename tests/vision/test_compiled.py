@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.compiled import box_means, dot2, pairwise_sum
+from vision.compiled import box_means, dot2, grid_medians, pairwise_sum
 
 
 def test_box_means_are_the_means_of_the_slices() -> None:
@@ -19,6 +19,16 @@ def test_box_means_are_the_means_of_the_slices() -> None:
             y0, y1, _ = slice(max(y0, 0), max(y1, 0)).indices(shape[0])
             part = image[y0:y1, x0:x1]
             assert mean == (float(part.mean()) if part.size else 0.0)
+
+
+def test_grid_medians_are_numpys_medians_of_the_grids() -> None:
+    rng = np.random.default_rng(6)
+    for k in (1, 2, 10, 11):  # an even count of samples: the mean of the middle two
+        image = rng.uniform(0, 255, (40, 50, 3)).astype(np.float32)
+        image[::3] = np.round(image[::3])  # ties
+        ys, xs = rng.integers(0, 40, (9, k)), rng.integers(0, 50, (9, k))
+        grid = image[ys[:, :, None], xs[:, None, :]].reshape(9, k * k, 3)
+        assert grid_medians(image, ys, xs).tobytes() == np.median(grid, axis=1).tobytes()
 
 
 def test_dot2_is_numpys_dot_product() -> None:
