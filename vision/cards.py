@@ -264,19 +264,17 @@ def foreground_mask(top_down: Frame, px_per_mm: float, valid: Mask | None = None
     redder). The mat is the learnt `background` model if given, else a local estimate.
     Given the view's `grey`, also the pixels much darker than the mat (_dark_limit)."""
     if background is not None:
-        mask = background.foreground(top_down, valid)
+        mask = background.foreground(top_down, valid, grey)
     else:
         local = mat_background(top_down, px_per_mm)
         diff = np.asarray(cv2.subtract(top_down, local, dtype=cv2.CV_16S), np.int16)
         mask = _threshold(diff, valid, MAT_DIFF, CHROMA_DIFF)
-    if grey is not None:
-        limit = (background.dark_limit(top_down) if background is not None
-                 else _dark_limit(np.asarray(cv2.cvtColor(local, cv2.COLOR_BGR2GRAY),
-                                             np.float32)))
-        dark = np.asarray(cv2.compare(grey, limit, cv2.CMP_LE), np.uint8)
-        if valid is not None:
-            dark = np.asarray(cv2.bitwise_and(dark, valid), np.uint8)
-        mask = np.asarray(cv2.bitwise_or(mask, dark), np.uint8)
+        if grey is not None:
+            limit = _dark_limit(np.asarray(cv2.cvtColor(local, cv2.COLOR_BGR2GRAY), np.float32))
+            dark = np.asarray(cv2.compare(grey, limit, cv2.CMP_LE), np.uint8)
+            if valid is not None:
+                dark = np.asarray(cv2.bitwise_and(dark, valid), np.uint8)
+            mask = np.asarray(cv2.bitwise_or(mask, dark), np.uint8)
     # bridge one-pixel breaks in a card's border (a dark card face in dim light)
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)),
                       np.uint8)
@@ -347,16 +345,19 @@ class MatModel:
         return foreground_kernels.exposure_gain(top_down[::8, ::8], self._model_sample,
                                                 self._sample)
 
-    def foreground(self, top_down: Frame, valid: Mask | None) -> Mask:
+    def foreground(self, top_down: Frame, valid: Mask | None, grey: Frame | None = None
+                   ) -> Mask:
         """The pixels of the view that differ from the model at the view's exposure (as
-        _threshold by MODEL_DIFF and CHROMA_DIFF). The gain is held until it moves by more
-        than 1 % or the model learns, so a steady exposure is one steady comparison."""
+        _threshold by MODEL_DIFF and CHROMA_DIFF); given the view's `grey`, also those at
+        or below dark_limit. The gain is held until it moves by more than 1 % or the model
+        learns, so a steady exposure is one steady comparison."""
         g = self.gain(top_down)
         if self._gain_held is None or np.abs(g - self._gain_held).max() > 0.01:
             self._gain_held = g
+        dark = None if grey is None else (grey, self.dark_limit(top_down))
         return foreground_kernels.model_foreground(top_down, self.model, self._gain_held, valid,
                                                    math.floor(MODEL_DIFF),
-                                                   math.floor(3 * CHROMA_DIFF))
+                                                   math.floor(3 * CHROMA_DIFF), dark)
 
     def _compared_gain(self, top_down: Frame) -> NDArray[np.float32]:
         """The gain the view is compared at: the one foreground() holds, else the view's."""

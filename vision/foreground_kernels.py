@@ -21,7 +21,8 @@ Mask = NDArray[np.uint8]
 
 @compiled
 def _model_foreground(top: Any, model: Any, gain: Any, valid: Any, level: int,
-                      chroma_limit: int) -> Any:  # pragma: no cover
+                      chroma_limit: int, grey: Any, dark_limit: Any,
+                      dark: bool) -> Any:  # pragma: no cover
     h, w = valid.shape
     view_rows = top.reshape(h, 3 * w)
     model_rows = model.reshape(h, 3 * w)
@@ -37,25 +38,37 @@ def _model_foreground(top: Any, model: Any, gain: Any, valid: Any, level: int,
         for j in range(3 * w):
             level_now = min(max(expected[j] * gain_row[j] + half, black), white)
             diff[j] = np.int32(view[j]) - np.int32(level_now)
+        if dark:
+            for x in range(w):
+                out[y, x] = valid[y, x] if grey[y, x] <= dark_limit[y, x] else 0
+        else:
+            out[y] = 0
         for x in range(w):
             b, g, r = diff[3 * x], diff[3 * x + 1], diff[3 * x + 2]
             total = b + g + r
-            grey = max(abs(b), abs(g), abs(r))
+            most = max(abs(b), abs(g), abs(r))
             chroma = max(abs(3 * b - total), abs(3 * g - total), abs(3 * r - total))
-            out[y, x] = valid[y, x] if grey > level or chroma > chroma_limit else 0
+            out[y, x] |= valid[y, x] if most > level or chroma > chroma_limit else 0
     return out
 
 
+_NO_GREY = np.zeros((1, 1), np.uint8)
+
+
 def model_foreground(top_down: Mask, model: NDArray[np.float32], gain: NDArray[np.float32],
-                     valid: Mask | None, level: int, chroma_limit: int) -> Mask:
+                     valid: Mask | None, level: int, chroma_limit: int,
+                     dark: tuple[Mask, Mask] | None = None) -> Mask:
     """Where a BGR view differs from the mat model (float32 BGR) scaled by `gain` per channel
     and rounded to uint8: a channel by more than `level`, or 3 x a channel minus the sum of
-    the three by more than `chroma_limit` (the colour alone); 255 there and in `valid`."""
+    the three by more than `chroma_limit` (the colour alone); 255 there and in `valid`.
+    With `dark` = (the view's grey, a limit per pixel), also where the grey is at or below
+    the limit (the same pass: what comparing, masking and or-ing them after took three)."""
     if valid is None:
         valid = np.full(top_down.shape[:2], 255, np.uint8)
+    grey, limit = dark if dark is not None else (_NO_GREY, _NO_GREY)
     out: Mask = _model_foreground(np.ascontiguousarray(top_down), model,
                                   np.asarray(gain, np.float32), valid, int(level),
-                                  int(chroma_limit))
+                                  int(chroma_limit), grey, limit, dark is not None)
     return out
 
 

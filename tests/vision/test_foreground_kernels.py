@@ -28,10 +28,18 @@ def test_model_foreground_is_scale_subtract_threshold() -> None:
         scaled += np.float32(0.5)
         np.clip(scaled, 0, 255, out=scaled)
         diff = np.asarray(cv2.subtract(view, scaled.astype(np.uint8), dtype=cv2.CV_16S))
+        grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+        limit = rng.integers(0, 120, (h, w)).astype(np.uint8)
         for use_valid in (valid, None):
             expected = _threshold(diff, use_valid, 32, 24)
             got = model_foreground(view, model, gain, use_valid, 32, 72)
             assert np.array_equal(got, expected)
+            # and the pixels at or below a limit of darkness, in the same pass
+            dark = cv2.compare(grey, limit, cv2.CMP_LE)
+            if use_valid is not None:
+                dark = cv2.bitwise_and(dark, use_valid)
+            got = model_foreground(view, model, gain, use_valid, 32, 72, (grey, limit))
+            assert np.array_equal(got, cv2.bitwise_or(expected, dark))
 
 
 def test_exposure_gain_is_numpys_median_ratio() -> None:
