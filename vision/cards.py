@@ -339,6 +339,8 @@ class MatModel:
         self._dark_limit: tuple[NDArray[np.float32], Mask] | None = None
         #: the gain held and the model's grey at it
         self._grey: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None
+        #: the gain held and whether the mat is dim, and holds glare, at it (hides_cards)
+        self._light: tuple[NDArray[np.float32], tuple[bool, bool]] | None = None
 
     def gain(self, top_down: Frame) -> NDArray[np.float32]:
         """Per channel, how much brighter the view is than the model (median ratio)."""
@@ -384,18 +386,26 @@ class MatModel:
     def hides_cards(self, top_down: Frame, dark_cards: bool) -> bool:
         """Whether the mat is lit so that cards may show only in parts in the foreground
         (DIM_MAT, GLARE_RATIO: only for `dark_cards`, a deck with dark rims or dark faces),
-        from the model's sample at the gain the view is compared at (foreground() first)."""
+        from the model's sample at the gain the view is compared at (foreground() first);
+        weighed once per gain held."""
         gain = self._compared_gain(top_down)
+        if self._light is None or self._light[0] is not gain:
+            self._light = (gain, self._dim_or_glare(gain))
+        dim, glare = self._light[1]
+        return dim or (dark_cards and glare)
+
+    def _dim_or_glare(self, gain: NDArray[np.float32]) -> tuple[bool, bool]:
+        """Whether the model's sample at this gain is dim (DIM_MAT), and whether it holds
+        glare (GLARE_RATIO)."""
         weights = (GREY_WEIGHTS * gain).astype(np.float32)
         grey = np.take(self._model_sample.reshape(-1, 3) @ weights, self._sample_at)
         n = len(grey)
         if not n:
-            return False
+            return False, False
         middle_at, bright_at = n // 2, round(GLARE_PERCENTILE / 100 * (n - 1))
         levels = np.partition(grey, (middle_at, bright_at))  # (two order statistics at once)
         middle = float(levels[middle_at])
-        return middle < DIM_MAT or (dark_cards
-                                    and float(levels[bright_at]) >= GLARE_RATIO * middle)
+        return middle < DIM_MAT, float(levels[bright_at]) >= GLARE_RATIO * middle
 
     def learn(self, top_down: Frame, valid: Mask, moved: Mask, cards: Mask, rate: float,
               healing: tuple[Frame, NDArray[np.uint8], float, int] | None = None) -> None:
@@ -407,6 +417,7 @@ class MatModel:
         self._gain_held = None
         self._dark_limit = None
         self._grey = None
+        self._light = None
 
 
 def find_cards(top_down: Frame, px_per_mm: float, card_mm: tuple[float, float],

@@ -167,6 +167,12 @@ def test_cards_may_hide_in_dim_light_and_dark_cards_under_glare_too(scene: Any) 
         model = MatModel(view, 1.0, valid)
         assert model.hides_cards(view, dark_cards=False) == light_cards
         assert model.hides_cards(view, dark_cards=True) == dark_cards
+    # weighed once per gain held: a view compared at another gain is weighed again
+    model = MatModel(empty, 1.0, valid)
+    assert not model.hides_cards(empty, dark_cards=False)
+    dim = (empty * 0.4).astype(np.uint8)
+    model.foreground(dim, valid)
+    assert model.hides_cards(dim, dark_cards=False)
 
 
 def test_colour_alone_marks_something_on_the_mat(scene: Any) -> None:
