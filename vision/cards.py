@@ -335,6 +335,8 @@ class MatModel:
         # the model where the gain is measured, at hand in one block (kept with the model)
         self._model_sample = np.ascontiguousarray(model[::8, ::8])
         self._gain_held: NDArray[np.float32] | None = None  # the gain views are compared at
+        #: the gain held and the model at it as a view would show it (expected_view)
+        self._expected: tuple[NDArray[np.float32], Frame] | None = None
         #: the gain held and dark_limit at it
         self._dark_limit: tuple[NDArray[np.float32], Mask] | None = None
         #: the gain held and the model's grey at it
@@ -352,14 +354,19 @@ class MatModel:
         """The pixels of the view that differ from the model at the view's exposure (as
         _threshold by MODEL_DIFF and CHROMA_DIFF); given the view's `grey`, also those at
         or below dark_limit. The gain is held until it moves by more than 1 % or the model
-        learns, so a steady exposure is one steady comparison."""
+        learns, so a steady exposure is one steady comparison, against the model scaled
+        to it once."""
         g = self.gain(top_down)
         if self._gain_held is None or np.abs(g - self._gain_held).max() > 0.01:
             self._gain_held = g
+        if self._expected is None or self._expected[0] is not self._gain_held:
+            # (a quarter of the float model's bytes to read each frame the gain holds)
+            self._expected = (self._gain_held,
+                              foreground_kernels.expected_view(self.model, self._gain_held))
         dark = None if grey is None else (grey, self.dark_limit(top_down))
-        return foreground_kernels.model_foreground(top_down, self.model, self._gain_held, valid,
-                                                   math.floor(MODEL_DIFF),
-                                                   math.floor(3 * CHROMA_DIFF), dark)
+        return foreground_kernels.view_foreground(top_down, self._expected[1], valid,
+                                                  math.floor(MODEL_DIFF),
+                                                  math.floor(3 * CHROMA_DIFF), dark)
 
     def _compared_gain(self, top_down: Frame) -> NDArray[np.float32]:
         """The gain the view is compared at: the one foreground() holds, else the view's."""
@@ -415,6 +422,7 @@ class MatModel:
         foreground_kernels.learn(top_down, self.model, valid, moved, cards, rate, healing)
         self._model_sample = np.ascontiguousarray(self.model[::8, ::8])
         self._gain_held = None
+        self._expected = None
         self._dark_limit = None
         self._grey = None
         self._light = None

@@ -1,10 +1,11 @@
 """Compiled per-pixel loops of the foreground mask against the learnt mat model (vision.cards).
 
-One pass over the view does what scaling the model to the view's exposure, subtracting it
-and thresholding the difference did in five passes over whole images (the same float32
-rounding of the model, the same integer differences and limits), so the mask is the same;
-the exposure gain is numpy's float32 median of the same ratios, without gathering them
-into a strided array first.
+The model scaled to the view's exposure (expected_view, made once per gain held) and one
+pass over the view do what scaling the model, subtracting it and thresholding the
+difference did in five passes over whole images each frame (the same float32 rounding of
+the model, the same integer differences and limits), so the mask is the same; the
+exposure gain is numpy's float32 median of the same ratios, without gathering them into a
+strided array first.
 """
 
 from __future__ import annotations
@@ -20,24 +21,40 @@ Mask = NDArray[np.uint8]
 
 
 @compiled
-def _model_foreground(top: Any, model: Any, gain: Any, valid: Any, level: int,
-                      chroma_limit: int, grey: Any, dark_limit: Any,
-                      dark: bool) -> Any:  # pragma: no cover
-    h, w = valid.shape
-    view_rows = top.reshape(h, 3 * w)
+def _expected_view(model: Any, gain: Any) -> Any:  # pragma: no cover
+    h, w = model.shape[0], model.shape[1]
     model_rows = model.reshape(h, 3 * w)
     gain_row = np.empty(3 * w, np.float32)  # the gain of each channel along a row
     for j in range(3 * w):
         gain_row[j] = gain[j % 3]
-    diff = np.empty(3 * w, np.int32)
-    out = np.empty((h, w), np.uint8)
+    out = np.empty((h, 3 * w), np.uint8)
     half, black, white = np.float32(0.5), np.float32(0.0), np.float32(255.0)
     for y in range(h):
-        # a row of the model at this exposure, rounded and clipped to uint8, off the view
-        view, expected = view_rows[y], model_rows[y]
+        learnt, row = model_rows[y], out[y]
         for j in range(3 * w):
-            level_now = min(max(expected[j] * gain_row[j] + half, black), white)
-            diff[j] = np.int32(view[j]) - np.int32(level_now)
+            row[j] = np.uint8(np.int32(min(max(learnt[j] * gain_row[j] + half, black), white)))
+    return out.reshape(h, w, 3)
+
+
+def expected_view(model: NDArray[np.float32], gain: NDArray[np.float32]) -> Mask:
+    """The mat model (float32 BGR) as a view at this exposure would show it: scaled by
+    `gain` per channel, rounded and clipped to uint8 (as float32 arithmetic rounds it)."""
+    out: Mask = _expected_view(model, np.asarray(gain, np.float32))
+    return out
+
+
+@compiled
+def _view_foreground(top: Any, expected: Any, valid: Any, level: int, chroma_limit: int,
+                     grey: Any, dark_limit: Any, dark: bool) -> Any:  # pragma: no cover
+    h, w = valid.shape
+    view_rows = top.reshape(h, 3 * w)
+    expected_rows = expected.reshape(h, 3 * w)
+    diff = np.empty(3 * w, np.int32)
+    out = np.empty((h, w), np.uint8)
+    for y in range(h):
+        view, mat = view_rows[y], expected_rows[y]
+        for j in range(3 * w):
+            diff[j] = np.int32(view[j]) - np.int32(mat[j])
         if dark:
             for x in range(w):
                 out[y, x] = valid[y, x] if grey[y, x] <= dark_limit[y, x] else 0
@@ -55,20 +72,18 @@ def _model_foreground(top: Any, model: Any, gain: Any, valid: Any, level: int,
 _NO_GREY = np.zeros((1, 1), np.uint8)
 
 
-def model_foreground(top_down: Mask, model: NDArray[np.float32], gain: NDArray[np.float32],
-                     valid: Mask | None, level: int, chroma_limit: int,
-                     dark: tuple[Mask, Mask] | None = None) -> Mask:
-    """Where a BGR view differs from the mat model (float32 BGR) scaled by `gain` per channel
-    and rounded to uint8: a channel by more than `level`, or 3 x a channel minus the sum of
-    the three by more than `chroma_limit` (the colour alone); 255 there and in `valid`.
-    With `dark` = (the view's grey, a limit per pixel), also where the grey is at or below
-    the limit (the same pass: what comparing, masking and or-ing them after took three)."""
+def view_foreground(top_down: Mask, expected: Mask, valid: Mask | None, level: int,
+                    chroma_limit: int, dark: tuple[Mask, Mask] | None = None) -> Mask:
+    """Where a BGR view differs from the mat as expected at its exposure (expected_view):
+    a channel by more than `level`, or 3 x a channel minus the sum of the three by more
+    than `chroma_limit` (the colour alone); 255 there and in `valid`. With `dark` = (the
+    view's grey, a limit per pixel), also where the grey is at or below the limit (the
+    same pass: what comparing, masking and or-ing them after took three)."""
     if valid is None:
         valid = np.full(top_down.shape[:2], 255, np.uint8)
     grey, limit = dark if dark is not None else (_NO_GREY, _NO_GREY)
-    out: Mask = _model_foreground(np.ascontiguousarray(top_down), model,
-                                  np.asarray(gain, np.float32), valid, int(level),
-                                  int(chroma_limit), grey, limit, dark is not None)
+    out: Mask = _view_foreground(np.ascontiguousarray(top_down), expected, valid, int(level),
+                                 int(chroma_limit), grey, limit, dark is not None)
     return out
 
 

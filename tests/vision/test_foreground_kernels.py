@@ -9,12 +9,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.cards import _threshold
-from vision.foreground_kernels import exposure_gain, learn, model_foreground
+from vision.foreground_kernels import expected_view, exposure_gain, learn, view_foreground
 
 Mask = NDArray[np.uint8]
 
 
-def test_model_foreground_is_scale_subtract_threshold() -> None:
+def test_the_view_foreground_is_scale_subtract_threshold() -> None:
     rng = np.random.default_rng(7)
     for trial in range(30):
         h, w = (int(v) for v in rng.integers(1, 90, 2))
@@ -30,15 +30,17 @@ def test_model_foreground_is_scale_subtract_threshold() -> None:
         diff = np.asarray(cv2.subtract(view, scaled.astype(np.uint8), dtype=cv2.CV_16S))
         grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
         limit = rng.integers(0, 120, (h, w)).astype(np.uint8)
+        mat = expected_view(model, gain)
+        assert np.array_equal(mat, scaled.astype(np.uint8))
         for use_valid in (valid, None):
             expected = _threshold(diff, use_valid, 32, 24)
-            got = model_foreground(view, model, gain, use_valid, 32, 72)
+            got = view_foreground(view, mat, use_valid, 32, 72)
             assert np.array_equal(got, expected)
             # and the pixels at or below a limit of darkness, in the same pass
             dark = cv2.compare(grey, limit, cv2.CMP_LE)
             if use_valid is not None:
                 dark = cv2.bitwise_and(dark, use_valid)
-            got = model_foreground(view, model, gain, use_valid, 32, 72, (grey, limit))
+            got = view_foreground(view, mat, use_valid, 32, 72, (grey, limit))
             assert np.array_equal(got, cv2.bitwise_or(expected, dark))
 
 
