@@ -49,23 +49,20 @@ def _view_foreground(top: Any, expected: Any, valid: Any, level: int, chroma_lim
     h, w = valid.shape
     view_rows = top.reshape(h, 3 * w)
     expected_rows = expected.reshape(h, 3 * w)
-    diff = np.empty(3 * w, np.int32)
+    diff = np.empty(3 * w, np.int16)  # (-255..255: twice the values a vector holds)
     out = np.empty((h, w), np.uint8)
     for y in range(h):
         view, mat = view_rows[y], expected_rows[y]
         for j in range(3 * w):
-            diff[j] = np.int32(view[j]) - np.int32(mat[j])
-        if dark:
-            for x in range(w):
-                out[y, x] = valid[y, x] if grey[y, x] <= dark_limit[y, x] else 0
-        else:
-            out[y] = 0
+            diff[j] = np.int16(view[j]) - np.int16(mat[j])
         for x in range(w):
             b, g, r = diff[3 * x], diff[3 * x + 1], diff[3 * x + 2]
             total = b + g + r
             most = max(abs(b), abs(g), abs(r))
             chroma = max(abs(3 * b - total), abs(3 * g - total), abs(3 * r - total))
-            out[y, x] |= valid[y, x] if most > level or chroma > chroma_limit else 0
+            seen = (most > level or chroma > chroma_limit
+                    or (dark and grey[y, x] <= dark_limit[y, x]))
+            out[y, x] = valid[y, x] if seen else 0
     return out
 
 
