@@ -1092,7 +1092,8 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
     if dark_rims:  # (the seams' pixels marked as such where no image edge is: the edges
         # are 0 or 255, SEAM_PIXEL below it; two OpenCV passes, not numpy's four)
-        seams = _dark_seams(roi, off_blob, px_per_mm)
+        seams = _dark_seams(roi, off_blob, px_per_mm, picture=rims_seen)  # (rims are seen
+        # so only in the faint search, whose grey is its picture of the difference)
         marked = cv2.threshold(seams, 0, outline_kernels.SEAM_PIXEL, cv2.THRESH_BINARY)[1]
         edges = np.asarray(cv2.max(edges, marked), np.uint8)
     offset = np.array([x0, y0], np.float64)
@@ -1143,12 +1144,21 @@ def _may_cover_a_card(blob: Mask, px_per_mm: float, card_mm: tuple[float, float]
     return bool(blob[reach:h - reach, reach:w - reach].any())
 
 
-def _dark_seams(roi: Frame, mat: NDArray[np.int64], px_per_mm: float) -> Mask:
+def _dark_seams(roi: Frame, mat: NDArray[np.int64], px_per_mm: float,
+                picture: bool = False) -> Mask:
     """Where two cards with dark rims touch: the middle of a dark band wider than one rim.
     Their outline there is no edge (black meets black), so these pixels stand for it.
-    `mat`: the histogram of the ROI's grey levels off the blob."""
-    level = (SEAM_RATIO * outline_kernels.percentiles_of_counts(mat, (50,))[0] if mat.any()
-             else 0.0)
+    Dark is darker than SEAM_RATIO of the mat around in the view (`mat`: the histogram of
+    the ROI's grey levels off the blob); in the faint search's `picture` of the difference
+    (the mat at its mid grey, which no ratio measures from), darker than the mat as the
+    faint foreground counts it (faint_cards.DARKER): two rims meeting in dim light, 15 of
+    the noise's sigmas darker than the mat, are two thirds of its grey there, and their
+    seam was no side of either card."""
+    if picture:
+        level = float(faint_cards.DARKER)
+    else:
+        level = (SEAM_RATIO * outline_kernels.percentiles_of_counts(mat, (50,))[0]
+                 if mat.any() else 0.0)
     dark = np.asarray(cv2.threshold(roi, level, 255, cv2.THRESH_BINARY_INV)[1], np.uint8)
     k = 2 * round(SEAM_MM * px_per_mm / 2) + 1
     return np.asarray(cv2.erode(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))),

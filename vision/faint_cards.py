@@ -37,6 +37,9 @@ PICTURE_SIGMA = 3.0
 PICTURE_GAIN = 4.0
 MID_GREY = 128  # the mat in the picture
 NOISE_SAMPLE = 4  # every this many pixels (each way) measure the noise
+#: below this level the picture shows a pixel the faint foreground counts darker than the
+#: mat (by NOISE_SIGMAS of the noise, FAINT_FLOOR levels where the gain is capped)
+DARKER = MID_GREY - NOISE_SIGMAS * PICTURE_SIGMA
 
 
 @dataclass(frozen=True)

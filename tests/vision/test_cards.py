@@ -575,6 +575,34 @@ def test_in_the_faint_search_a_dark_rimmed_outline_reaching_off_its_blob_is_none
     assert min(off(a) for a in found[0].alternatives) <= 5.5
 
 
+DIM_SEAM = ROOT / "tests" / "fixtures" / "vision" / "tempus_framed_dim_seam.npz"
+
+
+def test_in_the_faint_search_two_touching_dark_rimmed_cards_are_parted_by_their_seam() -> None:
+    # The faint difference from the mat around joker-9 and violet-4 of tempus-framed's
+    # held-out table 1000062 (dim light, a glare beside them; 1 px/mm, the blob's outline):
+    # the two lie end to end, touching, and make one faint blob. Where their black frames
+    # meet no side shows, only a band darker than the mat two frames wide: without it
+    # each true outline showed 0.77 of itself (its short side at the seam is a fifth of
+    # it), and the fit chose one 6.5 mm off across the seam; violet-4 was not found. In
+    # the picture that band is the seam, and both cards are fitted there.
+    blob = np.load(DIM_SEAM)
+    card_mm = (float(blob["card_mm"][0]), float(blob["card_mm"][1]))
+    contour = blob["contour"].reshape(-1, 1, 2).astype(np.int32)
+    whole = np.full(blob["picture"].shape, 255, np.uint8)
+    seam = cards._dark_seams(blob["picture"], whole, 1.0, picture=True)
+    assert seam[15:70, 92:103].any(axis=1).all()  # along the whole seam
+    assert not seam[25:60, 30:70].any() and not seam[25:60, 120:160].any()  # not the faces
+    # (a ratio of the picture's mat grey marks none of it)
+    assert not cards._dark_seams(blob["picture"], whole, 1.0)[15:70, 92:103].any()
+    found, _ = _fit_cards(contour, blob["picture"], 1.0, card_mm, dark_rims=True,
+                          rims_seen=True)
+    for truth in blob["truth"]:
+        assert len([q for q in found if np.linalg.norm(
+            np.array(q.corners_mm)[:, None] - truth[None], axis=2).min(axis=1).max() <= 2.0
+                    ]) == 1
+
+
 def test_a_rim_is_shown_only_where_the_blob_holds_each_side() -> None:
     blob = np.zeros((120, 100), np.uint8)
     cv2.rectangle(blob, (10, 10), (73, 98), 255, -1)  # a 63 x 88 card at 1 px/mm
