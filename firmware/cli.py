@@ -268,10 +268,10 @@ def table_header(args: argparse.Namespace) -> dict[str, Any]:
 
 def read_image(path: Path) -> np.ndarray:
     if not path.is_file():
-        raise VisionError(f"{path}: no such image file")
+        raise VisionError(f"{path}: no such image file", "not_image")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
-        raise VisionError(f"{path}: not a readable image (empty or corrupt)")
+        raise VisionError(f"{path}: not a readable image (empty or corrupt)", "not_image")
     return np.asarray(image, dtype=np.uint8)
 
 

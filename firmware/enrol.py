@@ -28,7 +28,13 @@ from numpy.typing import NDArray
 
 from firmware.enrol_words import Cards, Said
 from referee.decks import Deck
-from vision.calibration import Calibration, TableNotFound, calibrate, check_frame
+from vision.calibration import (
+    Calibration,
+    FrameTrouble,
+    VisionError,
+    calibrate,
+    check_frame,
+)
 from vision.cards import mat_colour, view_mask
 from vision.deck_measure import FaceTally, measure_deck
 from vision.enrolment import (
@@ -48,6 +54,7 @@ from vision.enrolment import (
     seen_px_per_mm,
 )
 from vision.mat import MatSpec
+from vision.table_reader import NamingSource
 from vision.template_identifier import TemplateIdentifier
 
 BACK = "back"
@@ -58,6 +65,18 @@ CONFUSION_TRIES = 16  # such views of each enrolled view tried against the other
 CONFUSABLE_SHARE = 0.34  # of a face's tries named as another face: a pair to warn about
 UNSURE_SHARE = 0.5  # of a face's tries left unknown, more than: a face to warn about
 MAX_OTHER_MM2 = 1500.0  # more than this of something else on the mat: not laid out yet
+
+
+#: What the table is told of a frame the camera cannot use, by what is wrong with it.
+FRAME_TROUBLE: dict[FrameTrouble, Said] = {
+    "no_frame": Said("enrol.frame.no_frame"),
+    "not_image": Said("enrol.frame.not_image"),
+    "too_small": Said("enrol.frame.too_small"),
+    "two_streams": Said("enrol.frame.two_streams"),
+    "tags_unseen": Said("enrol.frame.tags_unseen"),
+    "tags_covered": Said("enrol.frame.tags_covered"),
+    "mat_not_flat": Said("enrol.frame.mat_not_flat"),
+}
 
 
 class EnrolError(Exception):
@@ -181,16 +200,17 @@ class EnrolSession:
 
     def on_frame(self, image: object, full: Image8 | None = None) -> str:
         """Look at one frame while waiting for a layout; returns what the table is told
-        (also in `message`). `full`: the same instant at a higher resolution, to cut
-        the crops from."""
+        (also in `message`): a frame the camera cannot use too, in words (FRAME_TROUBLE).
+        `full`: the same instant at a higher resolution, to cut the crops from."""
         if self.state != "laying":
             return self.message
-        frame = check_frame(image)
-        self._frames += 1
         try:
+            frame = check_frame(image)
+            full = None if full is None else NamingSource.of(frame, full).full
+            self._frames += 1
             self._calibration = calibrate(frame, self.mat)
-        except TableNotFound:
-            return self._say(Said("enrol.say.tags"))
+        except VisionError as error:
+            return self._say(FRAME_TROUBLE[error.reason])
         found = find_laid_cards(frame, self._calibration)
         last, self._last = self._last, found
         want = len(self.asked())

@@ -25,7 +25,6 @@ from firmware.enrol_words import ENGLISH, Cards, Said
 from referee.core import RefereeError
 from referee.games import get_game
 from referee.text import catalogue, translate
-from vision.calibration import VisionError
 from vision.enrolment import grid_rows
 from vision.mat import MatSpec
 from webui.control import ControlError
@@ -39,7 +38,7 @@ class PageEnrolment:
 
     def __init__(self, game: str, mat: MatSpec, data: Path | None, second_pass: bool) -> None:
         if data is None:
-            raise _refused(Said("enrol.error.no_data"))
+            raise refused(Said("enrol.error.no_data"))
         try:
             self.game = get_game(game)
         except RefereeError as error:
@@ -52,17 +51,14 @@ class PageEnrolment:
     def on_frame(self, frame: np.ndarray | None, full: np.ndarray | None = None) -> None:
         if self.session.state != "laying" or frame is None:
             return
-        try:
-            self.session.on_frame(frame, full)
-        except VisionError as error:
-            self.session.message = str(error)  # vision's words, English only
+        self.session.on_frame(frame, full)
 
     def answer(self, names: dict[int, str], keep: bool = False) -> None:
         """The table's answer: the crops (numbered from 1) named so, then confirmed;
         `keep`: kept whatever the layout's problems say (`y!` in the terminal)."""
         session = self.session
         if session.state != "confirm" or session.layout is None:
-            raise _refused(Said("enrol.error.no_crops"))
+            raise refused(Said("enrol.error.no_crops"))
         renames = [f"{n}={code}" for n, code in sorted(names.items())
                    if 1 <= n <= len(session.layout.names) and session.layout.names[n - 1] != code]
         try:
@@ -70,7 +66,7 @@ class PageEnrolment:
                 session.answer(" ".join(renames))
             session.answer("y!" if keep else "y")
         except EnrolError as error:
-            raise _refused(error.args[0]) from None
+            raise refused(error.args[0]) from None
         if session.state == "confirm" and session.layout is not None:
             # a problem of the layout (a card framed unlike the others, a swapped pair)
             # refused a plain yes: say why
@@ -84,7 +80,7 @@ class PageEnrolment:
     def look_again(self) -> None:
         """Forget the crops shown and look at the layout again (the right cards laid)."""
         if self.session.state != "confirm":
-            raise _refused(Said("enrol.error.no_crops"))
+            raise refused(Said("enrol.error.no_crops"))
         self.session.answer("again")
 
     def _write(self) -> None:
@@ -169,6 +165,7 @@ def _page_words() -> dict[str, Catalogue]:
     return words
 
 
-def _refused(message: str) -> ControlError:
-    """The page's refusal of an answer, in every language."""
+def refused(message: str) -> ControlError:
+    """The page's refusal of an answer (one of the session's sentences), in every
+    language."""
     return ControlError(str(message), in_every_language(message))

@@ -19,8 +19,18 @@ from __future__ import annotations
 from typing import Any
 
 ENGLISH: dict[str, str] = {
+    # a frame the camera cannot use (vision.calibration.FrameTrouble)
+    "enrol.frame.no_frame": "the camera sends no picture: is it plugged in?",
+    "enrol.frame.not_image": "the camera's picture cannot be read: check the camera",
+    "enrol.frame.too_small": "the camera's picture is too small to see the mat: check the "
+                             "camera's settings",
+    "enrol.frame.two_streams": "the camera's two pictures do not match: check the camera's "
+                               "settings",
+    "enrol.frame.tags_unseen": "the mat's tags are not all in view: is the whole mat seen?",
+    "enrol.frame.tags_covered": "something lies on a tag in the mat's corners: clear the "
+                                "corners",
+    "enrol.frame.mat_not_flat": "the mat's corners do not agree: lay the mat flat, not folded",
     # while the table lays out the cards asked for
-    "enrol.say.tags": "the mat's tags are not all in view: is the whole mat seen?",
     "enrol.say.take_away": "take the cards just seen away, then lay out the next ones",
     "enrol.say.clutter": "something else lies on the mat (a hand, cards touching): lay the "
                          "cards apart and take your hands away",
@@ -50,6 +60,7 @@ ENGLISH: dict[str, str] = {
     "enrol.error.twice": "two crops would be {card}: rename the other one too",
     "enrol.error.no_crops": "no crops to confirm now: lay out the cards asked for first",
     "enrol.error.no_data": "this table has no data folder to keep a deck profile in",
+    "enrol.error.none": "no enrolment under way (it was stopped): start one again",
 }
 
 

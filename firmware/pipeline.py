@@ -160,15 +160,13 @@ class RefereePipeline:
         """One camera frame (`t`: seconds on the camera's clock; `full`: the same instant at
         the camera's full resolution, where cards are cut for naming); a frame that cannot
         be read is noted once and skipped."""
+        if frame is None or frame.size == 0:
+            self._unreadable("the frame is empty", label)
+            return
         try:
-            if frame is None or frame.size == 0:
-                raise self._frame_problem("the frame is empty")
             reading = self._reader.read(frame, full=full)
         except self._frame_problem as problem:
-            # The same trouble frame after frame (a hand over a tag) is said once.
-            if str(problem) != self._frame_trouble:
-                self._frame_trouble = str(problem)
-                self.note_problem(f"{label or 'frame'}: {problem}")
+            self._unreadable(str(problem), label)
             return
         self._now = t if t is not None else self._now
         if self._frame_trouble is not None:
@@ -177,6 +175,13 @@ class RefereePipeline:
         if view is None:
             return
         self._settled(_SeenView(view, (frame, reading), self._now))
+
+    def _unreadable(self, problem: str, label: str) -> None:
+        """A frame that cannot be read: the same trouble frame after frame (a hand over a
+        tag) is said once."""
+        if problem != self._frame_trouble:
+            self._frame_trouble = problem
+            self.note_problem(f"{label or 'frame'}: {problem}")
 
     def _settled(self, seen: _SeenView) -> None:
         """A new stable view: read it, or hold it while the table is asked to name a card

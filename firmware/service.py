@@ -23,7 +23,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from firmware.enrol_page import PageEnrolment
+from firmware.enrol_page import PageEnrolment, refused
+from firmware.enrol_words import Said
 from firmware.enrollment import build_reader, deck_arts
 from firmware.pipeline import PanelLike, PipelineError, RefereePipeline, rule_texts
 from firmware.store import MatchStore, StoredMatch
@@ -139,13 +140,13 @@ class TableService:
     def answer_enrolment(self, names: dict[int, str], keep: bool = False) -> None:
         with self._lock:
             if self._enrolment is None:
-                raise ControlError("no enrolment under way")
+                raise refused(Said("enrol.error.none"))
             self._enrolment.answer(names, keep)
 
     def look_again_enrolment(self) -> None:
         with self._lock:
             if self._enrolment is None:
-                raise ControlError("no enrolment under way")
+                raise refused(Said("enrol.error.none"))
             self._enrolment.look_again()
 
     def stop_enrolment(self) -> None:

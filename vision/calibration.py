@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -27,8 +28,25 @@ TAG_TOLERANCE_MM = 0.8  # a tag this far off the others' mapping is not trusted
 ZONE_TOLERANCE_MM = 1.5  # a tag's white surround this far off its black square is covered
 
 
+#: What is wrong with a frame vision cannot use, in a word that does not change: the
+#: frame is none, not an image, too small, not a larger view of the frame it came with
+#: (a camera's two streams); too few of the mat's tags are seen, they are seen but not
+#: clean (something lies on them), or they do not agree on one flat mat.
+FrameTrouble = Literal["no_frame", "not_image", "too_small", "two_streams", "tags_unseen",
+                       "tags_covered", "mat_not_flat"]
+
+
 class VisionError(Exception):
-    """Base of the errors vision raises for a frame it cannot use."""
+    """Base of the errors vision raises for a frame it cannot use. The message says why in
+    English with the figures (for a log or a terminal); `reason` names it (FrameTrouble)
+    for those who say it in their own words, as the enrolment page does in its languages."""
+
+    def __init__(self, message: str, reason: FrameTrouble) -> None:
+        super().__init__(message)
+        self.reason: FrameTrouble = reason
+
+    def __reduce__(self) -> tuple[type[VisionError], tuple[str, FrameTrouble]]:
+        return type(self), (str(self), self.reason)
 
 
 class TableNotFound(VisionError):
@@ -42,15 +60,17 @@ class BadFrame(VisionError):
 def check_frame(frame: object) -> Frame:
     """Return the frame if it is a usable uint8 grey or BGR image, else raise BadFrame."""
     if frame is None:
-        raise BadFrame("no frame (None); is the camera delivering images?")
+        raise BadFrame("no frame (None); is the camera delivering images?", "no_frame")
     if not isinstance(frame, np.ndarray):
-        raise BadFrame(f"a frame must be a numpy array, got {type(frame).__name__}")
+        raise BadFrame(f"a frame must be a numpy array, got {type(frame).__name__}",
+                       "not_image")
     if frame.dtype != np.uint8:
-        raise BadFrame(f"a frame must be uint8, got {frame.dtype}")
+        raise BadFrame(f"a frame must be uint8, got {frame.dtype}", "not_image")
     if frame.ndim not in (2, 3) or (frame.ndim == 3 and frame.shape[2] not in (1, 3)):
-        raise BadFrame(f"a frame must be grey or BGR, got shape {frame.shape}")
+        raise BadFrame(f"a frame must be grey or BGR, got shape {frame.shape}", "not_image")
     if min(frame.shape[:2]) < MIN_FRAME_SIDE:
-        raise BadFrame(f"frame {frame.shape[1]}x{frame.shape[0]} is too small to read a table")
+        raise BadFrame(f"frame {frame.shape[1]}x{frame.shape[0]} is too small to read a table",
+                       "too_small")
     return frame
 
 
@@ -249,7 +269,7 @@ def calibrate(frame: object, mat: MatSpec, previous: Calibration | None = None) 
         ids_text = f"{min(ids)}..{max(ids)}" if ids else "none"
         raise TableNotFound(
             f"saw {len(found)} of the {len(ids)} mat tags (ids {ids_text}); "
-            "is the whole mat in view and lit?")
+            "is the whole mat in view and lit?", "tags_unseen")
     kept = agreeing_tags(found)
     if previous is not None and len(kept) < MIN_FULL_FIT:
         # fewer than three agree: the previous calibration judges them, the clean ones first
@@ -264,8 +284,9 @@ def calibrate(frame: object, mat: MatSpec, previous: Calibration | None = None) 
     if not kept and len(found) < MIN_FULL_FIT:
         raise TableNotFound(
             f"saw {len(found)} of the {len(mat.tags)} mat tags, but not {MIN_TAGS} clean ones; "
-            "is something lying on a tag?")
+            "is something lying on a tag?", "tags_covered")
     h = _fit(kept) if kept else None
     if h is None:
-        raise TableNotFound("the mat tags do not agree on one flat mat; is the mat folded?")
+        raise TableNotFound("the mat tags do not agree on one flat mat; is the mat folded?",
+                            "mat_not_flat")
     return _calibration(h, image, mat, kept, found)

@@ -541,7 +541,7 @@ class NamingSource:
         (h, w), (big_h, big_w) = image.shape[:2], big.shape[:2]
         if big_w < w or big_h < h or abs(big_w / big_h - w / h) > SAME_SHAPE * w / h:
             raise BadFrame(f"the full frame ({big_w}x{big_h}) is not a larger view of the "
-                           f"frame ({w}x{h}): check the camera's two streams")
+                           f"frame ({w}x{h}): check the camera's two streams", "two_streams")
         return cls(image, big, (big_w / w, big_h / h))
 
     def to_full(self, points_px: NDArray[np.float64]) -> NDArray[np.float64]:

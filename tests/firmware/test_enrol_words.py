@@ -37,8 +37,9 @@ def test_every_sentence_has_its_words_in_every_language(path: Path) -> None:
             assert strings[form] != english, (path.name, form)  # translated, not copied
     said = {key.rsplit(".", 1)[0] if key.endswith(tuple(f".{form}" for form in PLURAL_FORMS))
             else key for key in strings}
-    extra = {key for key in said if key.startswith(("enrol.say.", "enrol.problem.",
-                                                    "enrol.error."))} - set(ENGLISH)
+    extra = {key for key in said if key.startswith(("enrol.say.", "enrol.frame.",
+                                                    "enrol.problem.", "enrol.error."))
+             } - set(ENGLISH)
     assert not extra, (path.name, sorted(extra))
 
 
