@@ -139,39 +139,25 @@ def test_the_reader_learns_from_the_profile_and_relearns_when_it_changes(
     assert build_reader(deck, default_mat(), photos, tmp_path).card_mm == deck.card_mm
 
 
-def test_the_profile_keeps_dark_rims_for_the_reader_and_an_older_one_reads_light(
-    tmp_path: Path,
+@pytest.mark.parametrize(("field", "other", "wrong"), [("dark_rims", "dark_faces", "yes"),
+                                                      ("dark_faces", "dark_rims", 1)])
+def test_the_profile_keeps_what_it_measured_for_the_reader_and_an_older_one_reads_light(
+    tmp_path: Path, field: str, other: str, wrong: object
 ) -> None:
+    # dark_rims (the cards' rim darker than the mat) and dark_faces (faces dark with no
+    # light rim), each alone
     deck = get_game("deserto").deck
-    folder = write_profile(tmp_path, enrolled_deserto(dark_rims=True), "picamera")
-    assert load_profile(folder).dark_rims
-    assert build_reader(deck, default_mat(), data=tmp_path).dark_rims
-    # a profile written before rims were recorded: light rims, no error
-    data = json.loads((folder / "profile.json").read_text(encoding="utf-8"))
-    del data["dark_rims"]
-    (folder / "profile.json").write_text(json.dumps(data), encoding="utf-8")
-    assert not load_profile(folder).dark_rims
-    assert not build_reader(deck, default_mat(), data=tmp_path).dark_rims
-    data["dark_rims"] = "yes"
-    (folder / "profile.json").write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ProfileError, match="fields missing"):
-        load_profile(folder)
-
-
-def test_the_profile_keeps_dark_faces_for_the_reader_and_an_older_one_reads_light(
-    tmp_path: Path,
-) -> None:
-    deck = get_game("deserto").deck
-    folder = write_profile(tmp_path, enrolled_deserto(dark_faces=True), "picamera")
-    assert load_profile(folder).dark_faces
+    folder = write_profile(tmp_path, enrolled_deserto(**{field: True}), "picamera")
+    assert getattr(load_profile(folder), field)
     reader = build_reader(deck, default_mat(), data=tmp_path)
-    assert reader.dark_faces and not reader.dark_rims
-    # a profile written before faces were measured: light faces, no error
+    assert getattr(reader, field) and not getattr(reader, other)
+    # a profile written before it was measured: light, no error
     data = json.loads((folder / "profile.json").read_text(encoding="utf-8"))
-    del data["dark_faces"]
+    del data[field]
     (folder / "profile.json").write_text(json.dumps(data), encoding="utf-8")
-    assert not build_reader(deck, default_mat(), data=tmp_path).dark_faces
-    data["dark_faces"] = 1
+    assert not getattr(load_profile(folder), field)
+    assert not getattr(build_reader(deck, default_mat(), data=tmp_path), field)
+    data[field] = wrong
     (folder / "profile.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ProfileError, match="fields missing"):
         load_profile(folder)

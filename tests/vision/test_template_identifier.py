@@ -403,19 +403,28 @@ def test_a_dark_pixel_counts_as_black_not_as_its_hue() -> None:
     assert 0.5 * np.abs(red - blue).sum() < 0.05
 
 
+def finer_look(identifier: TemplateIdentifier, shapes: dict[str, float], colour: str,
+               fine: tuple[float, float]) -> str | None:
+    """What the identifier decides (`_decide` alone, given the comparisons) of a card
+    whose shape is a close call between `shapes` ({shape: score} at SIZE, every other
+    shape far behind), its colour clearly `colour` (its hues its colour's), and the finer
+    look's ratios at FINE_SIZE `fine` (in all, where the two shapes differ)."""
+    scores = np.full(len(identifier.shape_names), 0.3, np.float32)
+    for shape, score in shapes.items():
+        scores[identifier.shape_names.index(shape)] = score
+    colour_d = np.full(len(identifier.colour_names), 0.6, np.float32)
+    colour_d[identifier.colour_names.index(colour)] = 0.05
+    hue_d = np.zeros_like(colour_d)
+    return identifier._decide(scores, colour_d, hue_d, 100.0, fine)[0]
+
+
 def test_the_finer_look_names_the_second_shape_when_it_finds_it_clearly_closer(
         uno_identifier: TemplateIdentifier) -> None:
     # an 8 and a 5 close at SIZE, the 8 ahead; at FINE_SIZE the 5 is clearly the closer,
     # in all and where the two differ: a red 5, never an 8
-    names = uno_identifier.shape_names
-    scores = np.full(len(names), 0.3, np.float32)
-    scores[names.index("8")], scores[names.index("5")] = 0.94, 0.93
-    colour_d = np.full(len(uno_identifier.colour_names), 0.6, np.float32)
-    colour_d[uno_identifier.colour_names.index("red")] = 0.05
-    hue_d = np.zeros_like(colour_d)  # (its hues its colour's)
-    decide = uno_identifier._decide  # the decision alone, given the comparisons
-    assert decide(scores, colour_d, hue_d, 100.0, (2.5, 4.0))[0] == "red-5"
-    assert decide(scores, colour_d, hue_d, 100.0, (1.1, 1.2))[0] is None  # not clearly: unknown
+    close = {"8": 0.94, "5": 0.93}
+    assert finer_look(uno_identifier, close, "red", (2.5, 4.0)) == "red-5"
+    assert finer_look(uno_identifier, close, "red", (1.1, 1.2)) is None  # not clearly: unknown
 
 
 def test_the_finer_look_passes_a_whole_picture_alike_where_the_strokes_differ_firmly(
@@ -423,17 +432,12 @@ def test_the_finer_look_passes_a_whole_picture_alike_where_the_strokes_differ_fi
     # a blurred blue 5 of held-out uno-classic table 1000066, 2 % under another card: 0.897
     # against the 8's 0.875 at SIZE; at FINE_SIZE ratios 0.82 in all (past FINE_RATIO) and
     # 0.34 where a 5 and an 8 differ: named. Firm where they differ, not alike in all
-    names = uno_identifier.shape_names
-    scores = np.full(len(names), 0.3, np.float32)
-    scores[names.index("5")], scores[names.index("8")] = 0.897, 0.875
-    colour_d = np.full(len(uno_identifier.colour_names), 0.6, np.float32)
-    colour_d[uno_identifier.colour_names.index("blue")] = 0.05
-    hue_d = np.zeros_like(colour_d)
-    decide = uno_identifier._decide
-    assert decide(scores, colour_d, hue_d, 100.0, (0.822, 0.337))[0] == "blue-5"
-    assert decide(scores, colour_d, hue_d, 100.0, (0.822, 0.45))[0] is None  # not firm
-    assert decide(scores, colour_d, hue_d, 100.0, (0.93, 0.2))[0] is None  # alike in all
-    assert decide(scores, colour_d, hue_d, 100.0, (0.75, 0.45))[0] == "blue-5"  # as before
+    close = {"5": 0.897, "8": 0.875}
+    assert finer_look(uno_identifier, close, "blue", (0.822, 0.337)) == "blue-5"
+    assert finer_look(uno_identifier, close, "blue", (0.822, 0.45)) is None  # not firm
+    assert finer_look(uno_identifier, close, "blue", (0.93, 0.2)) is None  # alike in all
+    assert finer_look(uno_identifier, close, "blue", (0.75, 0.45)) == "blue-5"  # as before
+
 
 def test_a_card_whose_hues_are_none_of_its_colours_is_not_named_for_its_black() -> None:
     # A tall joker-7 in dim glare (held-out tempus-tall table 1000008), white-balanced on
