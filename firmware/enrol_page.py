@@ -126,6 +126,7 @@ class PageEnrolment:
                                   for language in _page_words()} for code in session.codes},
             "card_mm": None if session.card_mm is None else list(session.card_mm),
             "dark_rims": session.dark_rims,
+            "dark_faces": session.dark_faces,
             "confusable": [] if result is None else [list(p) for p in result.confusable],
             "unsure": [] if result is None else [list(u) for u in result.unsure],
             "folder": None if self.folder is None else str(self.folder),

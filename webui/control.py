@@ -118,8 +118,9 @@ class TableControl(LiveFeed, Protocol):
         "written", "failed"), pass, passes, message, asked: [code] (to lay out now, row by
         row), rows: [cards per row], progress: [seen, total], crops: [{n, name}],
         problems: [text], codes: [code], card_mm, dark_rims (the cards' rim is darker
-        than the mat), confusable: [[code, code, share]], unsure: [[code, share]] (faces
-        mostly left unknown), folder}; message_texts ({language: message}),
+        than the mat), dark_faces (some faces dark with no light rim round them),
+        confusable: [[code, code, share]], unsure: [[code, share]] (faces mostly left
+        unknown), folder}; message_texts ({language: message}),
         problem_texts ([{language: problem}]) and card_texts ({code: {language: name}})
         say the same in each of the page's languages."""
         ...

@@ -142,6 +142,8 @@ def test_a_deck_is_enrolled_on_the_page_from_the_camera(
         expect(page.locator("#enrol-rims")).to_have_text(WORDS.say("enrol.rims_light"))
         shot(page, "enrol-done.png")
         profile = load_profile(data / "decks/uno")
+        expect(page.locator("#enrol-faces")).to_have_text(
+            WORDS.say("enrol.faces_dark" if profile.dark_faces else "enrol.faces_light"))
         assert set(profile.faces) == {code for layout in LAYOUTS for code in layout}
         assert abs(profile.card_mm[0] - 57) < 1.5 and abs(profile.card_mm[1] - 89) < 1.5
 
@@ -221,6 +223,13 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
             in doubted  # the black specials, laid with the yellows
         profile = load_profile(data / "decks/uno")
         assert set(profile.faces) == {code for layout in layouts for code in layout}
+        # its black specials have no light rim: the profile knows, and the page says so
+        assert profile.dark_faces
+        ro.goto("/admin/enrol")
+        expect(ro.locator("#enrol-faces")).to_have_text(
+            "Unele fețe sunt mai închise decât covorul, fără margine deschisă: căutate și sub "
+            "strălucirea unei lămpi.")
+        shot(ro, "enrol-done-ro.png")
     finally:
         for each in (context, romanian, italian):
             each.close()
