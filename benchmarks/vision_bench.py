@@ -205,6 +205,7 @@ class Tally:
     #: outline" (none within WRONG_OUTLINE_MM of the card's corners), "unknown" (the right
     #: outline, left unknown by the identifier) or "misnamed"
     unnamed: Counter[tuple[str, str]] = field(default_factory=Counter)
+    expected_faces: Counter[str] = field(default_factory=Counter)  # the expected cards' codes
     # condition (e.g. "light=dim") -> counts of expected, abstained, accepted, wrong
     by_condition: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     notes: list[str] = field(default_factory=list)
@@ -418,6 +419,7 @@ def score(reading: TableReading, scene: Scene, visible: list[float],
             continue
         if visible[i] >= EXPECTED_VISIBLE:
             tally.expected += 1
+            tally.expected_faces[card.label] += 1
             tally.expected_named += card.label in codes
             count(tally, keys, context, "expected")
             if card.label in codes:

@@ -63,7 +63,13 @@ LEARN_SEED = 20261201  # the views as play may see them, tried for the confusabl
 CONFUSION_TRIES = 16  # such views of each enrolled view tried against the others (8 named
 # other faces of a pale deck from one seed to the next; 16 the same two)
 CONFUSABLE_SHARE = 0.34  # of a face's tries named as another face: a pair to warn about
-UNSURE_SHARE = 0.5  # of a face's tries left unknown, more than: a face to warn about
+UNSURE_SHARE = 0.45  # of a face's tries left unknown, at least: a face to warn about
+NEAR_SHARE = 0.2  # a face whose first tries leave it unknown this short of UNSURE_SHARE,
+# or more ...
+CLOSE_TRIES = 256  # ... is tried this many times a view in all before it is reported or not
+# (benchmarks/enrol_warnings.py, the pale deck on 8 seeds: on 16 tries alone, its yellow-8,
+# left unknown 56 % of the time, was reported on 5, and green-8, 38 %, on 2; at 128, on 8
+# and 2; at 256 on 8 and none, 3.8 s CPU for the deck's tries against 0.9)
 MAX_OTHER_MM2 = 1500.0  # more than this of something else on the mat: not laid out yet
 
 
@@ -137,7 +143,7 @@ class EnrolledDeck:
     """What an enrolment found: the card size, the views of each face (first pass
     first), each pass's light, the pairs of faces the camera will confuse, whether the
     cards' rim is darker than the mat and whether some faces are with no light rim round
-    them (the reader looks for them so), and the faces it will mostly leave unknown."""
+    them (the reader looks for them so), and the faces it will often leave unknown."""
 
     deck: str
     card_mm: tuple[float, float]
@@ -146,7 +152,7 @@ class EnrolledDeck:
     confusable: list[tuple[str, str, float]]
     dark_rims: bool = False
     dark_faces: bool = False
-    unsure: list[tuple[str, float]] = field(default_factory=list)  # faces mostly unknown
+    unsure: list[tuple[str, float]] = field(default_factory=list)  # faces often unknown
 
 
 class EnrolSession:
@@ -437,35 +443,56 @@ def learn(passes: Sequence[Mapping[str, Image8]]) -> TemplateIdentifier:
 @dataclass(frozen=True)
 class Confusions:
     """What the tries of each face as play may see it found: the pairs of faces named as
-    each other (a, b, share of the tries named so) and the faces mostly left unknown (code,
+    each other (a, b, share of the tries named so) and the faces often left unknown (code,
     share of the tries left unknown: the table is asked for them in play)."""
 
     pairs: list[tuple[str, str, float]]
     unsure: list[tuple[str, float]]
 
 
+def named_tries(passes: Sequence[Mapping[str, Image8]],
+                identifier: TemplateIdentifier | None = None, tries: int = CONFUSION_TRIES,
+                close_tries: int = CLOSE_TRIES, seed: int = LEARN_SEED + 1
+                ) -> dict[str, list[str | None]]:
+    """What each face of the first pass was named on its tries (None: left unknown): views
+    of every enrolled view as play may see the card (vision.enrolment.play_view), `tries`
+    a view, and a face's view from the other pass, named by an identifier learnt from the
+    first pass (`identifier`, if already learnt). A face those leave unknown near the
+    warning's line or past it (UNSURE_SHARE less NEAR_SHARE, or more) is tried
+    `close_tries` times a view in all, so that which side it lies is not the luck of a few
+    tries."""
+    identifier = identifier or learn(passes[:1])
+    rng = np.random.default_rng(seed)
+    named = {}
+    for code in passes[0]:
+        enrolled = [views[code] for views in passes if code in views]
+        names = _names(identifier, [play_view(view, rng) for view in enrolled
+                                    for _ in range(tries)] + enrolled[1:])
+        if names.count(None) / len(names) >= UNSURE_SHARE - NEAR_SHARE:
+            names += _names(identifier, [play_view(view, rng) for view in enrolled
+                                         for _ in range(close_tries - tries)])
+        named[code] = names
+    return named
+
+
+def _names(identifier: TemplateIdentifier, views: list[Image8]) -> list[str | None]:
+    """The codes the identifier names these views (None: unknown)."""
+    return [name for name, _ in identifier.identify_many(views)] if views else []
+
+
 def confusions(passes: Sequence[Mapping[str, Image8]],
                identifier: TemplateIdentifier | None = None) -> Confusions:
-    """The faces the camera will confuse or leave unknown: views of every enrolled view as
-    play may see the card (vision.enrolment.play_view), and a face's view from the other
-    pass, named by an identifier learnt from the first pass (`identifier`, if already
-    learnt). A try named as another face counts for that pair; a try left unknown
-    confuses it with nothing (the table will be asked) and counts for the face's
-    unknowns."""
-    identifier = identifier or learn(passes[:1])
-    rng = np.random.default_rng(LEARN_SEED + 1)
+    """The faces the camera will confuse or leave unknown, from their tries (named_tries).
+    A try named as another face counts for that pair; a try left unknown confuses it with
+    nothing (the table will be asked) and counts for the face's unknowns."""
     pairs: dict[tuple[str, str], float] = {}
     unsure: list[tuple[str, float]] = []
-    for code in passes[0]:
-        tries = [play_view(view, rng) for views in passes if code in views
-                 for view in [views[code]] for _ in range(CONFUSION_TRIES)]
-        tries += [views[code] for views in passes[1:] if code in views]
-        names = [name for name, _ in identifier.identify_many(tries)]
-        unknown = names.count(None) / len(tries)
-        if unknown > UNSURE_SHARE:
+    for code, names in named_tries(passes, identifier).items():
+        unknown = names.count(None) / len(names)
+        if unknown >= UNSURE_SHARE:
             unsure.append((code, round(unknown, 2)))
         for other, count in Counter(n for n in names if n is not None and n != code).items():
-            share = count / len(tries)
+            share = count / len(names)
             key = (min(code, other), max(code, other))
             if share >= CONFUSABLE_SHARE and share > pairs.get(key, 0.0):
                 pairs[key] = share

@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from firmware.enrol import confusions
+from firmware.enrol import CLOSE_TRIES, CONFUSION_TRIES, confusions, named_tries
 from vision.foreign_decks import DESIGNS, paint_deck
 
 FACES = json.loads((Path(__file__).resolve().parents[2] / "referee/decks/uno.json")
@@ -29,6 +29,14 @@ def seen(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
     cut = cv2.resize(image, (59, 91), interpolation=cv2.INTER_AREA)
     lit = cv2.GaussianBlur(cut, (0, 0), 0.7).astype(np.float32) * np.array(gains, np.float32)
     return np.asarray(np.clip(lit, 0, 255), np.uint8)
+
+
+class Every(list[str | None]):
+    """An identifier (as the warning calls one) that names the views it is given in turn
+    as these names, over and over: what play's luck does, without the luck."""
+
+    def identify_many(self, views: list[np.ndarray]) -> list[tuple[str | None, float]]:
+        return [(self[i % len(self)], 1.0) for i in range(len(views))]
 
 
 def deck() -> dict[str, np.ndarray]:
@@ -65,3 +73,18 @@ def test_a_deck_play_names_is_not_reported_as_left_unknown() -> None:
     found = confusions([first, second])
     assert not found.pairs
     assert not found.unsure
+
+
+def test_a_face_left_unknown_half_the_time_is_reported_on_more_tries() -> None:
+    # yellow-8 of the bench's pale deck, left unknown in 8 of its 16 tries (and 5 of 8 times
+    # in play), was not reported: "more than half" of so few tries is the luck of one try.
+    # A face near the line is tried more, and half is reported
+    face = {"yellow-8": deck()["red-1"]}
+    half = named_tries([face], Every([None, "yellow-8"]))["yellow-8"]  # type: ignore[arg-type]
+    assert len(half) == CLOSE_TRIES and half.count(None) == CLOSE_TRIES // 2
+    found = confusions([face], Every([None, "yellow-8"]))  # type: ignore[arg-type]
+    assert found.unsure == [("yellow-8", 0.5)] and not found.pairs
+    # a face named on its first tries is tried no more, and not reported
+    named = named_tries([face], Every(["yellow-8"]))["yellow-8"]  # type: ignore[arg-type]
+    assert len(named) == CONFUSION_TRIES and None not in named
+    assert not confusions([face], Every(["yellow-8"])).unsure  # type: ignore[arg-type]
