@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import cards, render
+from vision import cards, outline_kernels, render
 from vision.calibration import calibrate
 from vision.cards import (
     CardQuad,
@@ -590,11 +590,12 @@ def test_in_the_faint_search_two_touching_dark_rimmed_cards_are_parted_by_their_
     card_mm = (float(blob["card_mm"][0]), float(blob["card_mm"][1]))
     contour = blob["contour"].reshape(-1, 1, 2).astype(np.int32)
     whole = np.full(blob["picture"].shape, 255, np.uint8)
-    seam = cards._dark_seams(blob["picture"], whole, 1.0, picture=True)
+    off_blob = outline_kernels.histograms_split(blob["picture"], whole)[1]  # (none of it)
+    seam = cards._dark_seams(blob["picture"], off_blob, 1.0, picture=True)
     assert seam[15:70, 92:103].any(axis=1).all()  # along the whole seam
     assert not seam[25:60, 30:70].any() and not seam[25:60, 120:160].any()  # not the faces
     # (a ratio of the picture's mat grey marks none of it)
-    assert not cards._dark_seams(blob["picture"], whole, 1.0)[15:70, 92:103].any()
+    assert not cards._dark_seams(blob["picture"], off_blob, 1.0)[15:70, 92:103].any()
     found, _ = _fit_cards(contour, blob["picture"], 1.0, card_mm, dark_rims=True,
                           rims_seen=True)
     for truth in blob["truth"]:
