@@ -295,9 +295,7 @@ class AlignedSearch:
     # COARSE times smaller, each channel standardised and the channels apart
     size: tuple[int, int]  # (width, height) of the whole ink pictures
     margin: tuple[int, int]  # pixels a window may move each way from the middle
-    coarse_index: NDArray[np.intp]  # (coarse shifts, coarse values): each coarse window's
-    # values in a coarse picture (its channels apart)
-    coarse_columns: int  # coarse shifts along a row
+    coarse_window: tuple[int, int]  # (width, height) of a guide, COARSE times smaller
 
     @classmethod
     def build(cls, templates: Floats, shapes: NDArray[np.intp], n_shapes: int,
@@ -310,19 +308,15 @@ class AlignedSearch:
         rx, ry = min(REACH, mx), min(REACH, my)
         near = ShapeSearch.build(templates, shapes, n_shapes, (tw + 2 * rx, th + 2 * ry),
                                  (rx, ry))
-        cw, ch, ctw, cth = w // COARSE, h // COARSE, tw // COARSE, th // COARSE
+        ctw, cth = tw // COARSE, th // COARSE
         coarse: Floats = np.stack([cv2.resize(np.ascontiguousarray(guide.reshape(th, tw, 2)),
                                               (ctw, cth), interpolation=cv2.INTER_AREA)
                                    for guide in guides]).astype(np.float32)
         planar = standardised(coarse.reshape(len(coarse), -1)).reshape(coarse.shape)
-        cs, ys, xs = np.meshgrid(np.arange(2), np.arange(cth), np.arange(ctw), indexing="ij")
-        inside = ((cs * ch + ys) * cw + xs).ravel()
-        index = np.array([inside + dy * cw + dx for dy in range(ch - cth + 1)
-                          for dx in range(cw - ctw + 1)], np.intp)
         return cls(near=near,
                    guides=np.ascontiguousarray(planar.transpose(0, 3, 1, 2)).reshape(
                        len(coarse), -1),
-                   size=size, margin=margin, coarse_index=index, coarse_columns=cw - ctw + 1)
+                   size=size, margin=margin, coarse_window=(ctw, cth))
 
     def scored(self, inks: Floats) -> Scored:
         """ShapeSearch.scored over the windows near each picture's place, their shifts
@@ -355,17 +349,23 @@ class AlignedSearch:
                                       (w // COARSE, n * 2 * (h // COARSE)),
                                       interpolation=cv2.INTER_AREA), np.float32)
         # (a plane is a whole number of coarse rows high: no coarse row mixes two)
-        windows: Floats = np.take(small.reshape(n, -1), self.coarse_index, axis=1).reshape(
-            n * len(self.coarse_index), 2, -1)
+        # every coarse window of each picture, (pictures, rows, columns, channels, height,
+        # width) as a view of the coarse planes, then copied out a row of values each
+        (cw, ch), (ctw, cth) = (w // COARSE, h // COARSE), self.coarse_window
+        step = small.itemsize
+        windows: Floats = np.ndarray(
+            (n, ch - cth + 1, cw - ctw + 1, 2, cth, ctw), np.float32, small,
+            strides=(2 * ch * cw * step, cw * step, step, ch * cw * step, cw * step, step)
+        ).reshape(n * (ch - cth + 1) * (cw - ctw + 1), 2, -1)
         sums = windows.sum(axis=2)
         centred = np.einsum("wcv,wcv->wc", windows, windows) - sums ** 2 / windows.shape[2]
         windows /= np.sqrt(np.maximum(centred, 0.0))[:, :, None] + 1e-6
         matches = windows.reshape(len(windows), -1) @ self.guides.T
         best = matches.max(axis=1).reshape(n, -1).argmax(axis=1)
-        rows, columns = np.divmod(best, self.coarse_columns)
-        out: NDArray[np.intp] = np.stack(
-            [np.clip(COARSE * rows - ry, 0, 2 * (my - ry)),
-             np.clip(COARSE * columns - rx, 0, 2 * (mx - rx))], axis=1).astype(np.intp)
+        rows, columns = np.divmod(best, cw - ctw + 1)
+        out = np.empty((n, 2), np.intp)  # (np.clip's values, without its cost)
+        out[:, 0] = np.minimum(np.maximum(COARSE * rows - ry, 0), 2 * (my - ry))
+        out[:, 1] = np.minimum(np.maximum(COARSE * columns - rx, 0), 2 * (mx - rx))
         return out
 
     def cut_near(self, inks: Floats, origins: NDArray[np.intp]) -> Floats:
@@ -414,12 +414,15 @@ def _window_sums(planar: Floats, window: tuple[int, int], shifts: tuple[int, int
     c, n, h, w = planar.shape
     total, squared = (np.asarray(image, np.float64) for image in cv2.integral2(
         planar.reshape(c * n * h, w), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F))
-    top = (np.arange(c * n)[:, None] * h + np.arange(ny)[None, :])[:, :, None]  # (c n, ny, 1)
-    left = np.arange(nx)[None, None, :]
 
     def box(values: NDArray[np.float64]) -> NDArray[np.float64]:
-        out: NDArray[np.float64] = (values[top + th, left + tw] - values[top, left + tw]
-                                    - values[top + th, left] + values[top, left])
+        # each picture's rows of the integral image from its first (a window's top) and
+        # from its second (a window's bottom, th - 1 further down: the last picture's
+        # reaches the image's extra last row), sliced, not gathered
+        above = values[:-1].reshape(c * n, h, w + 1)[:, :ny]
+        below = values[1:].reshape(c * n, h, w + 1)[:, th - 1 : th - 1 + ny]
+        out: NDArray[np.float64] = (below[:, :, tw : tw + nx] - above[:, :, tw : tw + nx]
+                                    - below[:, :, :nx] + above[:, :, :nx])
         return out.reshape(c, n, ny * nx)
 
     sums = box(total)
