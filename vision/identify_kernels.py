@@ -377,20 +377,20 @@ def hue_histograms(img: Any, hsv: Any, bins: int, saturated: Any, dark: Any, lea
                 low, top = min(min(b, g), r), max(max(b, g), r)
                 weight = min(max(((top - low) / (top + eps) - saturated[0]) / saturated[1],
                                  np.float32(0.0)), one)
-                if top <= dark[0]:
-                    weight = np.float32(0.0)
-                place = hsv[i * height + y, x, 0] / np.float32(360.0) * np.float32(bins) \
-                    - np.float32(0.5)
-                below = np.floor(place)
-                share = place - below
-                k = int(below)  # (a hue in [0, 360): from -1 to bins - 1)
-                k = k + bins if k < 0 else k
-                above = k + 1 if k + 1 < bins else 0
-                first, second = np.float64(weight * (one - share)), np.float64(weight * share)
-                lower[k] += first
-                upper[above] += second
-                part_lower[part, k] += first
-                part_upper[part, above] += second
+                if weight > np.float32(0.0) and top > dark[0]:  # (a weight 0 adds +0.0)
+                    place = hsv[i * height + y, x, 0] / np.float32(360.0) * np.float32(bins) \
+                        - np.float32(0.5)
+                    below = np.floor(place)
+                    share = place - below
+                    k = int(below)  # (a hue in [0, 360): from -1 to bins - 1)
+                    k = k + bins if k < 0 else k
+                    above = k + 1 if k + 1 < bins else 0
+                    first = np.float64(weight * (one - share))
+                    second = np.float64(weight * share)
+                    lower[k] += first
+                    upper[above] += second
+                    part_lower[part, k] += first
+                    part_upper[part, above] += second
                 dark_share = min(max((dark[1] - top) / dark[2], np.float32(0.0)), one)
                 black[y * width + x] = dark_share
                 part_black[part, part_y * part_width + x % part_width] = dark_share
@@ -438,4 +438,88 @@ def part_distances(parts: Any, views: Any, starts: Any) -> Any:  # pragma: no co
                         other += abs(parts[i, k, b] - views[v, turned, b])
                     best = min(best, same, other)
                 out[i, k, c] = np.float32(0.5) * best
+    return out
+
+
+@compiled
+def clipped_print(picture: Any, whites: Any, at_clip: Any, every: bool, printing: Any,
+                  clip: int, share: float) -> int:  # pragma: no cover
+    """How many pixels of a uint8 picture (height, width, 3) the camera clipped on print: at
+    `clip` or above in a channel of `at_clip` (in every one of them, if `every`), and print
+    in a channel of `printing` ((value + 4) / its white level, float64 as numpy's, below
+    `share`). One pass, not numpy's dozen over the picture."""
+    height, width = picture.shape[0], picture.shape[1]
+    count = 0
+    for y in range(height):
+        for x in range(width):
+            hits, clips, printed = 0, 0, False
+            for c in range(3):
+                value = picture[y, x, c]
+                if at_clip[c]:
+                    clips += 1
+                    hits += value >= clip
+                if printing[c] and (np.float64(value) + 4.0) / np.float64(whites[c]) < share:
+                    printed = True
+            if printed and (hits == clips if every else hits > 0):
+                count += 1
+    return count
+
+
+@compiled
+def ink_planes(pictures: Any) -> Any:  # pragma: no cover
+    """The two ink channels of `balanced` pictures (n, height, width, 3 of float32), each a
+    row of a (n * 2, height * width) array (a picture's first channel, then its second):
+    1 minus each pixel's lowest channel, and 1 minus the mean of its lowest and highest,
+    in float32 as numpy's steps (template_identifier.ink)."""
+    n, height, width = pictures.shape[0], pictures.shape[1], pictures.shape[2]
+    out = np.empty((2 * n, height * width), np.float32)
+    one, two = np.float32(1.0), np.float32(2.0)
+    for i in range(n):
+        for y in range(height):
+            for x in range(width):
+                b, g, r = pictures[i, y, x, 0], pictures[i, y, x, 1], pictures[i, y, x, 2]
+                low, high = min(min(b, g), r), max(max(b, g), r)
+                out[2 * i, y * width + x] = one - low
+                out[2 * i + 1, y * width + x] = one - (low + high) / two
+    return out
+
+
+@compiled
+def planes_less(planes: Any, shading: Any, n: int, height: int, width: int
+                ) -> Any:  # pragma: no cover
+    """Pictures' channel planes (n * channels, height * width: a picture's channels in
+    turn) less their shading (the same shape), channels last again: (n, height, width,
+    channels), float32, each difference numpy's."""
+    channels = planes.shape[0] // n
+    out = np.empty((n, height, width, channels), np.float32)
+    for i in range(n):
+        for c in range(channels):
+            row, less = planes[i * channels + c], shading[i * channels + c]
+            for y in range(height):
+                for x in range(width):
+                    out[i, y, x, c] = row[y * width + x] - less[y * width + x]
+    return out
+
+
+@compiled
+def view_distances(hists: Any, views: Any, starts: Any) -> Any:  # pragma: no cover
+    """How far each histogram (n, bins) lies from each colour's nearest view (views (v,
+    bins), colour by colour, `starts`: where each colour's views begin): half the sum of
+    the bins' differences, (n, colours), numpy's float32 steps to the bit (each
+    difference, its pairwise sum of a row, the half), in one pass instead of a broadcast
+    of every histogram against every view."""
+    n, bins = hists.shape
+    colours, total = starts.shape[0], views.shape[0]
+    out = np.empty((n, colours), np.float32)
+    apart = np.empty(bins, np.float32)
+    half = np.float32(0.5)
+    for i in range(n):
+        for c in range(colours):
+            end = starts[c + 1] if c + 1 < colours else total
+            best = np.float32(np.inf)
+            for v in range(starts[c], end):
+                for b in range(bins):
+                    apart[b] = abs(hists[i, b] - views[v, b])
+                best = min(best, half * pairwise_sum(apart, 0, bins))
+            out[i, c] = best
     return out

@@ -64,7 +64,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import MIN_CONTRAST, batch, contrasts, grey
-from vision.identify_kernels import hue_histograms, part_distances, resize_area, white_balanced
+from vision.identify_kernels import (
+    clipped_print,
+    hue_histograms,
+    ink_planes,
+    part_distances,
+    planes_less,
+    resize_area,
+    view_distances,
+    white_balanced,
+)
 from vision.search_kernels import window_correlations
 from vision.template_search import AlignedSearch, Scored, standardised
 
@@ -202,12 +211,10 @@ def unclipped_whites(small: Image8, whites: Floats, lights: Floats) -> Floats:
     `whites` itself when no picture has a level lifted."""
     clipped = white_clipped(whites)
     usable = _liftable(clipped, lights)
+    pixels = small.shape[1] * small.shape[2]
     for i in np.flatnonzero(usable):
-        pixels = small[i].reshape(-1, 3)
-        at_clip = (pixels[:, clipped[i]] >= CLIPPED).any(axis=1)
-        free = ~clipped[i]
-        printed = _printed(pixels[:, free], whites[i, free]).any(axis=1)
-        usable[i] = (at_clip & printed).mean() <= CLIPPED_INK
+        usable[i] = clipped_print(small[i], whites[i], clipped[i], False, ~clipped[i],
+                                  CLIPPED, WHITE_SHARE) / pixels <= CLIPPED_INK
     if not usable.any():
         return whites
     out: Floats = np.where(usable[:, None], light_whites(whites, lights), whites
@@ -246,13 +253,6 @@ def white_clipped(whites: Floats) -> NDArray[np.bool_]:
     return out
 
 
-def _printed(pixels: Image8, whites: Floats) -> NDArray[np.bool_]:
-    """Which channels of these pixels (rows of channels) are print: darker than
-    WHITE_SHARE of their white level (white_balanced's, 4 added)."""
-    out: NDArray[np.bool_] = (pixels + 4.0) / whites < WHITE_SHARE
-    return out
-
-
 def colour_lost(small: Image8, whites: Floats, lights: Floats) -> NDArray[np.bool_]:
     """Whether the camera clipped each picture's colour away: more than CLIPPED_INK of its
     pixels are print (darker than its white, WHITE_SHARE, in some channel) clipped in two
@@ -264,14 +264,16 @@ def colour_lost(small: Image8, whites: Floats, lights: Floats) -> NDArray[np.boo
     to be named."""
     hot = white_clipped(whites)  # a print clipped in a channel is under a white clipped
     lost = np.zeros(len(small), bool)
+    pixels = small.shape[1] * small.shape[2]
+    if not (hot.sum(axis=1) >= 2).any():  # (no two channels clipped: the usual batch)
+        return lost
     for a, b in ((0, 1), (0, 2), (1, 2)):
         high, low = np.maximum(lights[:, a], lights[:, b]), np.minimum(lights[:, a], lights[:, b])
         apart = hot[:, a] & hot[:, b] & (high > CAST_APART * np.maximum(low, MIN_LIGHT))
+        pair = np.isin(np.arange(3), (a, b))
         for i in np.flatnonzero(apart & ~lost):
-            pixels = small[i].reshape(-1, 3)
-            both = (pixels[:, a] >= CLIPPED) & (pixels[:, b] >= CLIPPED)
-            printed = _printed(pixels, whites[i]).any(axis=1)
-            lost[i] = (both & printed).mean() > CLIPPED_INK
+            lost[i] = clipped_print(small[i], whites[i], pair, True, np.ones(3, bool), CLIPPED,
+                                    WHITE_SHARE) / pixels > CLIPPED_INK
     return lost
 
 
@@ -281,11 +283,8 @@ def ink(img: Floats, shading: int = SHADING_DEGREE) -> Floats:
     its lightness (the mean of its lowest and highest channel), where black on yellow
     shows too; the card's shading (a surface of degree `shading`) taken out of each
     (`unshaded`)."""
-    low, high = _extremes(img)
-    out: Floats = np.empty(img.shape[:3] + (2,), np.float32)
-    out[..., 0] = 1.0 - low
-    out[..., 1] = 1.0 - (low + high) / 2.0
-    return unshaded(out, shading)
+    n, h, w = img.shape[:3]
+    return _less_shading(ink_planes(np.ascontiguousarray(img, np.float32)), n, h, w, shading)
 
 
 def unshaded(inks: Floats, degree: int = SHADING_DEGREE) -> Floats:
@@ -301,10 +300,17 @@ def unshaded(inks: Floats, degree: int = SHADING_DEGREE) -> Floats:
     8's. What the surface also takes, the oval's and the field's smooth mass, every shape
     of a deck shares."""
     n, h, w, channels = inks.shape
-    fit, surface = _shading_fit(h, w, degree)
-    planes = np.ascontiguousarray(inks.transpose(0, 3, 1, 2)).reshape(n * channels, h * w)
-    planes -= (planes @ fit) @ surface
-    out: Floats = np.ascontiguousarray(planes.reshape(n, channels, h, w).transpose(0, 2, 3, 1))
+    planes = np.ascontiguousarray(inks.transpose(0, 3, 1, 2), np.float32).reshape(
+        n * channels, h * w)
+    return _less_shading(planes, n, h, w, degree)
+
+
+def _less_shading(planes: Floats, n: int, height: int, width: int, degree: int) -> Floats:
+    """unshaded() of pictures given as their channels' planes, (n * channels, height *
+    width): the pictures less their shading, channels last (compiled: numpy's transposed
+    copy of a two-channel picture costs more than the fit)."""
+    fit, surface = _shading_fit(height, width, degree)
+    out: Floats = planes_less(planes, (planes @ fit) @ surface, n, height, width)
     return out
 
 
@@ -521,10 +527,17 @@ def _correlations(planes: Floats, places: list[list[tuple[int, int]]],
 def close_call(shape_scores: Floats) -> bool:
     """Whether a patch's best shape is a shape of the deck (SHAPE_FLOOR) but the next one
     comes close (FINE_FROM): the two are then told apart at FINE_SIZE."""
-    if len(shape_scores) < 2:
-        return False
-    second, best = np.sort(shape_scores)[-2:]
-    return bool(best >= SHAPE_FLOOR and (1.0 - best) > FINE_FROM * (1.0 - second))
+    return bool(close_calls(shape_scores[None])[0])
+
+
+def close_calls(scores: Floats) -> NDArray[np.bool_]:
+    """close_call() of each row of shape scores, (patches, shapes): one sort for a batch."""
+    if scores.shape[1] < 2:
+        return np.zeros(len(scores), bool)
+    top = np.sort(scores, axis=1)[:, -2:]
+    second, best = top[:, 0], top[:, 1]
+    out: NDArray[np.bool_] = (best >= SHAPE_FLOOR) & ((1.0 - best) > FINE_FROM * (1.0 - second))
+    return out
 
 
 class RecentPatches:
@@ -698,7 +711,7 @@ class TemplateIdentifier:
         colour_d, hue_d, part_d = self._colours_read(
             pictures if lifted is whites else _against(small, lifted))
         spread = contrasts(grey(patches))
-        close = [i for i in range(len(patches)) if close_call(per_shape[i])]
+        close = np.flatnonzero(close_calls(per_shape)).tolist()
         fine_inks = (ink(balanced(patches[close], FINE_SIZE), FINE_SHADING_DEGREE) if close
                      else inks[:0])
         fine = {i: self._fine_ratios(scored, i, fine_inks[k]) for k, i in enumerate(close)}
@@ -721,7 +734,7 @@ class TemplateIdentifier:
         # white's red and a joker's yellow numeral's; against its own white the joker read
         # orange, 0.19 to 0.25 from its views and 0.31 to 0.35 from red's (unknown), against
         # the lamp's 0.03 to 0.11 and 0.37 to 0.47
-        lit = lifted if lights is None else light_whites(whites, lights)
+        lit = lifted if lights is None or not unsure else light_whites(whites, lights)
         in_light = [i for i in unsure if (lit[i] != lifted[i]).any()]
         if in_light:
             for i, lit_d, lit_hue_d, lit_part_d in zip(
@@ -821,18 +834,24 @@ class TemplateIdentifier:
         few tinted pixels say little."""
         hue = hist[:, :HUE_BINS]
         shown = hue.sum(axis=1)
-        views = self.colours[:, :HUE_BINS]
-        out = self._nearest_views(hue / np.maximum(shown, 1e-6)[:, None],
-                                  views / np.maximum(views.sum(axis=1, keepdims=True), 1e-6))
+        out = self._nearest_views(hue / np.maximum(shown, 1e-6)[:, None], self.view_hues)
         out[shown < HUE_SHOWN] = 0.0
+        return out
+
+    @cached_property
+    def view_hues(self) -> Floats:
+        """The hue bins of each row of `colours`, its hues taken as a whole (its share of
+        black left out, the rest summing to 1): what _hue_distances compares."""
+        views = self.colours[:, :HUE_BINS]
+        out: Floats = views / np.maximum(views.sum(axis=1, keepdims=True), 1e-6)
         return out
 
     def _nearest_views(self, hists: Floats, views: Floats) -> Floats:
         """How far each histogram lies from each colour (half the sum of the bins'
         differences), (patches, colours): from the nearest of the colour's views (`views`,
         a row for each of `self.colours`)."""
-        apart = 0.5 * np.abs(hists[:, None, :] - views[None, :, :]).sum(axis=2)
-        out: Floats = np.minimum.reduceat(apart, self.colour_starts, axis=1)
+        out: Floats = view_distances(np.ascontiguousarray(hists, np.float32), views,
+                                     self.colour_starts)
         return out
 
     def _fine_ratios(self, scored: Scored, picture: int, fine: Floats) -> tuple[float, float]:
@@ -904,7 +923,7 @@ class TemplateIdentifier:
         if spread < MIN_CONTRAST or (conf >= self.threshold and part_d is not None
                                      and self._parts_against(part_d, shape, ranked[0])):
             conf = 0.0
-        conf = float(np.clip(conf, 0.0, 1.0))
+        conf = min(max(conf, 0.0), 1.0)  # (np.clip's, without its cost on a scalar)
         code = self.faces[(shape, ranked[0])]
         return (code if conf >= self.threshold else None), round(conf, 3)
 

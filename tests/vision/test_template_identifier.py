@@ -14,23 +14,27 @@ from numpy.typing import NDArray
 from vision.deck_art import FaceArt, paint_face
 from vision.foreign_decks import DESIGNS, paint_deck
 from vision.identify import augment, batch
-from vision.identify_kernels import part_distances, white_balanced
+from vision.identify_kernels import clipped_print, part_distances, view_distances, white_balanced
 from vision.mat import MAT_BGR
 from vision.template_identifier import (
     COLOUR_MASS,
     DARK,
+    FINE_FROM,
     HUE_BINS,
     MARGIN,
     PARTS,
     SATURATED,
+    SHAPE_FLOOR,
     SIZE,
     WHITE_PERCENTILE,
     Floats,
     RecentPatches,
     TemplateIdentifier,
+    _shading_fit,
     balanced,
     black_fields,
     close_call,
+    close_calls,
     colour_lost,
     hues,
     hues_and_parts,
@@ -239,6 +243,59 @@ def test_a_smooth_shading_is_taken_out_of_the_ink() -> None:
     framed = inks.copy()
     framed[:, :my] = framed[:, -my:] = framed[:, :, :mx] = framed[:, :, -mx:] = 0.9
     assert np.allclose(unshaded(framed)[:, my:-my, mx:-mx], flat[:, my:-my, mx:-mx], atol=1e-5)
+
+
+def test_the_ink_is_numpys_to_the_bit() -> None:
+    # the compiled ink pictures and the shading taken out of them: numpy's steps
+    rng = np.random.default_rng(8)
+    for shape, degree in (((3, SIZE[1], SIZE[0], 3), 2), ((2, 96, 64, 3), 1), ((1, 7, 5, 3), 2)):
+        img = np.minimum(rng.random(shape) * 1.2, 1.0).astype(np.float32)
+        low, high = img.min(axis=3), img.max(axis=3)
+        inks = np.stack([1.0 - low, 1.0 - (low + high) / 2.0], axis=3)
+        n, h, w, _ = inks.shape
+        planes = np.ascontiguousarray(inks.transpose(0, 3, 1, 2)).reshape(n * 2, h * w)
+        fit, surface = _shading_fit(h, w, degree)
+        planes -= (planes @ fit) @ surface
+        expected = planes.reshape(n, 2, h, w).transpose(0, 2, 3, 1)
+        assert np.array_equal(ink(img, degree), expected)
+        assert np.array_equal(unshaded(inks, degree), expected)
+
+
+def test_the_clipped_print_is_counted_as_numpy_counts_it() -> None:
+    rng = np.random.default_rng(9)
+    pictures = rng.integers(150, 256, (4, SIZE[1], SIZE[0], 3), dtype=np.uint8)
+    whites = rng.uniform(200.0, 259.0, (4, 3)).astype(np.float32)
+    for at_clip, every, printing in (((1, 0, 1), False, (0, 1, 0)), ((0, 1, 1), True, (1, 1, 1)),
+                                     ((1, 1, 1), False, (1, 1, 0))):
+        clip, print_ = np.array(at_clip, bool), np.array(printing, bool)
+        for picture, white in zip(pictures, whites, strict=True):
+            pixels = picture.reshape(-1, 3)
+            hot = pixels[:, clip] >= 250
+            printed = ((pixels[:, print_] + 4.0) / white[print_] < 0.85).any(axis=1)
+            expected = ((hot.all(axis=1) if every else hot.any(axis=1)) & printed).sum()
+            assert clipped_print(picture, white, clip, every, print_, 250, 0.85) == expected
+
+
+def test_the_distances_from_each_colours_views_are_numpys_to_the_bit() -> None:
+    rng = np.random.default_rng(11)
+    for bins, count, starts in ((13, 66, (0, 5, 6, 40)), (12, 9, (0,)), (13, 20, (0, 1, 2, 19))):
+        hists = rng.random((7, bins)).astype(np.float32)
+        views = rng.random((count, bins)).astype(np.float32)
+        where = np.array(starts, np.intp)
+        expected = np.minimum.reduceat(
+            0.5 * np.abs(hists[:, None, :] - views[None, :, :]).sum(axis=2), where, axis=1)
+        assert np.array_equal(view_distances(hists, views, where), expected)
+
+
+def test_close_calls_are_each_rows_close_call() -> None:
+    rng = np.random.default_rng(10)
+    scores = rng.uniform(0.8, 1.0, (200, 6)).astype(np.float32)
+    expected = []
+    for row in scores:  # (numpy's float32 steps, one card at a time)
+        second, best = np.sort(row)[-2:]
+        expected.append(bool(best >= SHAPE_FLOOR and (1.0 - best) > FINE_FROM * (1.0 - second)))
+    assert close_calls(scores).tolist() == expected == [close_call(row) for row in scores]
+    assert not close_calls(scores[:, :1]).any()
 
 
 def test_pale_numerals_shaded_unlike_their_views_are_named() -> None:
