@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.compiled import compiled
+from vision.compiled import compiled, pairwise_sum_with
 
 
 @compiled
@@ -258,28 +258,92 @@ def window_correlations(planes: Any, places: Any, templates: Any) -> Any:  # pra
     and centred length from its own sums) on the way, the template's channel sum (0 but
     rounding) kept, the two channels' correlations added. `planes` (2, height, width);
     `places` (templates, places, 2) of (row, column); `templates` (templates, 2, window
-    height, window width)."""
+    height, window width). A window's sums are made once for every template compared at
+    its place (the templates' places overlap): the same sums in the same order."""
     count, n = places.shape[0], places.shape[1]
     height, width = templates.shape[2], templates.shape[3]
     size = height * width
     out = np.zeros((count, n))
-    dots, sums, squares = np.empty(width), np.empty(width), np.empty(width)
+    dots = np.empty(width)
+    tops, lefts = planes.shape[1] - height + 1, planes.shape[2] - width + 1
+    masses, norms = np.empty((2, tops, lefts)), np.empty((2, tops, lefts))
+    known = np.zeros((tops, lefts), np.bool_)
     for k in range(count):
+        for m in range(n):
+            top, left = places[k, m, 0], places[k, m, 1]
+            if not known[top, left]:
+                _window_sums(planes, top, left, height, width, masses, norms)
+                known[top, left] = True
         for c in range(2):
             template = templates[k, c]
             total = template.sum()
             for m in range(n):
                 top, left = places[k, m, 0], places[k, m, 1]
                 dots[:] = 0.0
-                sums[:] = 0.0
-                squares[:] = 0.0
                 for y in range(height):
                     row, along = planes[c, top + y, left : left + width], template[y]
                     for x in range(width):
                         dots[x] += row[x] * along[x]
-                        sums[x] += row[x]
-                        squares[x] += row[x] * row[x]
-                mass = sums.sum()
-                norm = np.sqrt(max(squares.sum() - mass * mass / size, 0.0))
+                mass, norm = masses[c, top, left], norms[c, top, left]
                 out[k, m] += (dots.sum() - mass / size * total) / (np.sqrt(2.0) * norm + 1e-6)
     return out
+
+
+@compiled
+def _window_sums(planes: Any, top: int, left: int, height: int, width: int, masses: Any,
+                 norms: Any) -> None:  # pragma: no cover
+    """Each channel's sum and centred length of the window at (top, left), kept in `masses`
+    and `norms` at its place: summed per place along a row, then along it."""
+    size = height * width
+    sums, squares = np.empty(width), np.empty(width)
+    for c in range(2):
+        sums[:] = 0.0
+        squares[:] = 0.0
+        for y in range(height):
+            row = planes[c, top + y, left : left + width]
+            for x in range(width):
+                sums[x] += row[x]
+                squares[x] += row[x] * row[x]
+        mass = sums.sum()
+        masses[c, top, left] = mass
+        norms[c, top, left] = np.sqrt(max(squares.sum() - mass * mass / size, 0.0))
+
+
+@compiled
+def weighted_correlation(picture: Any, template: Any, weight: Any) -> float:  # pragma: no cover
+    """The mean over two ink channels of their correlations, each pixel weighted (the
+    weights summing to 1): `picture` and `template` (height, width, 2), `weight` (height,
+    width), float32. numpy's steps, to the bit: each weighted product and difference in
+    float32, each sum numpy's pairwise one of a contiguous row, each channel's ratio and
+    their mean in float64."""
+    height, width = weight.shape
+    size = height * width
+    x, t, terms = np.empty(size, np.float32), np.empty(size, np.float32), np.empty(size, np.float32)
+    parts, firsts = np.empty((3, 64), np.int64), np.empty(64, np.float32)
+    total = 0.0
+    for c in range(2):
+        for y in range(height):
+            for j in range(width):
+                terms[y * width + j] = weight[y, j] * picture[y, j, c]
+        picture_mean = pairwise_sum_with(terms, 0, size, parts, firsts)
+        for y in range(height):
+            for j in range(width):
+                terms[y * width + j] = weight[y, j] * template[y, j, c]
+        template_mean = pairwise_sum_with(terms, 0, size, parts, firsts)
+        for y in range(height):
+            for j in range(width):
+                x[y * width + j] = picture[y, j, c] - picture_mean
+                t[y * width + j] = template[y, j, c] - template_mean
+        flat = weight.ravel()
+        for i in range(size):
+            terms[i] = flat[i] * x[i] * t[i]
+        covariance = pairwise_sum_with(terms, 0, size, parts, firsts)
+        for i in range(size):
+            terms[i] = flat[i] * x[i] * x[i]
+        spread = pairwise_sum_with(terms, 0, size, parts, firsts)
+        for i in range(size):
+            terms[i] = flat[i] * t[i] * t[i]
+        spread = spread * pairwise_sum_with(terms, 0, size, parts, firsts)
+        root = np.float32(np.sqrt(np.float64(spread)))  # (float32's own square root)
+        total += np.float64(covariance) / np.float64(root + np.float32(1e-9))
+    return total / 2.0

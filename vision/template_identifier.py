@@ -74,7 +74,7 @@ from vision.identify_kernels import (
     view_distances,
     white_balanced,
 )
-from vision.search_kernels import window_correlations
+from vision.search_kernels import weighted_correlation, window_correlations
 from vision.template_search import AlignedSearch, Scored, standardised
 
 Image8 = NDArray[np.uint8]
@@ -488,18 +488,6 @@ def _channel_weights(planes: Floats) -> Floats:
     return out
 
 
-def _weighted_correlation(picture: Floats, template: Floats, weight: Floats) -> float:
-    """The mean over the two ink channels of their correlations, each pixel weighted
-    (the weights summing to 1)."""
-    total = 0.0
-    for c in range(2):
-        x = picture[..., c] - float((weight * picture[..., c]).sum())
-        t = template[..., c] - float((weight * template[..., c]).sum())
-        total += float((weight * x * t).sum()) / float(
-            np.sqrt((weight * x * x).sum() * (weight * t * t).sum()) + 1e-9)
-    return total / 2.0
-
-
 def _around(y: int, x: int) -> list[tuple[int, int]]:
     """The places in a FINE_SIZE ink picture of the windows the size of a fine template
     at (y, x) and a pixel either way (kept inside FINE_MARGIN), rows of columns."""
@@ -509,17 +497,17 @@ def _around(y: int, x: int) -> list[tuple[int, int]]:
     return [(a, b) for a in ys for b in xs]
 
 
-def _correlations(planes: Floats, places: list[list[tuple[int, int]]],
+def _correlations(fine: Floats, places: list[list[tuple[int, int]]],
                   templates: NDArray[np.float16]) -> NDArray[np.float64]:
     """The correlation of each template (a standardised row, as `fine` keeps it) with the
-    windows of a FINE_SIZE ink picture (its channels apart, (2, height, width)) at its
-    places, (templates, places): in float64, compiled (vision.search_kernels), each window
-    standardised on the way (the finer look's costliest step in numpy)."""
+    windows of a FINE_SIZE ink picture (height, width, 2) at its places, (templates,
+    places): in float64, compiled (vision.search_kernels), each window standardised on the
+    way (the finer look's costliest step in numpy)."""
     (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
     tw, th = w - 2 * mx, h - 2 * my
     planar = templates.reshape(len(templates), th, tw, 2).transpose(0, 3, 1, 2)
     out: NDArray[np.float64] = window_correlations(
-        planes.astype(np.float64), np.array(places, np.intp),
+        np.ascontiguousarray(fine.transpose(2, 0, 1), np.float64), np.array(places, np.intp),
         np.ascontiguousarray(planar, np.float64))
     return out
 
@@ -864,24 +852,28 @@ class TemplateIdentifier:
         the strokes all."""
         (w, h), (mx, my) = FINE_SIZE, FINE_MARGIN
         tw, th = w - 2 * mx, h - 2 * my
-        best: list[tuple[float, Floats, Floats]] = []
         two = [int(shape) for shape in np.argsort(-scored.scores[picture])[:2]]
-        planes = np.ascontiguousarray(fine.transpose(2, 0, 1))
-        for found in self._alike(scored.best_templates(picture, two, FINE_CANDIDATES)):
-            places = [_around(2 * dy, 2 * dx) for _, dy, dx in found]
-            templates = self.fine[[t for t, _, _ in found]]
-            scores = _correlations(planes, places, templates)
+        chosen = self._alike(scored.best_templates(picture, two, FINE_CANDIDATES))
+        found = [t for templates in chosen for t in templates]  # both shapes', compared at once
+        places = [_around(2 * dy, 2 * dx) for _, dy, dx in found]
+        templates = self.fine[[t for t, _, _ in found]]
+        all_scores = _correlations(fine, places, templates)
+        best: list[tuple[float, Floats, Floats]] = []
+        start = 0
+        for count in (len(chosen[0]), len(chosen[1])):
+            scores = all_scores[start : start + count]
             k, shift = np.unravel_index(int(scores.argmax()), scores.shape)
-            y, x = places[k][shift]
+            y, x = places[start + k][shift]
             best.append((float(scores[k, shift]),
-                         templates[k].astype(np.float32).reshape(th, tw, 2),
+                         templates[start + k].astype(np.float32).reshape(th, tw, 2),
                          fine[y : y + th, x : x + tw]))
+            start += count
         (first, a, cut1), (second, b, cut2) = best
         apart = np.abs(a - b)  # summed over the two channels, as .sum(axis=2) does
         focus = np.asarray(cv2.GaussianBlur(apart[..., 0] + apart[..., 1], (0, 0), FOCUS_BLUR),
                            np.float32)
         focus /= float(focus.sum()) + 1e-9
-        focused = [_weighted_correlation(cut, t, focus)
+        focused = [weighted_correlation(cut, t, focus)
                    for cut, t in ((cut1, a), (cut2, b))]
         return ((1.0 - first) / max(1.0 - second, 1e-6),
                 (1.0 - focused[0]) / max(1.0 - focused[1], 1e-6))

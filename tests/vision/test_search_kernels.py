@@ -3,9 +3,16 @@ bounds that bound, however loose, and compare fewer pairs the tighter they are."
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-from vision.search_kernels import _correlation, _correlations, best_scores
+from vision.search_kernels import (
+    _correlation,
+    _correlations,
+    best_scores,
+    weighted_correlation,
+    window_correlations,
+)
 from vision.template_search import ShapeSearch, standardised
 
 SIZE, MARGIN = (20, 24), (2, 3)
@@ -82,3 +89,45 @@ def test_two_windows_at_once_are_each_compared_alone() -> None:
                               for s in (first, second))
                 assert both == alone
                 assert np.allclose(both, products[i, [first, second], t], atol=1e-5)
+
+
+def numpy_weighted_correlation(picture: np.ndarray, template: np.ndarray,
+                               weight: np.ndarray) -> float:
+    """The weighted correlation as numpy computes it, step by step."""
+    total = 0.0
+    for c in range(2):
+        x = picture[..., c] - float((weight * picture[..., c]).sum())
+        t = template[..., c] - float((weight * template[..., c]).sum())
+        total += float((weight * x * t).sum()) / float(
+            np.sqrt((weight * x * x).sum() * (weight * t * t).sum()) + 1e-9)
+    return total / 2.0
+
+
+def test_the_weighted_correlation_is_numpys_to_the_bit() -> None:
+    rng = np.random.default_rng(5)
+    for height, width in ((80, 52), (80, 52), (7, 5), (33, 130)):
+        whole = rng.random((height + 16, width + 12, 2)).astype(np.float32) * 2.5
+        picture = whole[8 : 8 + height, 6 : 6 + width]  # (a view, as the finer look cuts it)
+        template = rng.normal(0.0, 0.01, (height, width, 2)).astype(np.float32)
+        weight = cv2.GaussianBlur(np.abs(rng.normal(size=(height, width))).astype(np.float32),
+                                  (0, 0), 2.0)
+        weight /= float(weight.sum()) + 1e-9
+        assert (weighted_correlation(picture, template, weight)
+                == numpy_weighted_correlation(picture, template, weight))
+
+
+def test_templates_sharing_places_are_each_compared_as_alone() -> None:
+    rng = np.random.default_rng(6)
+    planes = rng.random((2, 30, 24))
+    templates = rng.normal(0.0, 0.1, (3, 2, 20, 16))
+    places = np.array([[(0, 0), (4, 3), (10, 8)], [(4, 3), (0, 0), (2, 2)],
+                       [(10, 8), (10, 8), (4, 3)]], np.intp)
+    together = window_correlations(planes, places, templates)
+    for k in range(3):
+        alone = window_correlations(planes, places[k : k + 1], templates[k : k + 1])
+        assert np.array_equal(together[k], alone[0])
+    windows = np.array([[planes[:, y : y + 20, x : x + 16] for y, x in row] for row in places])
+    centred = windows - windows.mean(axis=(3, 4), keepdims=True)
+    lengths = np.sqrt(2.0) * np.sqrt((centred ** 2).sum(axis=(3, 4)))
+    direct = ((centred * templates[:, None]).sum(axis=(3, 4)) / lengths).sum(axis=2)
+    assert np.allclose(together, direct, atol=1e-6)

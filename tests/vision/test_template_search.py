@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from vision.deck_art import FaceArt, paint_face
 from vision.identify import batch
 from vision.mat import MatSpec
+from vision.search_kernels import weighted_correlation
 from vision.table_reader import TableReader
 from vision.template_identifier import (
     FINE_CANDIDATES,
@@ -26,7 +27,6 @@ from vision.template_identifier import (
     FOCUS_BLUR,
     Floats,
     TemplateIdentifier,
-    _weighted_correlation,
     balanced,
     close_call,
     ink,
@@ -241,8 +241,8 @@ def direct_fine_ratios(identifier: TemplateIdentifier, ink_picture: Image,
     (first, a, cut_a), (second, b, cut_b) = best
     focus = cv2.GaussianBlur(np.abs(a - b).sum(axis=2), (0, 0), FOCUS_BLUR)
     focus /= focus.sum()
-    return ((1 - first) / (1 - second), (1 - _weighted_correlation(cut_a, a, focus))
-            / (1 - _weighted_correlation(cut_b, b, focus)))
+    return ((1 - first) / (1 - second), (1 - weighted_correlation(cut_a, a, focus))
+            / (1 - weighted_correlation(cut_b, b, focus)))
 
 
 def test_the_finer_look_is_the_direct_comparisons_on_an_enrolled_decks_scenes(
