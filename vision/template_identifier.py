@@ -431,17 +431,25 @@ def shapes_of(codes: Sequence[str]) -> tuple[list[str], list[str]]:
     return shapes, colours
 
 
+#: how an enrolled deck's templates are laid out (_scaled_templates makes them so, and
+#: _per_template and _guides read them so): each view upright, then each view turned half
+#: a turn, and each of those at every one of SCALINGS, (x scale, y scale) in this order
+TURNS = 2
+SCALINGS = tuple((sx, sy) for sx in SCALES for sy in SCALES)
+OWN_SIZE = len(SCALINGS) // 2  # the scaling (1, 1): SCALES' middle on both axes
+
+
 def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
                       margin: tuple[int, int] = MARGIN) -> Floats:
     """Each ink picture (at `size`) both ways up, scaled per axis by SCALES and cut to its
     middle (`margin` less on every side), as standardised rows, each channel weighed by
-    _channel_weights: (n * 2 * len(SCALES)**2, values)."""
+    _channel_weights: (TURNS * n * len(SCALINGS), values), in the layout above."""
     w, h = size
     mx, my = margin
     rows = []
-    for picture in list(inks) + [p[::-1, ::-1] for p in inks]:
-        for sx in SCALES:
-            for sy in SCALES:
+    for turned in (inks, [p[::-1, ::-1] for p in inks]):
+        for picture in turned:
+            for sx, sy in SCALINGS:
                 sw, sh = round(w * sx), round(h * sy)
                 scaled = cv2.resize(np.ascontiguousarray(picture), (sw, sh),
                                     interpolation=cv2.INTER_LINEAR)
@@ -454,10 +462,10 @@ def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
 
 
 def _per_template(of_view: Sequence[int]) -> NDArray[np.intp]:
-    """A value of each enrolled view repeated for each of its templates, in
-    _scaled_templates' order: every view at each scale upright, then every view turned."""
-    each = np.repeat(np.array(of_view, np.intp), len(SCALES) ** 2)
-    out: NDArray[np.intp] = np.concatenate([each, each])
+    """A value of each enrolled view repeated for each of its templates (the layout above)."""
+    views = np.array(of_view, np.intp)
+    out: NDArray[np.intp] = np.broadcast_to(
+        views[None, :, None], (TURNS, len(views), len(SCALINGS))).ravel()
     return out
 
 
@@ -465,12 +473,10 @@ def _guides(templates: Floats, shapes: NDArray[np.intp]) -> Floats:
     """Each shape's look upright and turned, what places a picture (AlignedSearch): the
     mean of its views' templates at their own size (its colours' views print one ink
     picture, the mean loses only the details that tell one view's print from another's)."""
-    middle = len(SCALES) ** 2 // 2
-    per_view = templates.reshape(-1, len(SCALES) ** 2, templates.shape[1])[:, middle]
-    kinds = shapes[:: len(SCALES) ** 2]
-    turned = np.arange(len(kinds)) >= len(kinds) // 2
-    out: Floats = np.array([per_view[(kinds == s) & (turned == t)].mean(axis=0)
-                            for s in np.unique(kinds) for t in (False, True)], np.float32)
+    own = templates.reshape(TURNS, -1, len(SCALINGS), templates.shape[1])[:, :, OWN_SIZE]
+    kinds = shapes.reshape(TURNS, -1, len(SCALINGS))[:, :, OWN_SIZE]
+    out: Floats = np.array([own[turn][kinds[turn] == shape].mean(axis=0)
+                            for shape in np.unique(kinds) for turn in range(TURNS)], np.float32)
     return out
 
 
