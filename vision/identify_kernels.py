@@ -523,3 +523,23 @@ def view_distances(hists: Any, views: Any, starts: Any) -> Any:  # pragma: no co
                 best = min(best, half * pairwise_sum(apart, 0, bins))
             out[i, c] = best
     return out
+
+
+@compiled
+def nearest_within(rows: Any, kept: Any, tolerance: float) -> Any:  # pragma: no cover
+    """For each row, the first of the kept rows (2-d, float32 both) whose largest absolute
+    difference from it is least, where that is at most `tolerance`; else -1. A kept row is
+    left as soon as one difference passes the tolerance (what numpy's whole comparison of
+    every row with every kept one spent most of its time on)."""
+    out = np.full(rows.shape[0], -1, np.int64)
+    for i in range(rows.shape[0]):
+        best = np.float32(np.inf)
+        for j in range(kept.shape[0]):
+            worst = np.float32(0.0)
+            for k in range(rows.shape[1]):
+                worst = max(worst, abs(rows[i, k] - kept[j, k]))
+                if worst > tolerance:
+                    break
+            if worst <= tolerance and worst < best:
+                best, out[i] = worst, j
+    return out

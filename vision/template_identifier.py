@@ -68,6 +68,7 @@ from vision.identify_kernels import (
     clipped_print,
     hue_histograms,
     ink_planes,
+    nearest_within,
     part_distances,
     planes_less,
     resize_area,
@@ -552,8 +553,11 @@ class RecentPatches:
         """Each patch's block means in each channel, one row per patch: what find and keep
         compare."""
         w, h = patches.shape[2] // RECENT_BLOCK, patches.shape[1] // RECENT_BLOCK
-        out = np.stack([cv2.resize(p, (w, h), interpolation=cv2.INTER_AREA)
-                        for p in np.ascontiguousarray(patches)])
+        if patches.shape[1] % RECENT_BLOCK == 0:  # (whole blocks down: each block of the
+            out = resize_area(patches, (w, h))  # patches stacked lies in one, as alone)
+        else:
+            out = np.stack([cv2.resize(p, (w, h), interpolation=cv2.INTER_AREA)
+                            for p in np.ascontiguousarray(patches)])
         return out.reshape(len(out), -1).astype(np.float32)
 
     def find(self, thumbs: Floats) -> list[tuple[str | None, float] | None]:
@@ -561,10 +565,9 @@ class RecentPatches:
         not seen lately."""
         if not self._answers or self._thumbs.shape[1] != thumbs.shape[1]:
             return [None] * len(thumbs)
-        apart = np.abs(thumbs[:, None, :] - self._thumbs[None, :, :]).max(axis=2)
-        nearest = apart.argmin(axis=1)
-        return [self._answers[int(j)] if apart[i, j] <= RECENT_TOLERANCE else None
-                for i, j in enumerate(nearest)]
+        nearest = nearest_within(np.ascontiguousarray(thumbs, np.float32), self._thumbs,
+                                 RECENT_TOLERANCE)
+        return [self._answers[int(j)] if j >= 0 else None for j in nearest]
 
     def keep(self, thumbs: Floats, answers: list[tuple[str | None, float]]) -> None:
         """Remember these answers of patches (by their thumbnails), forgetting the oldest

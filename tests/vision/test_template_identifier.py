@@ -23,6 +23,7 @@ from vision.template_identifier import (
     HUE_BINS,
     MARGIN,
     PARTS,
+    RECENT_TOLERANCE,
     SATURATED,
     SHAPE_FLOOR,
     SIZE,
@@ -203,6 +204,29 @@ def test_a_card_swapped_for_one_of_another_colour_and_the_same_grey_is_named_aga
     recent.keep(recent.thumbnails(red[None]), [("red-5", 0.9)])
     assert recent.find(recent.thumbnails(red[None])) == [("red-5", 0.9)]
     assert recent.find(recent.thumbnails(green[None])) == [None]
+
+
+def test_the_memory_finds_what_comparing_every_remembered_patch_finds() -> None:
+    # thumbnails of a batch at once (its patches whole blocks high) are each patch's alone,
+    # and a patch is found as numpy's comparison with every remembered one finds it
+    rng = np.random.default_rng(12)
+    kept = rng.integers(0, 256, (40, 88, 64, 3), dtype=np.uint8)
+    for shape in ((5, 88, 64, 3), (3, 90, 62, 3)):
+        batch_ = rng.integers(0, 256, shape, dtype=np.uint8)
+        alone = np.stack([cv2.resize(p, (shape[2] // 8, shape[1] // 8),
+                                     interpolation=cv2.INTER_AREA) for p in batch_])
+        assert np.array_equal(RecentPatches.thumbnails(batch_), alone.reshape(shape[0], -1))
+    recent = RecentPatches()
+    thumbs = recent.thumbnails(kept)
+    recent.keep(thumbs, [(f"card-{i}", 0.9) for i in range(len(kept))])
+    seen = np.concatenate([thumbs[::3] + rng.uniform(-5.0, 5.0, thumbs[::3].shape),
+                           thumbs[1::7] + rng.uniform(-3.9, 3.9, thumbs[1::7].shape)])
+    seen = seen.astype(np.float32)
+    apart = np.abs(seen[:, None, :] - thumbs[None, :, :]).max(axis=2)
+    expected = [(f"card-{int(j)}", 0.9) if apart[i, j] <= RECENT_TOLERANCE else None
+                for i, j in enumerate(apart.argmin(axis=1))]
+    assert recent.find(seen) == expected
+    assert any(found is None for found in expected) and any(expected)
 
 
 def test_numbers_close_at_the_small_size_are_told_apart_at_the_fine_one(
