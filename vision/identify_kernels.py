@@ -23,7 +23,12 @@ memory.
 
 An enrolled deck's pictures are then put against each card's own white (white_balanced):
 each channel's percentile level from counts of its 256 levels, and every value over it, in
-one pass a batch instead of a dozen numpy calls on small arrays, to the bit.
+one pass a batch instead of a dozen numpy calls on small arrays, to the bit. So are its
+other steps a card (vision.template_identifier): the ink pictures and the shading taken
+out of them (ink_planes, planes_less: numpy's transposed copies cost more than the fit),
+the print a lamp clipped (clipped_print), the distances of a card's colours from each
+colour's views (view_distances) and the memory's nearest remembered patch (nearest_within):
+each numpy's values in one pass.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ place along the row (adding whole rows of them vectorises without reordering any
 summed at the end (two windows of one template share a pass, _correlations: the same sums
 in the same order, each window's adds of a row no longer waiting on its own last row's);
 the finer look's correlations at FINE_SIZE (window_correlations) are made the same way,
-in float64.
+in float64, a window's own sums once for every template compared there, and its focused
+correlation (weighted_correlation) in numpy's float32 steps and pairwise sums, to the bit.
 """
 
 from __future__ import annotations
@@ -272,7 +273,7 @@ def window_correlations(planes: Any, places: Any, templates: Any) -> Any:  # pra
         for m in range(n):
             top, left = places[k, m, 0], places[k, m, 1]
             if not known[top, left]:
-                _window_sums(planes, top, left, height, width, masses, norms)
+                _sums_and_lengths(planes, top, left, height, width, masses, norms)
                 known[top, left] = True
         for c in range(2):
             template = templates[k, c]
@@ -290,8 +291,8 @@ def window_correlations(planes: Any, places: Any, templates: Any) -> Any:  # pra
 
 
 @compiled
-def _window_sums(planes: Any, top: int, left: int, height: int, width: int, masses: Any,
-                 norms: Any) -> None:  # pragma: no cover
+def _sums_and_lengths(planes: Any, top: int, left: int, height: int, width: int,
+                      masses: Any, norms: Any) -> None:  # pragma: no cover
     """Each channel's sum and centred length of the window at (top, left), kept in `masses`
     and `norms` at its place: summed per place along a row, then along it."""
     size = height * width
@@ -320,6 +321,7 @@ def weighted_correlation(picture: Any, template: Any, weight: Any) -> float:  # 
     size = height * width
     x, t, terms = np.empty(size, np.float32), np.empty(size, np.float32), np.empty(size, np.float32)
     parts, firsts = np.empty((3, 64), np.int64), np.empty(64, np.float32)
+    flat = weight.ravel()
     total = 0.0
     for c in range(2):
         for y in range(height):
@@ -334,7 +336,6 @@ def weighted_correlation(picture: Any, template: Any, weight: Any) -> float:  # 
             for j in range(width):
                 x[y * width + j] = picture[y, j, c] - picture_mean
                 t[y * width + j] = template[y, j, c] - template_mean
-        flat = weight.ravel()
         for i in range(size):
             terms[i] = flat[i] * x[i] * t[i]
         covariance = pairwise_sum_with(terms, 0, size, parts, firsts)

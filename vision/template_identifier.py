@@ -84,6 +84,12 @@ Floats = NDArray[np.float32]
 SIZE = (32, 48)  # (width, height) at which shapes are compared
 MARGIN = (3, 4)  # pixels cut from each side of a template: the room to move a patch
 SCALES = (0.94, 1.0, 1.06)  # per-axis scales of each template: a cut a little off the card
+# how an enrolled deck's templates are laid out (_scaled_templates makes them so, and
+# _per_template and _guides read them so): each view upright, then each view turned half a
+# turn, and each of those at every one of SCALINGS, (x scale, y scale) in this order
+TURNS = 2
+SCALINGS = tuple((sx, sy) for sx in SCALES for sy in SCALES)
+OWN_SIZE = len(SCALINGS) // 2  # the scaling (1, 1): SCALES' middle on both axes
 WHITE_PERCENTILE = 97  # the brightest few per cent of a card are its white
 CLIPPED = 250  # a white this bright (of 255) in a channel may be the camera's clipping
 WHITE_SHARE = 0.85  # of its white's level, what a pixel below is print, not the white
@@ -432,14 +438,6 @@ def shapes_of(codes: Sequence[str]) -> tuple[list[str], list[str]]:
     return shapes, colours
 
 
-#: how an enrolled deck's templates are laid out (_scaled_templates makes them so, and
-#: _per_template and _guides read them so): each view upright, then each view turned half
-#: a turn, and each of those at every one of SCALINGS, (x scale, y scale) in this order
-TURNS = 2
-SCALINGS = tuple((sx, sy) for sx in SCALES for sy in SCALES)
-OWN_SIZE = len(SCALINGS) // 2  # the scaling (1, 1): SCALES' middle on both axes
-
-
 def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
                       margin: tuple[int, int] = MARGIN) -> Floats:
     """Each ink picture (at `size`) both ways up, scaled per axis by SCALES and cut to its
@@ -448,8 +446,8 @@ def _scaled_templates(inks: Floats, size: tuple[int, int] = SIZE,
     w, h = size
     mx, my = margin
     rows = []
-    for turned in (inks, [p[::-1, ::-1] for p in inks]):
-        for picture in turned:
+    for pictures in (list(inks), [p[::-1, ::-1] for p in inks]):  # upright, then turned
+        for picture in pictures:
             for sx, sy in SCALINGS:
                 sw, sh = round(w * sx), round(h * sy)
                 scaled = cv2.resize(np.ascontiguousarray(picture), (sw, sh),
@@ -553,8 +551,8 @@ class RecentPatches:
         """Each patch's block means in each channel, one row per patch: what find and keep
         compare."""
         w, h = patches.shape[2] // RECENT_BLOCK, patches.shape[1] // RECENT_BLOCK
-        if patches.shape[1] % RECENT_BLOCK == 0:  # (whole blocks down: each block of the
-            out = resize_area(patches, (w, h))  # patches stacked lies in one, as alone)
+        if patches.shape[1] % RECENT_BLOCK == 0:  # (whole blocks high: no block of the
+            out = resize_area(patches, (w, h))  # patches stacked spans two, each as alone)
         else:
             out = np.stack([cv2.resize(p, (w, h), interpolation=cv2.INTER_AREA)
                             for p in np.ascontiguousarray(patches)])
