@@ -490,12 +490,11 @@ def ink_planes(pictures: Any) -> Any:  # pragma: no cover
 
 
 @compiled
-def planes_less(planes: Any, shading: Any, n: int, height: int, width: int
+def planes_less(planes: Any, shading: Any, n: int, height: int, width: int, channels: int
                 ) -> Any:  # pragma: no cover
     """Pictures' channel planes (n * channels, height * width: a picture's channels in
     turn) less their shading (the same shape), channels last again: (n, height, width,
     channels), float32, each difference numpy's."""
-    channels = planes.shape[0] // n
     out = np.empty((n, height, width, channels), np.float32)
     for i in range(n):
         for c in range(channels):

@@ -291,7 +291,8 @@ def ink(img: Floats, shading: int = SHADING_DEGREE) -> Floats:
     shows too; the card's shading (a surface of degree `shading`) taken out of each
     (`unshaded`)."""
     n, h, w = img.shape[:3]
-    return _less_shading(ink_planes(np.ascontiguousarray(img, np.float32)), n, h, w, shading)
+    return _less_shading(ink_planes(np.ascontiguousarray(img, np.float32)), (n, h, w, 2),
+                         shading)
 
 
 def unshaded(inks: Floats, degree: int = SHADING_DEGREE) -> Floats:
@@ -309,15 +310,17 @@ def unshaded(inks: Floats, degree: int = SHADING_DEGREE) -> Floats:
     n, h, w, channels = inks.shape
     planes = np.ascontiguousarray(inks.transpose(0, 3, 1, 2), np.float32).reshape(
         n * channels, h * w)
-    return _less_shading(planes, n, h, w, degree)
+    return _less_shading(planes, (n, h, w, channels), degree)
 
 
-def _less_shading(planes: Floats, n: int, height: int, width: int, degree: int) -> Floats:
-    """unshaded() of pictures given as their channels' planes, (n * channels, height *
-    width): the pictures less their shading, channels last (compiled: numpy's transposed
-    copy of a two-channel picture costs more than the fit)."""
+def _less_shading(planes: Floats, shape: tuple[int, int, int, int], degree: int) -> Floats:
+    """unshaded() of pictures of this shape (n, height, width, channels) given as their
+    channels' planes, (n * channels, height * width): the pictures less their shading,
+    channels last (compiled: numpy's transposed copy of a two-channel picture costs more
+    than the fit)."""
+    n, height, width, channels = shape
     fit, surface = _shading_fit(height, width, degree)
-    out: Floats = planes_less(planes, (planes @ fit) @ surface, n, height, width)
+    out: Floats = planes_less(planes, (planes @ fit) @ surface, n, height, width, channels)
     return out
 
 

@@ -283,6 +283,7 @@ def test_the_ink_is_numpys_to_the_bit() -> None:
         expected = planes.reshape(n, 2, h, w).transpose(0, 2, 3, 1)
         assert np.array_equal(ink(img, degree), expected)
         assert np.array_equal(unshaded(inks, degree), expected)
+    assert ink(np.zeros((0, SIZE[1], SIZE[0], 3), np.float32)).shape == (0, SIZE[1], SIZE[0], 2)
 
 
 def test_the_clipped_print_is_counted_as_numpy_counts_it() -> None:
