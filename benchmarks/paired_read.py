@@ -9,8 +9,8 @@ compiles its kernels once), and both versions run in this one process. Each scen
 rendered once, as vision_bench.py renders it (`remi`: 24 tiles named from the full frame
 x1.8; an own deck: profile_read's case; `--design`, a design of vision.foreign_decks
 enrolled as `vision_bench.py --unseen-decks` enrols it, each version's TemplateIdentifier
-learnt from the same crops; this tree's reader is told dark_faces too where the enrolment
-measured them, which a base before it cannot be), then read by a fresh reader of each
+learnt from the same crops; each version's reader is told dark_faces too where the enrolment
+measured them and its TableReader takes them: a base before them cannot be told), then read by a fresh reader of each
 version that calibrates on the bare mat first, `--reps` times, which version reads first
 alternating (an enrolled deck's identifier forgetting the patches it named: every card new,
 as vision_bench times it). Every reading is compared (each card's code, confidence and
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import inspect
 import re
 import subprocess
 import sys
@@ -145,6 +146,8 @@ def main() -> None:
         versions["this"] = (enrolment.identifier, TableReader)
         if enrolment.dark_faces:
             told["this"] = {"dark_faces": True}
+            if "dark_faces" in inspect.signature(BaseReader).parameters:
+                told["base"] = {"dark_faces": True}
     bench = argparse.Namespace(width=1280, height=720, full_scale=case.full_scale,
                                name_small=False, cards=case.cards, piles=case.piles)
     resolution = (round(1280 * case.full_scale), round(720 * case.full_scale))
