@@ -45,9 +45,6 @@ class VisionError(Exception):
         super().__init__(message)
         self.reason: FrameTrouble = reason
 
-    def __reduce__(self) -> tuple[type[VisionError], tuple[str, FrameTrouble]]:
-        return type(self), (str(self), self.reason)
-
 
 class TableNotFound(VisionError):
     """The mat is not (fully enough) in view: too few of its tags were seen."""
