@@ -10,15 +10,16 @@ rendered once, as vision_bench.py renders it (`remi`: 24 tiles named from the fu
 x1.8; an own deck: profile_read's case; `--design`, a design of vision.foreign_decks
 enrolled as `vision_bench.py --unseen-decks` enrols it, each version's TemplateIdentifier
 learnt from the same crops; each version's reader is told dark_faces too where the enrolment
-measured them and its TableReader takes them: a base before them cannot be told), then read by a fresh reader of each
-version that calibrates on the bare mat first, `--reps` times, which version reads first
-alternating (an enrolled deck's identifier forgetting the patches it named: every card new,
-as vision_bench times it). Every reading is compared (each card's code, confidence and
-corners, whether the mat is obstructed, the clutter, the thumbnail) and the scenes read
-differently are listed: an optimisation that must not change a read shows here that it does
-not. The CPU time of each read (time.process_time, the least of its reps) is compared scene
-by scene: on a shared machine, paired CPU times are the figures that compare (a wall-clock
-run against another is not). Run it with no other benchmark running when its times matter.
+measured them and its TableReader takes them: a base before them cannot be told), then read
+by a fresh reader of each version that calibrates on the bare mat first, `--reps` times,
+which version reads first alternating (an enrolled deck's identifier forgetting the patches
+it named: every card new, as vision_bench times it). Every reading is compared (each card's
+code, confidence and corners, whether the mat is obstructed, the clutter, the thumbnail) and
+the scenes read differently are listed: an optimisation that must not change a read shows
+here that it does not. The CPU time of each read (time.process_time, the least of its reps)
+is compared scene by scene: on a shared machine, paired CPU times are the figures that
+compare (a wall-clock run against another is not). Run it with no other benchmark running
+when its times matter.
 """
 
 from __future__ import annotations
