@@ -520,14 +520,10 @@ def _correlations(fine: Floats, places: list[list[tuple[int, int]]],
     return out
 
 
-def close_call(shape_scores: Floats) -> bool:
-    """Whether a patch's best shape is a shape of the deck (SHAPE_FLOOR) but the next one
-    comes close (FINE_FROM): the two are then told apart at FINE_SIZE."""
-    return bool(close_calls(shape_scores[None])[0])
-
-
 def close_calls(scores: Floats) -> NDArray[np.bool_]:
-    """close_call() of each row of shape scores, (patches, shapes): one sort for a batch."""
+    """Whether each patch's best shape (a row of shape scores, (patches, shapes)) is a shape
+    of the deck (SHAPE_FLOOR) but the next one comes close (FINE_FROM): the two are then
+    told apart at FINE_SIZE. One sort for a batch."""
     if scores.shape[1] < 2:
         return np.zeros(len(scores), bool)
     top = np.sort(scores, axis=1)[:, -2:]

@@ -34,7 +34,6 @@ from vision.template_identifier import (
     _shading_fit,
     balanced,
     black_fields,
-    close_call,
     close_calls,
     colour_lost,
     hues,
@@ -236,7 +235,7 @@ def test_numbers_close_at_the_small_size_are_told_apart_at_the_fine_one(
     codes = [c for c in uno if c.split("-")[-1] in {"0", "3", "5", "6", "8", "9"}]
     views = batch([camera(uno[c], blur=2.4, brightness=0.5) for c in codes])
     scores = uno_identifier.search.scored(ink(balanced(views))).scores
-    close = [c for c, s in zip(codes, scores, strict=True) if close_call(s)]
+    close = [c for c, is_close in zip(codes, close_calls(scores), strict=True) if is_close]
     assert close
     named = dict(zip(codes, (got for got, _ in uno_identifier.identify_batch(views)),
                      strict=True))
@@ -312,14 +311,15 @@ def test_the_distances_from_each_colours_views_are_numpys_to_the_bit() -> None:
         assert np.array_equal(view_distances(hists, views, where), expected)
 
 
-def test_close_calls_are_each_rows_close_call() -> None:
+def test_close_calls_of_a_batch_are_each_rows_alone() -> None:
     rng = np.random.default_rng(10)
     scores = rng.uniform(0.8, 1.0, (200, 6)).astype(np.float32)
     expected = []
     for row in scores:  # (numpy's float32 steps, one card at a time)
         second, best = np.sort(row)[-2:]
         expected.append(bool(best >= SHAPE_FLOOR and (1.0 - best) > FINE_FROM * (1.0 - second)))
-    assert close_calls(scores).tolist() == expected == [close_call(row) for row in scores]
+    assert close_calls(scores).tolist() == expected
+    assert [bool(close_calls(row[None])[0]) for row in scores] == expected
     assert not close_calls(scores[:, :1]).any()
 
 

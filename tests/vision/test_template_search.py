@@ -28,7 +28,7 @@ from vision.template_identifier import (
     Floats,
     TemplateIdentifier,
     balanced,
-    close_call,
+    close_calls,
     ink,
 )
 from vision.template_search import AlignedSearch, Scored, ShapeSearch, standardised
@@ -252,7 +252,7 @@ def test_the_finer_look_is_the_direct_comparisons_on_an_enrolled_decks_scenes(
     inks = ink(balanced(patches))
     scored: Scored = enrolled.search.scored(inks)
     assert scored.origins is not None
-    close = [i for i, scores in enumerate(scored.scores) if close_call(scores)]
+    close = np.flatnonzero(close_calls(scored.scores)).tolist()
     fine = ink(balanced(patches[close], FINE_SIZE))
     assert len(close) >= 10
     for k, i in enumerate(close):
