@@ -227,8 +227,8 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
         assert profile.dark_faces
         ro.goto("/admin/enrol")
         expect(ro.locator("#enrol-faces")).to_have_text(
-            "Unele fețe sunt mai închise decât covorul, fără margine deschisă: căutate și sub "
-            "strălucirea unei lămpi.")
+            "Unele fețe sunt mai închise decât covorul, fără margine deschisă: sunt căutate și "
+            "sub strălucirea unei lămpi.")
         shot(ro, "enrol-done-ro.png")
     finally:
         for each in (context, romanian, italian):
