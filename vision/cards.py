@@ -1109,6 +1109,20 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
                  else (0.0, 255.0))
     strong = max(20.0, 0.4 * float(high - low))
     gx, gy, canny = _gradients_and_edges(roi, 0.4 * strong, strong)
+    offset = np.array([x0, y0], np.float64)
+    # the cards that start at the blob's own corners and straight sides, and (below) those
+    # the edge votes find, whose outline may run inside the blob (piles a few mm off)
+    anchored = outline_kernels.anchored_quads(_outline_mm(contour, px_per_mm), card_mm,
+                                              px_per_mm, offset)
+    xs, ys, edge_gx, edge_gy = outline_kernels.edge_pixels(canny, gx, gy)
+    edge_normal = np.arctan2(edge_gy, edge_gx)
+    votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
+    candidates = np.concatenate([votes, anchored])
+    if not outline_kernels.cover((candidates + offset) / px_per_mm, offset, px_per_mm, blob,
+                                 _GRID_S_FLAT, _GRID_T_FLAT, _GRID_CORNER_INDEX, MIN_COVER,
+                                 _cover_inset(dark_rims)).any():
+        return None  # (no candidate lies on the blob: each would score 0, as above; a third
+        # of the blobs fitted, mended groups and hands among them, end here)
     edges = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
     if dark_rims:  # (the seams' pixels marked as such where no image edge is: the edges
         # are 0 or 255, SEAM_PIXEL below it; two OpenCV passes, not numpy's four)
@@ -1116,21 +1130,14 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
         # so only in the faint search, whose grey is its picture of the difference)
         marked = cv2.threshold(seams, 0, outline_kernels.SEAM_PIXEL, cv2.THRESH_BINARY)[1]
         edges = np.asarray(cv2.max(edges, marked), np.uint8)
-    offset = np.array([x0, y0], np.float64)
-    magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
-    # the cards that start at the blob's own corners and straight sides, and (below) those
-    # the edge votes find, whose outline may run inside the blob (piles a few mm off)
-    anchored = outline_kernels.anchored_quads(_outline_mm(contour, px_per_mm), card_mm,
-                                              px_per_mm, offset)
-    xs, ys, edge_gx, edge_gy, on_edges = outline_kernels.edge_pixels(canny, gx, gy, magnitude)
-    ref = max(1.0, 0.5 * _percentile_f32(on_edges, 90)) if len(on_edges) else 1.0
-    edge_normal = np.arctan2(edge_gy, edge_gx)
+    # (the gradient's magnitude made only where it is read: OpenCV's, the same pixel by pixel)
+    ref = max(1.0, 0.5 * _percentile_f32(np.asarray(cv2.magnitude(edge_gx, edge_gy), np.float32
+                                                    ).ravel(), 90)) if len(xs) else 1.0
     fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,
                edge_normal.astype(np.float64), dark_rims, rims_seen,
                None if beside is None or not rims_seen
                else np.asarray(cv2.bitwise_or(blob, beside[y0:y1, x0:x1]), np.uint8))
-    votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
-    return fit, np.concatenate([votes, anchored])
+    return fit, candidates
 
 
 def _gradients_and_edges(grey: Frame, low: float, high: float

@@ -615,29 +615,27 @@ def border_gradient(image: Mask, gx: NDArray[np.float32], gy: NDArray[np.float32
 
 
 @compiled
-def _edge_pixels(edges: Any, gx: Any, gy: Any, magnitude: Any) -> Any:  # pragma: no cover
+def _edge_pixels(edges: Any, gx: Any, gy: Any) -> Any:  # pragma: no cover
     n = np.count_nonzero(edges)
     xs, ys = np.empty(n, np.intp), np.empty(n, np.intp)
     on_gx, on_gy = np.empty(n, np.float32), np.empty(n, np.float32)
-    on_magnitude = np.empty(n, np.float32)
     k = 0
     for y in range(edges.shape[0]):
         for x in range(edges.shape[1]):
             if edges[y, x]:
                 xs[k], ys[k] = x, y
-                on_gx[k], on_gy[k], on_magnitude[k] = gx[y, x], gy[y, x], magnitude[y, x]
+                on_gx[k], on_gy[k] = gx[y, x], gy[y, x]
                 k += 1
-    return xs, ys, on_gx, on_gy, on_magnitude
+    return xs, ys, on_gx, on_gy
 
 
-def edge_pixels(edges: Mask, gx: NDArray[np.float32], gy: NDArray[np.float32],
-                magnitude: NDArray[np.float32]
+def edge_pixels(edges: Mask, gx: NDArray[np.float32], gy: NDArray[np.float32]
                 ) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float32],
-                           NDArray[np.float32], NDArray[np.float32]]:
+                           NDArray[np.float32]]:
     """The edge pixels (set in `edges`) row by row, as np.nonzero gives them: their x and y,
-    and the x and y gradient and its magnitude there, in one pass."""
-    xs, ys, on_gx, on_gy, on_magnitude = _edge_pixels(edges, gx, gy, magnitude)
-    return xs, ys, on_gx, on_gy, on_magnitude
+    and the x and y gradient there, in one pass."""
+    xs, ys, on_gx, on_gy = _edge_pixels(edges, gx, gy)
+    return xs, ys, on_gx, on_gy
 
 
 def overlap_area(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:

@@ -319,12 +319,11 @@ def test_histogram_and_edge_pixels_are_numpys() -> None:
         under, off = outline_kernels.histograms_split(image, mask)
         assert np.array_equal(under, expected)
         assert np.array_equal(off, np.bincount(image[mask == 0], minlength=256))
-        gx, gy, magnitude = (rng.normal(0, 50, (h, w)).astype(np.float32) for _ in range(3))
-        xs, ys, on_gx, on_gy, on_magnitude = outline_kernels.edge_pixels(mask, gx, gy, magnitude)
+        gx, gy = (rng.normal(0, 50, (h, w)).astype(np.float32) for _ in range(2))
+        xs, ys, on_gx, on_gy = outline_kernels.edge_pixels(mask, gx, gy)
         want_y, want_x = np.nonzero(mask)
         assert np.array_equal(xs, want_x) and np.array_equal(ys, want_y)
         assert np.array_equal(on_gx, gx[mask > 0]) and np.array_equal(on_gy, gy[mask > 0])
-        assert np.array_equal(on_magnitude, magnitude[mask > 0])
 
 
 def test_gradients_and_edges_are_opencvs_sobel_and_canny() -> None:
