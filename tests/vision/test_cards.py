@@ -769,6 +769,30 @@ def test_a_blob_too_thin_for_a_card_is_not_fitted() -> None:
     assert _may_cover_a_card(strip, 1.0, (10.0, 15.0))  # (steps too short to rule it out)
 
 
+
+def test_a_blob_no_card_lies_on_is_not_fitted_further() -> None:
+    # an L of two arms 12 mm wide (1 px/mm), its box far larger than a tile: the blob
+    # reaches far enough in to be fitted, but no candidate's grid of points lies on it,
+    # so the fit ends before its edges are weighed; a tile's blob is fitted
+    top = np.full((120, 120, 3), (60, 66, 47), np.uint8)
+    top[20:32, 20:100] = top[20:100, 20:32] = (200, 205, 210)
+    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
+    contours, _ = cv2.findContours(foreground_mask(top, 1.0), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    (contour,) = contours
+    blob = np.zeros_like(grey)
+    cv2.drawContours(blob, [contour], -1, 255, -1)
+    assert cards._may_cover_a_card(blob, 1.0, TILE)
+    assert cards._blob_fit(np.asarray(contour, np.int32), grey, 1.0, TILE) is None
+    assert cards._fit_cards(np.asarray(contour, np.int32), grey, 1.0, TILE) == ([], [])
+    top[40:71, 50:71] = (200, 205, 210)  # (a tile, 21 x 31 px, on its own)
+    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)
+    contours, _ = cv2.findContours(foreground_mask(top, 1.0), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    tile = max(contours, key=lambda c: cv2.boundingRect(c)[0])
+    assert cards._blob_fit(np.asarray(tile, np.int32), grey, 1.0, TILE) is not None
+
+
 TILE = (20.0, 30.0)
 
 
