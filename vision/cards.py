@@ -1130,7 +1130,8 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
         # so only in the faint search, whose grey is its picture of the difference)
         marked = cv2.threshold(seams, 0, outline_kernels.SEAM_PIXEL, cv2.THRESH_BINARY)[1]
         edges = np.asarray(cv2.max(edges, marked), np.uint8)
-    # (the gradient's magnitude made only where it is read: OpenCV's, the same pixel by pixel)
+    # (the gradient's magnitude made only where it is read: OpenCV's, for a Sobel gradient's
+    # whole numbers the same as over the whole ROI)
     ref = max(1.0, 0.5 * _percentile_f32(np.asarray(cv2.magnitude(edge_gx, edge_gy), np.float32
                                                     ).ravel(), 90)) if len(xs) else 1.0
     fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,

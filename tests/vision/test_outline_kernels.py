@@ -324,6 +324,15 @@ def test_histogram_and_edge_pixels_are_numpys() -> None:
         want_y, want_x = np.nonzero(mask)
         assert np.array_equal(xs, want_x) and np.array_equal(ys, want_y)
         assert np.array_equal(on_gx, gx[mask > 0]) and np.array_equal(on_gy, gy[mask > 0])
+        # the fit's strength of an edge: OpenCV's magnitude of the gradient at the edge
+        # pixels alone, the same as over the whole image for a Sobel gradient of grey levels
+        # (whole numbers: OpenCV's vector and scalar paths then agree)
+        sobel_x, sobel_y = (rng.integers(-1020, 1021, (h, w)).astype(np.float32)
+                            for _ in range(2))
+        _, _, on_x, on_y = outline_kernels.edge_pixels(mask, sobel_x, sobel_y)
+        if len(xs):
+            assert np.array_equal(cv2.magnitude(on_x, on_y).ravel(),
+                                  cv2.magnitude(sobel_x, sobel_y)[mask > 0])
 
 
 def test_gradients_and_edges_are_opencvs_sobel_and_canny() -> None:
