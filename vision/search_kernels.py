@@ -94,21 +94,10 @@ def _standardised_sum(lanes: Any, scale: Any, channel_sums: Any) -> float:  # pr
 
 
 @compiled
-def _second_best(scores: Any) -> float:  # pragma: no cover
-    """The second highest of the scores (-inf for fewer than two)."""
-    best, second = -np.inf, -np.inf
-    for value in scores:
-        if value > best:
-            best, second = value, best
-        elif value > second:
-            second = value
-    return second
-
-
-@compiled
 def best_scores(inks: Any, scales: Any, bounds: Any, templates: Any, channel_sums: Any,
                 shapes: Any, n_shapes: int, heads: int, width: int, height: int,
-                shift_columns: int) -> Any:  # pragma: no cover
+                shift_columns: int, settle: float = 0.0, least: float = -np.inf
+                ) -> Any:  # pragma: no cover
     """Each picture's score for each shape, (pictures, shapes): its two best shapes' the
     best correlation of any window with any of their templates, every other shape's the
     best among the pairs compared (-1 where none was), no higher than the second best.
@@ -120,7 +109,18 @@ def best_scores(inks: Any, scales: Any, bounds: Any, templates: Any, channel_sum
     among the `heads` best-reaching of each picture, best first (a template reaching no
     higher than the second best so far ends the search: so does every one after it), then
     the others in turn; each template at its best-bounded shift first. `inks` (pictures,
-    height, width * 2); `bounds` (pictures, shifts, templates)."""
+    height, width * 2); `bounds` (pictures, shifts, templates).
+
+    Two floors more spare the comparisons a decision does not look at (_settled):
+    - `settle` (a ratio of distances, 1 minus a score, 0 < settle < 1): the second best
+      need be exact only where it could bring the best one's distance over its own above
+      `settle`; the floor is at least 1 - (1 - best) / settle, so a second best found
+      below it is no higher than the true one and no lower than what keeps that ratio
+      under `settle`.
+    - `least`: no score below it need be exact while the best lies below it too. A picture
+      whose best found stays below `least` has every score no higher than the full one
+      (its best included); one whose best reaches it is searched again without it, where
+      this floor left out a pair the others would have compared."""
     n, shifts, count = bounds.shape
     out = np.full((n, n_shapes), -1.0, np.float32)
     taken = np.zeros(count, np.bool_)
@@ -133,33 +133,70 @@ def best_scores(inks: Any, scales: Any, bounds: Any, templates: Any, channel_sum
                 if row[t] > reach[t]:
                     reach[t] = row[t]
         # the heads: every template reaching as high as the heads-th, best first
-        least = np.partition(reach, count - min(heads, count))[count - min(heads, count)]
-        first = np.flatnonzero(reach >= least)
+        edge = np.partition(reach, count - min(heads, count))[count - min(heads, count)]
+        first = np.flatnonzero(reach >= edge)
         first = first[np.argsort(-reach[first], kind="mergesort")]
-        scores = out[i]
-        second = _second_best(scores)
-        taken[:] = False
-        for k in range(len(first) + count):
-            t = first[k] if k < len(first) else k - len(first)
-            if reach[t] <= second:
-                if k < len(first):
-                    break  # (every template after it reaches no higher)
-                continue
-            if taken[t] or reach[t] <= scores[shapes[t]]:
-                continue
-            taken[t] = True
-            second = _raise_scores(inks[i], scales[i], bounds[i, :, t], templates[t],
-                                   channel_sums[t], shapes[t], scores, second, width,
-                                   height, shift_columns)
+        floor = _search(inks[i], scales[i], bounds[i], templates, channel_sums, shapes,
+                        out[i], reach, first, taken, settle, least, width, height,
+                        shift_columns)
+        if out[i].max() >= least > floor:  # (least left out pairs the others would not)
+            _search(inks[i], scales[i], bounds[i], templates, channel_sums, shapes, out[i],
+                    reach, first, taken, settle, -np.inf, width, height, shift_columns)
     return out
+
+
+@compiled
+def _search(picture: Any, scales: Any, bounds: Any, templates: Any, channel_sums: Any,
+            shapes: Any, scores: Any, reach: Any, first: Any, taken: Any, settle: float,
+            least: float, width: int, height: int, shift_columns: int
+            ) -> float:  # pragma: no cover
+    """best_scores' search of one picture, raising `scores` from what they hold: the heads
+    (`first`), then the other templates. The floor of `settle` and the second best after
+    (_settled's, `least` left out)."""
+    count = len(reach)
+    floor = _settled(scores, settle, least)
+    taken[:] = False
+    for k in range(len(first) + count):
+        t = first[k] if k < len(first) else k - len(first)
+        if reach[t] <= floor:
+            if k < len(first):
+                break  # (every template after it reaches no higher)
+            continue
+        if taken[t] or reach[t] <= scores[shapes[t]]:
+            continue
+        taken[t] = True
+        floor = _raise_scores(picture, scales, bounds[:, t], templates[t], channel_sums[t],
+                              shapes[t], scores, floor, width, height, shift_columns,
+                              settle, least)
+    return _settled(scores, settle, -np.inf)
+
+
+@compiled
+def _settled(scores: Any, settle: float, least: float) -> float:  # pragma: no cover
+    """The floor a pair's bound must pass to be compared (best_scores): the second best
+    score so far; where `settle` is given, 1 - (1 - best) / settle if higher; `least`,
+    while the best lies below it. (The best only rises: so does the floor, but where the
+    best passes `least`, which best_scores makes up for.)"""
+    best, second = -np.inf, -np.inf
+    for value in scores:
+        if value > best:
+            best, second = value, best
+        elif value > second:
+            second = value
+    floor = second
+    if settle > 0.0 and best > -np.inf:
+        floor = max(floor, 1.0 - (1.0 - best) / settle)
+    if best < least:
+        floor = max(floor, least)
+    return floor
 
 
 @compiled
 def _raise_scores(picture: Any, scales: Any, bound: Any, template: Any, channel_sums: Any,
                   shape: int, scores: Any, second: float, width: int, height: int,
-                  shift_columns: int) -> float:  # pragma: no cover
+                  shift_columns: int, settle: float, least: float) -> float:  # pragma: no cover
     """Compare one template with the windows of a picture whose bound lies above its floor,
-    raising its shape's score; the second best score after. The best-bounded window first
+    raising its shape's score; the floor after (_settled). The best-bounded window first
     (it sets the floor the others must pass), the others two at a time (_correlations):
     the second of two is compared even where the first's score raised the floor above its
     bound, a comparison more that can raise no score above what the first left."""
@@ -167,7 +204,7 @@ def _raise_scores(picture: Any, scales: Any, bound: Any, template: Any, channel_
     if bound[first] > max(scores[shape], second):
         value = _correlation(picture, first // shift_columns, first % shift_columns, template,
                              scales[first], channel_sums, width, height)
-        second = _raise(scores, shape, value, second)
+        second = _raise(scores, shape, value, second, settle, least)
     waiting = -1  # a window above the floor, waiting for another
     for s in range(len(bound)):
         if s == first or bound[s] <= max(scores[shape], second):
@@ -177,21 +214,23 @@ def _raise_scores(picture: Any, scales: Any, bound: Any, template: Any, channel_
             continue
         one, other = _correlations(picture, waiting, s, shift_columns, template, scales,
                                    channel_sums, width, height)
-        second = _raise(scores, shape, other, _raise(scores, shape, one, second))
+        second = _raise(scores, shape, other,
+                        _raise(scores, shape, one, second, settle, least), settle, least)
         waiting = -1
     if waiting >= 0 and bound[waiting] > max(scores[shape], second):
         value = _correlation(picture, waiting // shift_columns, waiting % shift_columns,
                              template, scales[waiting], channel_sums, width, height)
-        second = _raise(scores, shape, value, second)
+        second = _raise(scores, shape, value, second, settle, least)
     return second
 
 
 @compiled
-def _raise(scores: Any, shape: int, value: float, second: float) -> float:  # pragma: no cover
-    """A shape's score raised to a value it reaches; the second best score after."""
+def _raise(scores: Any, shape: int, value: float, second: float, settle: float,
+           least: float) -> float:  # pragma: no cover
+    """A shape's score raised to a value it reaches; the floor after (_settled)."""
     if value > scores[shape]:
         scores[shape] = value
-        return _second_best(scores)
+        return _settled(scores, settle, least)
     return second
 
 

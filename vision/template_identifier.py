@@ -649,6 +649,31 @@ class TemplateIdentifier:
             out.setdefault(shape, []).append(colour)
         return out
 
+    @cached_property
+    def settle(self) -> float:
+        """A ratio of the best shape's distance (1 minus its score) over the next one's
+        below which no decision looks at the next one's score (the search then need not
+        find it exactly, ShapeSearch.scored): no finer look (FINE_FROM), the ratio test
+        passed with room (_shape's test then caps at best / SHAPE_FLOOR for a score of 1 at
+        most), and for a face of its own that of OWN_PLAIN_RATIO too, where the deck has
+        one (its cap best / OWN_PLAIN_FLOOR)."""
+        ratios = [FINE_FROM, SHAPE_RATIO * SHAPE_FLOOR]
+        if any(len(colours) == 1 for colours in self.colours_of.values()):
+            ratios.append(OWN_PLAIN_RATIO * OWN_PLAIN_FLOOR)
+        return min(ratios)
+
+    @cached_property
+    def least(self) -> float:
+        """A score below which no card is named (_decide: its shape clears the threshold
+        only from best / SHAPE_FLOOR, or a face of its own's best / OWN_PLAIN_FLOOR, twice
+        the threshold): a card whose best shape scores less need not have its scores
+        found exactly (ShapeSearch.scored; a hand, a sleeve, the mat: the costliest
+        pictures to search, every shape about as far)."""
+        floors = [SHAPE_FLOOR]
+        if any(len(colours) == 1 for colours in self.colours_of.values()):
+            floors.append(OWN_PLAIN_FLOOR)
+        return 2.0 * self.threshold * min(floors)
+
     @property
     def reads_light(self) -> bool:
         """Yes: a card whose white the camera clipped has its colours read in the light
@@ -697,7 +722,7 @@ class TemplateIdentifier:
         small = _resized(patches, SIZE)
         pictures, whites = white_balanced(small, float(WHITE_PERCENTILE))
         inks = ink(pictures)
-        scored = self.search.scored(inks)
+        scored = self.search.scored(inks, self.settle, self.least)
         per_shape = scored.scores
         # the colours against the white the light makes, where the camera clipped the card's
         # (the shapes against its own: its ink is as the views', whatever the white)

@@ -182,21 +182,28 @@ class ShapeSearch:
         scores: Floats = np.maximum.reduceat(products.max(axis=1), self.starts, axis=1)
         return Scored(self, scores, products + SLACK, scales, self._rows(inks))
 
-    def scored(self, inks: Floats) -> Scored:
+    def scored(self, inks: Floats, settle: float = 0.0, least: float = -np.inf) -> Scored:
         """Each picture's two best shapes with their full score (full_scored()'s), every
         other shape a score no higher than the second's (the best it reached among the
-        pairs compared, or -1); and what the search compared them with."""
+        pairs compared, or -1); and what the search compared them with. Where a decision
+        looks no further, fewer comparisons (search_kernels.best_scores):
+        - with `settle` (a ratio of distances, 1 minus a score, 0 < settle < 1), the
+          second best score is the full one only where the best one's distance over it
+          would lie above `settle`; elsewhere it is no higher than the full one, and that
+          ratio is under `settle` either way;
+        - with `least`, a picture whose best score lies below it has every score no
+          higher than the full one (its best too), and below `least`."""
         with _blas().limit(limits=1, user_api="blas"):
-            return self._scored(inks)
+            return self._scored(inks, settle, least)
 
-    def _scored(self, inks: Floats) -> Scored:
+    def _scored(self, inks: Floats, settle: float = 0.0, least: float = -np.inf) -> Scored:
         """scored(), its matmuls in this thread."""
         bounds, scales = self._bounds(inks)
         (w, h), (mx, my) = self.size, self.margin
         pictures = self._rows(inks)
         out: Floats = search_kernels.best_scores(
             pictures, scales, bounds, self.templates, self.channel_sums, self.shapes,
-            self.n_shapes, HEADS, w - 2 * mx, h - 2 * my, 2 * mx + 1)
+            self.n_shapes, HEADS, w - 2 * mx, h - 2 * my, 2 * mx + 1, settle, least)
         return Scored(self, out, bounds, scales, pictures)
 
     def _rows(self, inks: Floats) -> Floats:
@@ -318,16 +325,19 @@ class AlignedSearch:
                        len(coarse), -1),
                    size=size, margin=margin, coarse_window=(ctw, cth))
 
-    def scored(self, inks: Floats) -> Scored:
+    def scored(self, inks: Floats, settle: float = 0.0, least: float = -np.inf) -> Scored:
         """ShapeSearch.scored over the windows near each picture's place, their shifts
         those of the whole picture."""
         with _blas().limit(limits=1, user_api="blas"):
             origins = self.places(inks)
-            return dataclasses.replace(self.near._scored(self.cut_near(inks, origins)),
-                                       origins=origins)
+            return dataclasses.replace(
+                self.near._scored(self.cut_near(inks, origins), settle, least),
+                origins=origins)
 
-    def full_scored(self, inks: Floats) -> Scored:
-        """scored() with every pair near each picture's place compared."""
+    def full_scored(self, inks: Floats, settle: float = 0.0, least: float = -np.inf
+                    ) -> Scored:
+        """scored() with every pair near each picture's place compared (every score full,
+        whatever `settle` and `least`)."""
         with _blas().limit(limits=1, user_api="blas"):
             origins = self.places(inks)
         return dataclasses.replace(self.near.full_scored(self.cut_near(inks, origins)),

@@ -33,12 +33,13 @@ def search_and_pictures(seed: int) -> tuple[ShapeSearch, np.ndarray]:
     return search, np.array(pictures, np.float32)
 
 
-def scores_under(search: ShapeSearch, inks: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+def scores_under(search: ShapeSearch, inks: np.ndarray, bounds: np.ndarray,
+                 settle: float = 0.0, least: float = -np.inf) -> np.ndarray:
     (w, h), (mx, my) = SIZE, MARGIN
     out: np.ndarray = best_scores(
         inks.reshape(len(inks), h, 2 * w), search._bounds(inks)[1], bounds, search.templates,
         search.channel_sums, search.shapes, search.n_shapes, 7, w - 2 * mx, h - 2 * my,
-        2 * mx + 1)  # 7 heads, fewer than the templates: both passes
+        2 * mx + 1, settle, least)  # 7 heads, fewer than the templates: both passes
     return out
 
 
@@ -59,6 +60,37 @@ def test_the_two_best_shapes_are_the_full_comparisons_under_any_bounds() -> None
             others = np.ones_like(fast, bool)
             np.put_along_axis(others, top, False, axis=1)
             assert (fast[others] <= np.broadcast_to(second, fast.shape)[others] + 1e-5).all()
+
+
+def test_the_floors_a_decision_sets_keep_what_it_looks_at_under_any_bounds() -> None:
+    """With `settle`, the best score is the full one and the second either the full one or
+    low enough that the best one's distance over it lies under `settle` (as it truly
+    does); with `least`, a picture whose best lies below it scores no higher anywhere,
+    and one whose best reaches it scores as with `settle` alone. Fewer shapes scored."""
+    compared = {True: 0, False: 0}
+    for seed in range(4):
+        search, inks = search_and_pictures(seed)
+        products = search.windows(inks) @ search.templates.T
+        full = np.maximum.reduceat(products.max(axis=1), search.starts, axis=1)
+        best, second = np.sort(full, axis=1)[:, -1], np.sort(full, axis=1)[:, -2]
+        rng = np.random.default_rng(seed)
+        for looseness in (1e-4, 0.05, 0.5):
+            bounds = (products + rng.uniform(1e-5, looseness, products.shape)).astype(np.float32)
+            for settle, least in ((0.5, -np.inf), (0.3, 0.6), (0.5, 0.6), (0.5, 0.95)):
+                fast = scores_under(search, inks, bounds, settle, least)
+                assert (fast <= np.maximum(full, -1.0) + 1e-5).all()
+                low = best < least
+                assert (fast[low].max(axis=1) < least).all()
+                top = np.sort(fast[~low], axis=1)
+                assert np.allclose(top[:, -1], best[~low], atol=1e-5)
+                exact = np.isclose(top[:, -2], second[~low], atol=1e-5)
+                ratio = (1 - best[~low]) / (1 - second[~low])
+                assert (exact | (ratio <= settle + 1e-5)).all()
+                assert ((1 - top[:, -1]) / (1 - top[:, -2]) <= settle + 1e-5)[~exact].all()
+                for floors in (True, False):
+                    scored = fast if floors else scores_under(search, inks, bounds)
+                    compared[floors] += int((scored > -1.0).sum())
+    assert compared[True] < compared[False]
 
 
 def test_tight_bounds_leave_shapes_unscored() -> None:

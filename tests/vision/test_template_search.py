@@ -103,10 +103,16 @@ def test_the_two_best_shapes_are_the_full_comparisons(identifier: TemplateIdenti
 def test_the_names_are_the_full_comparisons(identifier: TemplateIdentifier, patches: Image,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     fast = identifier._identify(patches)
+    best = identifier.search.full_scored(ink(balanced(patches))).scores.max(axis=1)
     monkeypatch.setattr(AlignedSearch, "scored", AlignedSearch.full_scored)
     full = identifier._identify(patches)
     assert [code for code, _ in fast] == [code for code, _ in full]
-    assert np.allclose([c for _, c in fast], [c for _, c in full], atol=2e-3)
+    # a card whose best shape scores below `least` is unknown either way, its confidence
+    # from scores the search did not need exactly (noise here, a hand on a table)
+    sought = best >= identifier.least
+    assert np.allclose(np.array([c for _, c in fast])[sought],
+                       np.array([c for _, c in full])[sought], atol=2e-3)
+    assert (~sought).any() and all(fast[i][0] is None for i in np.flatnonzero(~sought))
     assert sum(code is not None for code, _ in fast) > len(fast) // 3
 
 
@@ -277,6 +283,7 @@ def test_an_enrolled_decks_scenes_are_named_as_by_the_full_comparison(
     # (and so the finer look's ratios) is the rounding's
     apart = two[:, 1] - two[:, 0] > 1e-5
     assert apart.mean() > 0.9
+    apart &= two[:, 1] >= enrolled.least  # (below it, unknown with another confidence)
     # the scores agree to a float32 rounding (1e-7), and a confidence that lies on the
     # edge of its rounding to 0.001 may round either way (a blue-6 at 0.566 and 0.567)
     assert np.allclose(np.array([c for _, c in fast])[apart],
@@ -296,7 +303,8 @@ def test_placing_a_picture_first_names_as_searching_its_whole_margin(
     near = enrolled.search.near
     whole = ShapeSearch.build(near.templates, near.shapes, near.n_shapes,
                               enrolled.search.size, enrolled.search.margin)
-    monkeypatch.setattr(AlignedSearch, "scored", lambda self, inks: whole.scored(inks))
+    monkeypatch.setattr(AlignedSearch, "scored",
+                        lambda self, inks, *floors: whole.scored(inks, *floors))
     searched = enrolled._identify(patches)
     assert [code for code, _ in placed] == [code for code, _ in searched]
     same = np.isclose([c for _, c in placed], [c for _, c in searched], atol=1.0001e-3)
