@@ -151,7 +151,10 @@ def _learn(top: Any, model: Any, valid: Any, moved: Any, cards: Any, rate: float
             learnt[j] = healed if shows[j] else learnt[j]
 
 
-_NO_BACKGROUND = np.zeros((1, 3), np.uint8)
+#: no background view (a learn without healing): a BGR view of one pixel, so that both
+#: kinds of learn call the one compiled _learn (a second signature was loaded, a one-off
+#: of some ms, on the first frame that healed)
+_NO_BACKGROUND = np.zeros((1, 1, 3), np.uint8)
 
 
 def learn(top_down: Mask, model: NDArray[np.float32], valid: Mask, moved: Mask, cards: Mask,
@@ -162,7 +165,7 @@ def learn(top_down: Mask, model: NDArray[np.float32], valid: Mask, moved: Mask, 
     at that rate where the view looks like bare mat (every channel within `level` of both
     the background and the colour), moved or not, but never under the cards."""
     background, colour, heal_rate, level = (
-        healing if healing is not None else (_NO_BACKGROUND, _NO_BACKGROUND[0], 0.0, -1))
+        healing if healing is not None else (_NO_BACKGROUND, _NO_BACKGROUND[0, 0], 0.0, -1))
     _learn(np.ascontiguousarray(top_down), model, valid, moved, cards, float(rate),
            np.ascontiguousarray(background), np.ascontiguousarray(colour), float(heal_rate),
            int(level), healing is not None)

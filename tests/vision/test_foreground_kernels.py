@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.cards import _threshold
-from vision.foreground_kernels import expected_view, exposure_gain, learn, view_foreground
+from vision.foreground_kernels import _learn, expected_view, exposure_gain, learn, view_foreground
 
 Mask = NDArray[np.uint8]
 
@@ -98,3 +98,5 @@ def test_learning_is_opencvs_accumulate_weighted_with_the_same_masks() -> None:
         cv2.accumulateWeighted(view.astype(np.float32), plain, rate, keep)
         learn(view, learnt, valid, moved, cards, rate)  # no healing
         assert learnt.tobytes() == plain.tobytes()
+    # both kinds of learn are one compiled kernel (a second is loaded on a frame mid-game)
+    assert len(_learn.signatures) == 1
