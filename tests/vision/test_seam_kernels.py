@@ -7,7 +7,14 @@ import math
 
 import numpy as np
 
-from vision.seam_kernels import gap_pairs, layout_matrices, neighbours, row_quantiles, seam_in
+from vision.seam_kernels import (
+    gap_pairs,
+    layout_matrices,
+    neighbours,
+    row_medians,
+    row_quantiles,
+    seam_in,
+)
 from vision.tile_rows import ASKEW, MAX_GAP, MIN_DIP, NEIGHBOUR, RIM, TURNED_DEG, _shifts
 
 
@@ -46,6 +53,14 @@ def test_the_quantile_of_each_row_is_numpys() -> None:
             for q in (0.0, 0.1, 0.5, 0.75, 0.9, 1.0):
                 assert np.array_equal(row_quantiles(rows, q),
                                       np.quantile(rows.astype(np.float64), q, axis=1))
+
+
+def test_the_median_of_each_row_is_numpys() -> None:
+    rng = np.random.default_rng(4)
+    for width in (1, 3, 5, 9, 13, 15):
+        for levels in ((0, 256), (120, 124), (255, 256)):
+            rows = rng.integers(*levels, (50, width), np.uint8)
+            assert np.array_equal(row_medians(rows), np.median(rows.astype(np.float64), axis=1))
 
 
 def test_neighbours_are_numpys_whole_matrix_steps() -> None:
