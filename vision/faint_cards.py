@@ -94,17 +94,24 @@ ALONG = np.linspace(0.1, 0.9, 24)
 ACROSS_PX = 1.5  # px either side of the outline where the step across it is read
 SHIFTS_PX = np.arange(-3.0, 3.5, 1.0)  # the outline may lie this far off the card's side
 SHARP_STEP = 4.0  # a step of this many sigmas of the picture's noise is a card's side
+JUDGED = 0.25  # share of a side that must lie where the picture shows the mat, to judge it
 
 
-def sharp_sides(picture: Mask, corners_px: NDArray[np.floating[Any]]) -> Floats:
+def sharp_sides(picture: Mask, corners_px: NDArray[np.floating[Any]],
+                look: Mask | None = None) -> Floats:
     """Per side of a card outline (4 x 2 corners, px, in order), the share of it along
     which the picture steps sharply across it (by SHARP_STEP sigmas of its noise within
     2 x ACROSS_PX, the side where it lies within SHIFTS_PX): a card's side does, and
     the soft edge of a shadow or of a patch of light the mat model has not learnt yet
-    does not."""
+    does not. With `look` (the pixels the picture shows, faint_foreground's), a point
+    whose inner side lies outside it (a tag's surround, where the picture is MID_GREY)
+    is no evidence either way: a side's share is of its other points, and a side with
+    fewer than JUDGED of them shows as sharp (its card is judged by its other sides)."""
     corners = corners_px.astype(np.float32)
     centre = corners.mean(axis=0)
-    shares = np.zeros(4, np.float32)
+    sharp = np.zeros((4, len(ALONG)), bool)
+    inside_x = np.zeros((4, len(ALONG)), np.float32)  # each point's inner side
+    inside_y = np.zeros((4, len(ALONG)), np.float32)
     for i in range(4):
         a, b = corners[i], corners[(i + 1) % 4]
         along = b - a
@@ -120,6 +127,16 @@ def sharp_sides(picture: Mask, corners_px: NDArray[np.floating[Any]]) -> Floats:
                             np.ascontiguousarray(p[..., 1]), cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
                   for p in (inner, outer)]
-        step = np.abs(values[0] - values[1]).max(axis=0)  # (points,)
-        shares[i] = float((step >= SHARP_STEP * PICTURE_SIGMA).mean())
+        sharp[i] = np.abs(values[0] - values[1]).max(axis=0) >= SHARP_STEP * PICTURE_SIGMA
+        inside_x[i], inside_y[i] = (base - ACROSS_PX * normal).T
+    shares: Floats = sharp.mean(axis=1).astype(np.float32)
+    if look is None or shares.min() == 1.0:  # (a side sharp all along is judged so anyway)
+        return shares
+    # (a point off the picture reads 0: no mat shows there either)
+    judged = cv2.remap(look, inside_x, inside_y, cv2.INTER_NEAREST,
+                       borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0  # (4 sides, points)
+    counted = judged.sum(axis=1).tolist()
+    hits = (sharp & judged).sum(axis=1).tolist()
+    shares = np.array([hit / n if n >= JUDGED * len(ALONG) else 1.0
+                       for hit, n in zip(hits, counted, strict=True)], np.float32)
     return shares
