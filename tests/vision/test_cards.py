@@ -813,7 +813,6 @@ def test_a_blob_too_thin_for_a_card_is_not_fitted() -> None:
     assert _may_cover_a_card(strip, 1.0, (10.0, 15.0))  # (steps too short to rule it out)
 
 
-
 def test_a_blob_no_card_lies_on_is_not_fitted_further() -> None:
     # an L of two arms 12 mm wide (1 px/mm), its box far larger than a tile: the blob
     # reaches far enough in to be fitted, but no candidate's grid of points lies on it,
