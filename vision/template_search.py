@@ -334,10 +334,8 @@ class AlignedSearch:
                 self.near._scored(self.cut_near(inks, origins), settle, least),
                 origins=origins)
 
-    def full_scored(self, inks: Floats, settle: float = 0.0, least: float = -np.inf
-                    ) -> Scored:
-        """scored() with every pair near each picture's place compared (every score full,
-        whatever `settle` and `least`)."""
+    def full_scored(self, inks: Floats) -> Scored:
+        """scored() with every pair near each picture's place compared (every score full)."""
         with _blas().limit(limits=1, user_api="blas"):
             origins = self.places(inks)
         return dataclasses.replace(self.near.full_scored(self.cut_near(inks, origins)),

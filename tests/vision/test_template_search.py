@@ -104,7 +104,8 @@ def test_the_names_are_the_full_comparisons(identifier: TemplateIdentifier, patc
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     fast = identifier._identify(patches)
     best = identifier.search.full_scored(ink(balanced(patches))).scores.max(axis=1)
-    monkeypatch.setattr(AlignedSearch, "scored", AlignedSearch.full_scored)
+    monkeypatch.setattr(AlignedSearch, "scored",  # (every score full, whatever the floors)
+                        lambda self, inks, *floors: self.full_scored(inks))
     full = identifier._identify(patches)
     assert [code for code, _ in fast] == [code for code, _ in full]
     # a card whose best shape scores below `least` is unknown either way, its confidence
@@ -276,7 +277,8 @@ def test_an_enrolled_decks_scenes_are_named_as_by_the_full_comparison(
                      for blur in (0.0, 1.6)])
     fast = enrolled._identify(patches)
     two = np.sort(enrolled.search.full_scored(ink(balanced(patches))).scores, axis=1)[:, -2:]
-    monkeypatch.setattr(AlignedSearch, "scored", AlignedSearch.full_scored)
+    monkeypatch.setattr(AlignedSearch, "scored",  # (every score full, whatever the floors)
+                        lambda self, inks, *floors: self.full_scored(inks))
     full = enrolled._identify(patches)
     assert [code for code, _ in fast] == [code for code, _ in full]
     # where the two best shapes lie within a rounding of each other, which comes first
