@@ -466,13 +466,16 @@ def named_tries(passes: Sequence[Mapping[str, Image8]],
     named = {}
     for code in passes[0]:
         enrolled = [views[code] for views in passes if code in views]
-        names = _names(identifier, [play_view(view, rng) for view in enrolled
-                                    for _ in range(tries)] + enrolled[1:])
+        names = _names(identifier, _play_views(enrolled, tries, rng) + enrolled[1:])
         if names.count(None) / len(names) >= UNSURE_SHARE - NEAR_SHARE:
-            names += _names(identifier, [play_view(view, rng) for view in enrolled
-                                         for _ in range(close_tries - tries)])
+            names += _names(identifier, _play_views(enrolled, close_tries - tries, rng))
         named[code] = names
     return named
+
+
+def _play_views(views: list[Image8], count: int, rng: np.random.Generator) -> list[Image8]:
+    """`count` views of each of these as play may see the card (play_view), view by view."""
+    return [play_view(view, rng) for view in views for _ in range(count)]
 
 
 def _names(identifier: TemplateIdentifier, views: list[Image8]) -> list[str | None]:
