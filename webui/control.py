@@ -119,7 +119,7 @@ class TableControl(LiveFeed, Protocol):
         row), rows: [cards per row], progress: [seen, total], crops: [{n, name}],
         problems: [text], codes: [code], card_mm, dark_rims (the cards' rim is darker
         than the mat), dark_faces (some faces dark with no light rim round them),
-        confusable: [[code, code, share]], unsure: [[code, share]] (faces mostly left
+        confusable: [[code, code, share]], unsure: [[code, share]] (faces often left
         unknown), folder}; message_texts ({language: message}),
         problem_texts ([{language: problem}]) and card_texts ({code: {language: name}})
         say the same in each of the page's languages."""
