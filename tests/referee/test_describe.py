@@ -123,7 +123,7 @@ ROMANIAN = [
     ("deserto", {"move": "stuck"},
      "nu poate pune nicio carte și îi dă o carte jucătorului dinainte"),
     ("tempus", {"move": "open", "series": "minus", "card": "red-5"},
-     "deschide un set pe partea '-' cu 5 roșu"),
+     "deschide un set pe partea „-” cu 5 roșu"),
     ("tempus", {"move": "feed", "set": 3, "card": None}, "strecoară o carte sub setul 3"),
     ("uno", {"move": "play", "cards": ["red-7", "red-7"]}, "joacă 7 roșu și 7 roșu"),
     ("uno", {"move": "play", "cards": ["wild"], "colour": "blue"},
