@@ -382,7 +382,7 @@ KNOWN: list[tuple[Text, dict[str, str]]] = [
     (
         _said("tempus", RED_10_OPENS, Move(1, "capture", {"set": 1, "card": "violet-12"})),
         {
-            "it": "12 viola non può andare su 10 rosso: il set è rosso",
+            "it": "12 viola non può andare sul 10 rosso: il set è rosso",
             "es": "el 12 violeta no puede ir sobre el 10 rojo: el set es rojo",
             "pt": "o 12 violeta não pode ir sobre o 10 vermelho: o set é vermelho",
         },
@@ -398,7 +398,7 @@ KNOWN: list[tuple[Text, dict[str, str]]] = [
     (
         _said("uno", *UNO_DEALT, Move(0, "play", {"cards": ["wild"], "colour": "green"})),
         {
-            "it": "su 9 rosso",
+            "it": "sul 9 rosso",
             "es": "sobre el 9 rojo",
             "pt": "sobre o 9 vermelho",
         },
@@ -406,7 +406,7 @@ KNOWN: list[tuple[Text, dict[str, str]]] = [
     (
         _said("uno", *UNO_DEALT, Move(0, "play", {"cards": ["blue-draw2"]})),
         {
-            "it": "Pesca due blu non va né sul rosso né su 9 rosso",
+            "it": "Pesca due blu non va né sul rosso né sul 9 rosso",
             "es": "el Roba dos azul no va ni con el rojo ni con el 9 rojo",
             "pt": "o Compre duas azul não combina nem com o vermelho nem com o 9 vermelho",
         },
