@@ -659,7 +659,7 @@ OVERFLOWING = """() => {
 }"""
 
 
-@pytest.mark.parametrize("language", ["en", "ro"])
+@pytest.mark.parametrize("language", ["en", "ro", "it", "es", "pt"])
 def test_no_choice_of_the_new_match_form_is_cut_off_at_360_px(
     table: Table, phone: Callable[[], Page], pin: str, language: str
 ) -> None:
