@@ -305,7 +305,7 @@ def test_the_offers_speak_romanian() -> None:
     names = ("Ana", "Bogdan", "Chiara")
     assert {kind: translate(title, RO, names) for kind, title in titles.items()} == {
         "challenge": "Contestă Bogdan cartea +4 a lui Ana?",
-        "catch": "Ana a rămas cu o carte fără să strige UNO: cine l-a prins?",
+        "catch": "Ana a rămas cu o carte fără să strige UNO: cine a observat?",
         "uno": "Cine a strigat UNO?",
     }
 
