@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.compiled import compiled
+from vision.compiled import compiled, inlined
 
 Floats = NDArray[np.float64]
 
@@ -106,16 +106,35 @@ def _free_side(profile: Any, low: int, high: int, expected: float, level: float,
     return np.nan
 
 
+@inlined
+def _clamped(index: int, size: int) -> int:  # pragma: no cover
+    """A slice's bound as slice.indices(size) takes it (from the end if negative)."""
+    if index < 0:
+        index += size
+        return max(index, 0)
+    return min(index, size)
+
+
 @compiled
-def shifts(profiles: Any, near: Any, inner: Any, windows: Any, expected: Any, half: float,
-           step: float, valley: int, limits: Any, rim_steps: Any) -> Any:  # pragma: no cover
-    """Per tile (a row of `profiles`), how far (mm) its centre moves along the profiles'
-    axis (tile_rows._shifts): `near` whether a neighbour lies before and after it, `inner`
-    the samples (start, stop) whose median is its brightness, `windows` the samples (low,
-    high) and `expected` the sample of its edge before and after it, `half` half its
-    side (samples), `limits` (MIN_DIP, RIM, MIN_RISE)."""
+def shifts(profiles: Any, near: Any, side_mm: float, step: float, search: float, valley: int,
+           limits: Any, rim_steps: Any) -> Any:  # pragma: no cover
+    """Per tile (a row of `profiles`, each centred on it), how far (mm) its centre moves
+    along the profiles' axis (tile_rows._shifts): `near` whether a neighbour lies before
+    and after it, `side_mm` its side along the axis, `step` between samples (mm), its
+    edges looked for within `search` mm of where the outline puts them, `limits`
+    (MIN_DIP, RIM, MIN_RISE). Its brightness is the median of the middle 0.6 of its
+    profile (Python's round, half to even, and slice.indices)."""
     n, m = profiles.shape
     middle = m // 2
+    half = side_mm / 2 / step
+    inner = (_clamped(int(np.rint(middle - 0.6 * half)), m),
+             _clamped(int(np.rint(middle + 0.6 * half)) + 1, m))
+    expected = np.array([middle - half, middle + half])
+    window = search / step
+    windows = np.empty((2, 2), np.int64)
+    for k in range(2):
+        windows[k, 0] = max(1, int(np.floor(expected[k] - window)))
+        windows[k, 1] = min(m - 2, int(np.ceil(expected[k] + window)))
     min_dip, rim, min_rise = limits[0], limits[1], limits[2]
     out = np.zeros(n)
     depth, scratch = np.empty(m), np.empty(m)
@@ -164,24 +183,102 @@ def sample_points(centres: Any, unit: Any, other: Any, t: Any, s: Any,
 
 
 @compiled
-def row_medians(strip: Any) -> Any:  # pragma: no cover
-    """The middle value of each row of an odd number of uint8 values, as float64: the value
-    with fewer than half the row below it and at least half at or below it (counted, which
-    for a dozen values is quicker than sorting them)."""
-    n, width = strip.shape
-    half = width // 2
-    out = np.empty(n)
-    for r in range(n):
-        row = strip[r]
-        for i in range(width):
-            below, same = 0, 0
-            for j in range(width):
-                below += row[j] < row[i]
-                same += row[j] == row[i]
-            if below <= half < below + same:
-                out[r] = float(row[i])
-                break
+def arange(start: float, stop: float, step: float) -> Any:  # pragma: no cover
+    """np.arange(start, stop, step) of floats as numpy fills it: ceil((stop - start) / step)
+    values, the first `start`, the second `start + step`, the i-th `start` plus i times
+    the difference of those two."""
+    count = max(int(np.ceil((stop - start) / step)), 0)
+    out = np.empty(count)
+    if count > 0:
+        out[0] = start
+    if count > 1:
+        out[1] = start + step
+        delta = out[1] - start
+        for i in range(2, count):
+            out[i] = start + i * delta
     return out
+
+
+@compiled
+def linspace(start: float, stop: float, count: int) -> Any:  # pragma: no cover
+    """np.linspace(start, stop, count) of floats (start < stop) as numpy makes it: i times
+    the step, plus `start`; the last value `stop` itself."""
+    out = np.empty(count)
+    step = (stop - start) / (count - 1) if count > 1 else np.nan
+    for i in range(count):
+        out[i] = i * step + start
+    if count > 1:
+        out[count - 1] = stop
+    return out
+
+
+@compiled
+def profile_points(centres: Any, short_units: Any, long_units: Any, reaches: Any,
+                   spans: Any, rows: Any, step: float,
+                   px_per_mm: float) -> Any:  # pragma: no cover
+    """The view pixels (x and y, float32) of every tile's profiles along both its axes
+    (tile_rows._profiles), a row per tile: along its short axis, then its long one, each
+    sample along the axis (-reach to +reach mm about its centre, `step` apart: `arange`)
+    a run of its lines across (`rows` of them from -span to +span mm: `linspace`), at
+    ((centre + t axis) + s other axis) px_per_mm rounded once to float32, as
+    sample_points; and the samples along each axis."""
+    n = len(centres)
+    t0 = arange(-reaches[0], reaches[0] + step / 2, step)
+    t1 = arange(-reaches[1], reaches[1] + step / 2, step)
+    s0, s1 = linspace(-spans[0], spans[0], rows[0]), linspace(-spans[1], spans[1], rows[1])
+    width = len(t0) * len(s0) + len(t1) * len(s1)
+    xs = np.empty((n, width), np.float32)
+    ys = np.empty((n, width), np.float32)
+    for card in range(n):
+        at = 0
+        for k in range(2):
+            unit = short_units[card] if k == 0 else long_units[card]
+            other = long_units[card] if k == 0 else short_units[card]
+            t, s = (t0, s0) if k == 0 else (t1, s1)
+            across_x, across_y = s * other[0], s * other[1]
+            for i in range(len(t)):
+                x, y = centres[card, 0] + t[i] * unit[0], centres[card, 1] + t[i] * unit[1]
+                for j in range(len(s)):
+                    xs[card, at] = np.float32((x + across_x[j]) * px_per_mm)
+                    ys[card, at] = np.float32((y + across_y[j]) * px_per_mm)
+                    at += 1
+    return xs, ys, len(t0), len(t1)
+
+
+@inlined
+def _median_of_run(line: Any, start: int, count: int) -> float:  # pragma: no cover
+    """The middle value of an odd number of uint8 values (line[start:start + count]) as
+    float64: the value with fewer than half the run below it and at least half at or below
+    it (counted, which for a dozen values is quicker than sorting them)."""
+    run, half = line[start:start + count], count // 2  # (indices from 0: no check for a
+    for i in range(count):  # negative one on each load)
+        below, same = 0, 0
+        for j in range(count):
+            below += run[j] < run[i]
+            same += run[j] == run[i]
+        if below <= half < below + same:
+            return float(run[i])
+    return np.nan
+
+
+@compiled
+def profile_medians(strip: Any, samples: int, rows: Any) -> Any:  # pragma: no cover
+    """The two profiles of each tile (a row of `strip`, remapped at profile_points' pixels:
+    `samples` along its short axis, each a run of rows[0] values, then those along its long
+    axis, rows[1] values each): the median of each run, (tiles, samples) and (tiles, the
+    rest)."""
+    n, width = strip.shape
+    later = (width - samples * rows[0]) // rows[1]
+    short = np.empty((n, samples))
+    long = np.empty((n, later))
+    for card in range(n):
+        line = strip[card]
+        for i in range(samples):
+            short[card, i] = _median_of_run(line, i * rows[0], rows[0])
+        start = samples * rows[0]
+        for i in range(later):
+            long[card, i] = _median_of_run(line, start + i * rows[1], rows[1])
+    return short, long
 
 
 @compiled

@@ -101,12 +101,10 @@ def on_seams(grey: NDArray[np.uint8], px_per_mm: float, quads: list[CardQuad],
     if len(quads) < 2:
         return quads
     centres, units, sides = layout.centres, layout.units, layout.sides
-    near = [_neighbours(*layout.apart[k], layout.turned) for k in range(2)]
     moves = np.zeros((len(quads), 2))
-    for k in range(2):
-        profiles = _profiles(grey, px_per_mm, centres, units[k], units[1 - k], sides[k],
-                             sides[1 - k])
-        moves += units[k] * _shifts(profiles, sides[k], near[k])[:, None]
+    for k, profiles in enumerate(_profiles(grey, px_per_mm, layout)):
+        near = _neighbours(*layout.apart[k], layout.turned)
+        moves += units[k] * _shifts(profiles, sides[k], near)[:, None]
     return [_moved(quad, (x, y))
             for quad, (x, y) in zip(quads, (centres + moves).tolist(), strict=True)]
 
@@ -496,26 +494,25 @@ def _neighbours(along: Floats, off: Floats, turned: Floats) -> NDArray[np.bool_]
     return near
 
 
-def _profiles(grey: NDArray[np.uint8], px_per_mm: float, centres: Floats, unit: Floats,
-              other: Floats, side: float, other_side: float) -> Floats:
-    """Per card (rows of centres and axes), the median grey level along the middle ALONG
-    of its other side, every STEP_MM across it along `unit`, from -reach to +reach mm
-    about its centre (`_reach`)."""
-    reach = _reach(side)
-    t = np.arange(-reach, reach + STEP_MM / 2, STEP_MM)
-    rows = max(3, round(ALONG * other_side / ROW_MM)) | 1  # odd: a middle one
-    s = np.linspace(-ALONG * other_side / 2, ALONG * other_side / 2, rows)
-    # (card and sample along the axis, row across it), the rows last: the median is of them
-    xs, ys = seam_kernels.sample_points(np.ascontiguousarray(centres), np.ascontiguousarray(unit),
-                                        np.ascontiguousarray(other), t, s, px_per_mm)
-    # remapped a card a row (OpenCV's remap pays per row of its map: a dozen samples a
-    # row took it 1.6 times as long; a pixel is the same either way)
-    by_card = (len(centres), len(t) * len(s))
-    strip = np.asarray(cv2.remap(grey, xs.reshape(by_card), ys.reshape(by_card),
-                                 cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8)
-    median: Floats = seam_kernels.row_medians(strip.reshape(-1, len(s))).reshape(len(centres),
-                                                                                 len(t))
-    return median
+def _profiles(grey: NDArray[np.uint8], px_per_mm: float, layout: _Layout
+              ) -> tuple[Floats, Floats]:
+    """Per card (a row each), its profiles across its short sides and across its long
+    ones: the median grey level along the middle ALONG of its other side, every STEP_MM
+    along the axis, from -reach to +reach mm about its centre (`_reach`). Both made in
+    one pass, remapped a card a row (OpenCV's remap pays per row of its map: a dozen
+    samples a row took it 1.6 times as long; a pixel is the same either way)."""
+    sides = layout.sides
+    reaches = np.array([_reach(sides[0]), _reach(sides[1])])
+    spans = np.array([ALONG * sides[1] / 2, ALONG * sides[0] / 2])
+    rows = np.array([max(3, round(ALONG * sides[1] / ROW_MM)) | 1,  # odd: a middle one
+                     max(3, round(ALONG * sides[0] / ROW_MM)) | 1])
+    xs, ys, samples, _ = seam_kernels.profile_points(
+        layout.centres, layout.units[0], layout.units[1], reaches, spans, rows, STEP_MM,
+        px_per_mm)
+    strip = np.asarray(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    profiles: tuple[Floats, Floats] = seam_kernels.profile_medians(strip, samples, rows)
+    return profiles
 
 
 def _reach(side: float) -> float:
@@ -532,17 +529,9 @@ def _shifts(profiles: Floats, side: float, near: NDArray[np.bool_]) -> Floats:
     side falls halfway to the mat beyond it; none if the profile shows no such edge, or if
     the card is darker just inside it (a black frame, whose inner line is no card's edge).
     The brightness of a card is the median of the middle of its profile."""
-    size = profiles.shape[1]
-    middle, half = size // 2, side / 2 / STEP_MM
-    inner = slice(round(middle - 0.6 * half), round(middle + 0.6 * half) + 1).indices(size)
-    expected = [middle + sign * half for sign in (-1, 1)]
-    window = SEARCH_MM / STEP_MM
-    windows = [(max(1, math.floor(at - window)), min(size - 2, math.ceil(at + window)))
-               for at in expected]
     moves: Floats = seam_kernels.shifts(
         np.ascontiguousarray(profiles, np.float64), np.ascontiguousarray(near, np.bool_),
-        np.array(inner[:2], np.int64), np.array(windows, np.int64),
-        np.array(expected, np.float64), half, STEP_MM, _VALLEY, _LIMITS, _RIM_STEPS)
+        side, STEP_MM, SEARCH_MM, _VALLEY, _LIMITS, _RIM_STEPS)
     return moves
 
 

@@ -8,10 +8,12 @@ import math
 import numpy as np
 
 from vision.seam_kernels import (
+    arange,
     gap_pairs,
     layout_matrices,
+    linspace,
     neighbours,
-    row_medians,
+    profile_medians,
     row_quantiles,
     seam_in,
 )
@@ -55,12 +57,27 @@ def test_the_quantile_of_each_row_is_numpys() -> None:
                                       np.quantile(rows.astype(np.float64), q, axis=1))
 
 
-def test_the_median_of_each_row_is_numpys() -> None:
+def test_the_median_of_each_run_is_numpys() -> None:
     rng = np.random.default_rng(4)
-    for width in (1, 3, 5, 9, 13, 15):
+    for rows in ((1, 1), (3, 5), (9, 13), (15, 9)):
         for levels in ((0, 256), (120, 124), (255, 256)):
-            rows = rng.integers(*levels, (50, width), np.uint8)
-            assert np.array_equal(row_medians(rows), np.median(rows.astype(np.float64), axis=1))
+            # two tiles: 10 samples along the short axis, 12 along the long one
+            short = rng.integers(*levels, (2, 10, rows[0]), np.uint8)
+            long = rng.integers(*levels, (2, 12, rows[1]), np.uint8)
+            strip = np.concatenate([short.reshape(2, -1), long.reshape(2, -1)], axis=1)
+            got = profile_medians(strip, 10, np.array(rows))
+            assert np.array_equal(got[0], np.median(short.astype(np.float64), axis=2))
+            assert np.array_equal(got[1], np.median(long.astype(np.float64), axis=2))
+
+
+def test_the_samples_are_numpys_arange_and_linspace() -> None:
+    for side in (20.0, 30.0, 19.999999999999996, 30.000000000000018, 29.999999999999993):
+        reach = side / 2 + 7.0
+        assert np.array_equal(arange(-reach, reach + 0.25, 0.5),
+                              np.arange(-reach, reach + 0.25, 0.5))
+        for rows in (3, 9, 13):
+            assert np.array_equal(linspace(-0.4 * side, 0.4 * side, rows),
+                                  np.linspace(-0.4 * side, 0.4 * side, rows))
 
 
 def test_neighbours_are_numpys_whole_matrix_steps() -> None:
