@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 from vision.identify_kernels import description_rows, edge_profiles, project, resize_area
 from vision.numeral_look import (
     SHIFT,
+    CloseFaces,
     Focus,
     blurred_means,
     class_means,
@@ -420,12 +421,12 @@ class CardIdentifier:
         counts = np.minimum(np.maximum(within, CLOSE_FACES), MAX_CLOSE_FACES).tolist()
         for k, i in enumerate(rows.tolist()):
             per_code, ranked, count = per_codes[k], rankings[k], counts[k]
-            near, after = self._rivals_added(ranked[:count], ranked), ranked[count]
+            near, after = self._rivals_added(ranked[:count].tolist(), ranked), ranked[count]
             classes = 2 * near + by_way[k, near].argmin(axis=1)
-            looked = second_look(maps[k], colours[k], [
-                (self.numerals[c], self.inks[c], self.codes[int(code)])
-                for c, code in zip(classes, near, strict=True)], self.blurred_numerals[classes],
-                FINE_FULL, functools.partial(self._focus, classes))
+            faces = CloseFaces(self.numerals[classes], self.inks[classes],
+                               [self.codes[code] for code in near.tolist()])
+            looked = second_look(maps[k], colours[k], faces, self.blurred_numerals[classes],
+                                 FINE_FULL, functools.partial(self._focus, classes.tolist()))
             found = 0.0
             if looked is not None:
                 j, worst = looked
@@ -442,11 +443,11 @@ class CardIdentifier:
             else:
                 conf[i] = max(float(conf[i]), found)
 
-    def _focus(self, classes: NDArray[np.intp], i: int, j: int, blurred: bool) -> Focus:
+    def _focus(self, classes: list[int], i: int, j: int, blurred: bool) -> Focus:
         """Where the numerals of classes[i] and classes[j] differ (numeral_look.Focus, the
         same either way round), worked out once while FOCUS_MAPS_KEPT others are kept."""
-        first, second = int(classes[i]), int(classes[j])
-        a, b = min(first, second), max(first, second)
+        first, second = classes[i], classes[j]
+        a, b = (first, second) if first <= second else (second, first)
         key = (a, b, blurred)
         if key not in self.focus_maps:
             if len(self.focus_maps) >= FOCUS_MAPS_KEPT:
@@ -456,13 +457,12 @@ class CardIdentifier:
         kept = self.focus_maps[key]
         return kept if first == a else kept.swapped()
 
-    def _rivals_added(self, near: NDArray[np.intp], ranked: NDArray[np.intp]
-                      ) -> NDArray[np.intp]:
+    def _rivals_added(self, near: list[int], ranked: NDArray[np.intp]) -> NDArray[np.intp]:
         """The close faces, and the nearest face (`ranked`: the codes nearest first) of
         another value and of another colour where all of them share one: the look then
         tests what they share too."""
-        parts = [self.parts[int(code)] for code in near]
-        out = [int(code) for code in near]
+        parts = [self.parts[code] for code in near]
+        out = list(near)
         for kind in (1, 0):
             shared = parts[0][kind]
             if shared is not None and all(part[kind] == shared for part in parts):

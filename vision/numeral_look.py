@@ -132,10 +132,10 @@ def _focused_correlation(numeral: Floats, face: tuple[Floats, np.float32],
     """Correlation of a map (flat) with a face's (`_centred`), each pixel weighed (the
     weights summing to 1); its weighed sums are dot products, which cost a third of
     numpy's sums of products."""
-    x = numeral - np.dot(weight, numeral)
+    x = numeral - weight.dot(numeral)
     t, weighed_tt = face
     weighed_x = weight * x
-    return float(np.dot(weighed_x, t)) / float(np.sqrt(np.dot(weighed_x, x) * weighed_tt) + 1e-12)
+    return float(weighed_x.dot(t)) / float(np.sqrt(weighed_x.dot(x) * weighed_tt) + 1e-12)
 
 
 def _length(vector: Floats) -> float:
@@ -154,41 +154,57 @@ def focus_map(face_map: Floats, rival_map: Floats) -> Floats:
     return focus
 
 
+@dataclass(frozen=True)
+class CloseFaces:
+    """The few faces a tile's numeral is looked at among: their mean numerals and ink
+    colours (a row each, as `class_means` gives them) and their codes."""
+
+    numerals: Floats
+    colours: Floats
+    codes: Sequence[str]
+
+    @classmethod
+    def of(cls, faces: Sequence[tuple[Floats, Floats, str]]) -> CloseFaces:
+        """The faces given each as (mean numeral, mean colour, code)."""
+        return cls(np.stack([face[0] for face in faces]), np.stack([face[1] for face in faces]),
+                   [face[2] for face in faces])
+
+
 def _distances(numeral: Floats, rival_numeral: Floats, colour: Floats,
-               face: tuple[Floats, Floats, str], rival: tuple[Floats, Floats, str],
+               colours: tuple[Floats, Floats], parts: tuple[tuple[str | None, str],
+                                                            tuple[str | None, str]],
                focus: Callable[[], Focus]) -> list[tuple[float, float]]:
-    """The tests that tell `face` from `rival`, each as (the face's distance, the
-    rival's): the shape where they differ (`focus()`, if their values differ; the numeral
-    where it lines up with each), the colour (if theirs do). Swapped, the same tests tell
-    the rival from the face."""
-    (_, face_colour, face_code), (_, rival_colour, rival_code) = face, rival
-    (colour_a, value_a), (colour_b, value_b) = (colour_and_value(face_code),
-                                                colour_and_value(rival_code))
+    """The tests that tell a face from a rival (their mean ink `colours` and their
+    `parts`, colour_and_value), each as (the face's distance, the rival's): the shape
+    where they differ (`focus()`, if their values differ; the numeral where it lines up
+    with each), the colour (if theirs do). Swapped, the same tests tell the rival from
+    the face."""
+    (colour_a, value_a), (colour_b, value_b) = parts
     out = []
     if value_a != value_b:
         where = focus()
         out.append((1.0 - _focused_correlation(numeral, where.faces[0], where.weights),
                     1.0 - _focused_correlation(rival_numeral, where.faces[1], where.weights)))
     if colour_a is not None and colour_b is not None and colour_a != colour_b:
-        out.append((_length(colour - face_colour), _length(colour - rival_colour)))
+        out.append((_length(colour - colours[0]), _length(colour - colours[1])))
     return out
 
 
-def second_look(grown: Floats, colour: Floats, faces: Sequence[tuple[Floats, Floats, str]],
+def second_look(grown: Floats, colour: Floats, faces: CloseFaces,
                 blurred: Floats | None = None, sure: float = 0.0,
                 focus: Callable[[int, int, bool], Focus] | None = None
                 ) -> tuple[int, float] | None:
-    """Which of the close faces (each its mean numeral, mean colour and code) the patch's
-    numeral (its map grown by SHIFT: `numerals(..., SHIFT)`) and ink colour are: (its
-    index, its worst ratio against a rival), or None. The numeral is compared with each
-    face where it lines up with it best. The face must win a test against every rival and
-    lose none, correlate with its own mean view (NUMERAL_FLOOR) and, a coloured face, lie
-    near its colour (COLOUR_FAR). Given the faces' means blurred (`blurred`, a row each:
-    `blurred_means`), a face that wins with a worst ratio above `sure` (or none) is
-    looked for again among those, if the numeral fits them better. `focus(i, j, blurred)`
-    gives the Focus of faces i and j (of their blurred means if `blurred`), for a caller
-    that keeps them (they depend on the faces alone); without it they are worked out."""
-    sharp = np.stack([face[0] for face in faces])
+    """Which of the close faces the patch's numeral (its map grown by SHIFT:
+    `numerals(..., SHIFT)`) and ink colour are: (its index, its worst ratio against a
+    rival), or None. The numeral is compared with each face where it lines up with it
+    best. The face must win a test against every rival and lose none, correlate with its
+    own mean view (NUMERAL_FLOOR) and, a coloured face, lie near its colour (COLOUR_FAR).
+    Given the faces' means blurred (`blurred`, a row each: `blurred_means`), a face that
+    wins with a worst ratio above `sure` (or none) is looked for again among those, if the
+    numeral fits them better. `focus(i, j, blurred)` gives the Focus of faces i and j (of
+    their blurred means if `blurred`), for a caller that keeps them (they depend on the
+    faces alone); without it they are worked out."""
+    sharp = faces.numerals
     if focus is None:
         def focus(i: int, j: int, of_blurred: bool) -> Focus:
             means = sharp if blurred is None or not of_blurred else blurred
@@ -196,19 +212,19 @@ def second_look(grown: Floats, colour: Floats, faces: Sequence[tuple[Floats, Flo
 
     windows = _windows(grown)
     scores = windows @ sharp.T  # (shifts, faces)
-    best = _winner(windows, scores, colour, faces, lambda i, j: focus(i, j, False))
+    parts = [colour_and_value(code) for code in faces.codes]
+    best = _winner(windows, scores, colour, faces.colours, parts,
+                   lambda i, j: focus(i, j, False))
     if blurred is not None and (best is None or best[1] > sure):
         blurred_scores = windows @ blurred.T
         if float(blurred_scores.max()) > float(scores.max()):
-            best = _winner(windows, blurred_scores, colour, [
-                (view, ink, code) for view, (_, ink, code) in zip(blurred, faces, strict=True)],
-                lambda i, j: focus(i, j, True))
+            best = _winner(windows, blurred_scores, colour, faces.colours, parts,
+                           lambda i, j: focus(i, j, True))
     if best is None:
         return None
-    _, face_colour, code = faces[best[0]]
     if float(scores[:, best[0]].max()) < NUMERAL_FLOOR:
         return None
-    if colour_and_value(code)[0] is not None and _length(colour - face_colour) > COLOUR_FAR:
+    if parts[best[0]][0] is not None and _length(colour - faces.colours[best[0]]) > COLOUR_FAR:
         return None
     return best
 
@@ -224,13 +240,14 @@ def blurred_means(means: Floats) -> Floats:
     return out.astype(np.float32)
 
 
-def _winner(windows: Floats, scores: Floats, colour: Floats,
-            faces: Sequence[tuple[Floats, Floats, str]], focus: Callable[[int, int], Focus]
+def _winner(windows: Floats, scores: Floats, colour: Floats, colours: Floats,
+            parts: list[tuple[str | None, str]], focus: Callable[[int, int], Focus]
             ) -> tuple[int, float] | None:
     """The face (index) that wins a test against every other and loses none, with its
     worst ratio; the numeral lined up with each face where `scores` (shifts, faces) are
-    highest; `focus(i, j)` where faces i and j differ."""
-    lined_up = [windows[int(k)] for k in scores.argmax(axis=0)]
+    highest; the faces' ink `colours` and `parts` (colour_and_value); `focus(i, j)` where
+    faces i and j differ."""
+    lined_up = [windows[k] for k in scores.argmax(axis=0).tolist()]
     pairs: dict[tuple[int, int], list[tuple[float, float]]] = {}
 
     def ratios(i: int, j: int) -> list[float]:
@@ -238,15 +255,16 @@ def _winner(windows: Floats, scores: Floats, colour: Floats,
         tested once, when first asked for)."""
         a, b = min(i, j), max(i, j)
         if (a, b) not in pairs:
-            pairs[a, b] = _distances(lined_up[a], lined_up[b], colour, faces[a], faces[b],
+            pairs[a, b] = _distances(lined_up[a], lined_up[b], colour,
+                                     (colours[a], colours[b]), (parts[a], parts[b]),
                                      lambda: focus(a, b))
         tested = pairs[a, b] if i == a else [(d_j, d_i) for d_i, d_j in pairs[a, b]]
         return [d_i / max(d_j, 1e-6) for d_i, d_j in tested]
 
     best: tuple[int, float] | None = None
-    for i in range(len(faces)):
+    for i in range(len(parts)):
         worst = 0.0  # face i's worst test won so far: it is dropped once it cannot be best
-        for j in range(len(faces)):
+        for j in range(len(parts)):
             if j == i:
                 continue
             tests = ratios(i, j)

@@ -13,6 +13,7 @@ from vision.deck_art import FaceArt, paint_face
 from vision.numeral_look import (
     NUMERAL_BOX,
     SHIFT,
+    CloseFaces,
     blurred_means,
     class_means,
     colour_and_value,
@@ -60,10 +61,10 @@ def look(patch: np.ndarray, faces: list[tuple[np.ndarray, np.ndarray, str]],
 def looked(patch: np.ndarray, faces: list[tuple[np.ndarray, np.ndarray, str]],
            sure: float | None = None) -> tuple[int, float] | None:
     grown, colours = numerals(patch[None], SHIFT)
+    close = CloseFaces.of(faces)
     if sure is None:
-        return second_look(grown[0], colours[0], faces)
-    return second_look(grown[0], colours[0], faces,
-                       blurred_means(np.stack([face[0] for face in faces])), sure)
+        return second_look(grown[0], colours[0], close)
+    return second_look(grown[0], colours[0], close, blurred_means(close.numerals), sure)
 
 
 def test_a_value_is_told_from_its_close_values_of_one_colour() -> None:
