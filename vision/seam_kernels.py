@@ -217,11 +217,11 @@ def profile_points(centres: Any, short_units: Any, long_units: Any, reaches: Any
                    spans: Any, rows: Any, step: float,
                    px_per_mm: float) -> Any:  # pragma: no cover
     """The view pixels (x and y, float32) of every tile's profiles along both its axes
-    (tile_rows._profiles), a row per tile: along its short axis, then its long one, each
-    sample along the axis (-reach to +reach mm about its centre, `step` apart: `arange`)
-    a run of its lines across (`rows` of them from -span to +span mm: `linspace`), at
-    ((centre + t axis) + s other axis) px_per_mm rounded once to float32, as
-    sample_points; and the samples along each axis."""
+    (tile_rows._profiles), a row per tile: its lines along its short axis, then those
+    along its long one (`rows` of them from -span to +span mm across the axis:
+    `linspace`), each line's samples -reach to +reach mm about its centre, `step` apart
+    (`arange`), at ((centre + t axis) + s other axis) px_per_mm rounded once to float32,
+    as sample_points; and how many samples a line has along each axis."""
     n = len(centres)
     t0 = arange(-reaches[0], reaches[0] + step / 2, step)
     t1 = arange(-reaches[1], reaches[1] + step / 2, step)
@@ -235,49 +235,51 @@ def profile_points(centres: Any, short_units: Any, long_units: Any, reaches: Any
             unit = short_units[card] if k == 0 else long_units[card]
             other = long_units[card] if k == 0 else short_units[card]
             t, s = (t0, s0) if k == 0 else (t1, s1)
-            across_x, across_y = s * other[0], s * other[1]
-            for i in range(len(t)):
-                x, y = centres[card, 0] + t[i] * unit[0], centres[card, 1] + t[i] * unit[1]
-                for j in range(len(s)):
-                    xs[card, at] = np.float32((x + across_x[j]) * px_per_mm)
-                    ys[card, at] = np.float32((y + across_y[j]) * px_per_mm)
+            along_x = centres[card, 0] + t * unit[0]
+            along_y = centres[card, 1] + t * unit[1]
+            for j in range(len(s)):
+                across_x, across_y = s[j] * other[0], s[j] * other[1]
+                for i in range(len(t)):
+                    xs[card, at] = np.float32((along_x[i] + across_x) * px_per_mm)
+                    ys[card, at] = np.float32((along_y[i] + across_y) * px_per_mm)
                     at += 1
     return xs, ys, len(t0), len(t1)
 
 
-@inlined
-def _median_of_run(line: Any, start: int, count: int) -> float:  # pragma: no cover
-    """The middle value of an odd number of uint8 values (line[start:start + count]) as
-    float64: the value with fewer than half the run below it and at least half at or below
-    it (counted, which for a dozen values is quicker than sorting them)."""
-    run, half = line[start:start + count], count // 2  # (indices from 0: no check for a
-    for i in range(count):  # negative one on each load)
-        below, same = 0, 0
-        for j in range(count):
-            below += run[j] < run[i]
-            same += run[j] == run[i]
-        if below <= half < below + same:
-            return float(run[i])
-    return np.nan
+@compiled
+def _line_medians(lines: Any, out: Any) -> None:  # pragma: no cover
+    """Per sample (a column of `lines`: an odd number of rows of uint8, sorted in place
+    as far as needed), the middle value of its column as float64, in `out`. Bubble passes
+    of whole rows, each pair of rows ordered by their least and greatest sample by sample
+    (whole rows at once: the compiler does many samples an instruction), until the middle
+    row holds the middle values: the median of each column, as np.median gives it."""
+    count, samples = lines.shape
+    for done in range(count // 2 + 1):  # each pass puts the greatest left in its place
+        for j in range(count - 1 - done):
+            low, high = lines[j], lines[j + 1]
+            for i in range(samples):
+                a, b = low[i], high[i]
+                low[i], high[i] = min(a, b), max(a, b)
+    middle = lines[count // 2]
+    for i in range(samples):
+        out[i] = float(middle[i])
 
 
 @compiled
-def profile_medians(strip: Any, samples: int, rows: Any) -> Any:  # pragma: no cover
+def profile_medians(strip: Any, samples: Any, rows: Any) -> Any:  # pragma: no cover
     """The two profiles of each tile (a row of `strip`, remapped at profile_points' pixels:
-    `samples` along its short axis, each a run of rows[0] values, then those along its long
-    axis, rows[1] values each): the median of each run, (tiles, samples) and (tiles, the
-    rest)."""
-    n, width = strip.shape
-    later = (width - samples * rows[0]) // rows[1]
-    short = np.empty((n, samples))
-    long = np.empty((n, later))
+    rows[0] lines of samples[0] along its short axis, then rows[1] lines of samples[1]
+    along its long one): the median across the lines at each sample, (tiles, samples[0])
+    and (tiles, samples[1])."""
+    n = strip.shape[0]
+    short = np.empty((n, samples[0]))
+    long = np.empty((n, samples[1]))
+    first = rows[0] * samples[0]
     for card in range(n):
         line = strip[card]
-        for i in range(samples):
-            short[card, i] = _median_of_run(line, i * rows[0], rows[0])
-        start = samples * rows[0]
-        for i in range(later):
-            long[card, i] = _median_of_run(line, start + i * rows[1], rows[1])
+        _line_medians(line[:first].copy().reshape(rows[0], samples[0]), short[card])
+        _line_medians(line[first:first + rows[1] * samples[1]].copy().reshape(
+            rows[1], samples[1]), long[card])
     return short, long
 
 

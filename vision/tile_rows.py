@@ -506,12 +506,13 @@ def _profiles(grey: NDArray[np.uint8], px_per_mm: float, layout: _Layout
     spans = np.array([ALONG * sides[1] / 2, ALONG * sides[0] / 2])
     rows = np.array([max(3, round(ALONG * sides[1] / ROW_MM)) | 1,  # odd: a middle one
                      max(3, round(ALONG * sides[0] / ROW_MM)) | 1])
-    xs, ys, samples, _ = seam_kernels.profile_points(
+    xs, ys, *samples = seam_kernels.profile_points(
         layout.centres, layout.units[0], layout.units[1], reaches, spans, rows, STEP_MM,
         px_per_mm)
     strip = np.asarray(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE), np.uint8)
-    profiles: tuple[Floats, Floats] = seam_kernels.profile_medians(strip, samples, rows)
+    profiles: tuple[Floats, Floats] = seam_kernels.profile_medians(strip, np.array(samples),
+                                                                   rows)
     return profiles
 
 
