@@ -213,6 +213,11 @@ def second_look(grown: Floats, colour: Floats, faces: CloseFaces,
     windows = _windows(grown)
     scores = windows @ sharp.T  # (shifts, faces)
     parts = [colour_and_value(code) for code in faces.codes]
+    # whichever face wins must pass these; when none can, no test need be made
+    fits = [score >= NUMERAL_FLOOR for score in scores.max(axis=0).tolist()]  # (in float64)
+    if not any(fit and (part[0] is None or _length(colour - face_colour) <= COLOUR_FAR)
+               for fit, part, face_colour in zip(fits, parts, faces.colours, strict=True)):
+        return None
     best = _winner(windows, scores, colour, faces.colours, parts,
                    lambda i, j: focus(i, j, False))
     if blurred is not None and (best is None or best[1] > sure):
@@ -220,9 +225,7 @@ def second_look(grown: Floats, colour: Floats, faces: CloseFaces,
         if float(blurred_scores.max()) > float(scores.max()):
             best = _winner(windows, blurred_scores, colour, faces.colours, parts,
                            lambda i, j: focus(i, j, True))
-    if best is None:
-        return None
-    if float(scores[:, best[0]].max()) < NUMERAL_FLOOR:
+    if best is None or not fits[best[0]]:
         return None
     if parts[best[0]][0] is not None and _length(colour - faces.colours[best[0]]) > COLOUR_FAR:
         return None
