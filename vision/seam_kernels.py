@@ -162,23 +162,20 @@ def shifts(profiles: Any, near: Any, side_mm: float, step: float, search: float,
 
 
 @compiled
-def sample_points(centres: Any, unit: Any, other: Any, t: Any, s: Any,
-                  px_per_mm: float) -> Any:  # pragma: no cover
-    """The view pixels (x and y, float32, one row per card and sample along `unit`, one
-    column per line across it) at t mm along `unit` and s mm along `other` from each card's
-    centre: ((centre + t unit) + s other) px_per_mm, rounded once to float32 as numpy's
-    broadcast steps round it."""
-    n, nt, ns = len(centres), len(t), len(s)
-    xs = np.empty((n * nt, ns), np.float32)
-    ys = np.empty((n * nt, ns), np.float32)
-    for card in range(n):
-        for i in range(nt):
-            row = card * nt + i
-            for j in range(ns):
-                xs[row, j] = np.float32(
-                    (centres[card, 0] + t[i] * unit[card, 0] + s[j] * other[card, 0]) * px_per_mm)
-                ys[row, j] = np.float32(
-                    (centres[card, 1] + t[i] * unit[card, 1] + s[j] * other[card, 1]) * px_per_mm)
+def line_points(centre: Any, unit: Any, other: Any, t: Any, s: Any,
+                px_per_mm: float) -> Any:  # pragma: no cover
+    """The view pixels (x and y, float32) of lines along `other` (a row each, s mm from
+    `centre` along it), each sampled at t mm along `unit` (a column each): ((centre + t
+    unit) + s other) px_per_mm, rounded once to float32 as numpy's broadcast steps round
+    it."""
+    xs = np.empty((len(s), len(t)), np.float32)
+    ys = np.empty((len(s), len(t)), np.float32)
+    along_x, along_y = centre[0] + t * unit[0], centre[1] + t * unit[1]
+    for j in range(len(s)):
+        across_x, across_y = s[j] * other[0], s[j] * other[1]
+        for i in range(len(t)):
+            xs[j, i] = np.float32((along_x[i] + across_x) * px_per_mm)
+            ys[j, i] = np.float32((along_y[i] + across_y) * px_per_mm)
     return xs, ys
 
 
@@ -221,7 +218,7 @@ def profile_points(centres: Any, short_units: Any, long_units: Any, reaches: Any
     along its long one (`rows` of them from -span to +span mm across the axis:
     `linspace`), each line's samples -reach to +reach mm about its centre, `step` apart
     (`arange`), at ((centre + t axis) + s other axis) px_per_mm rounded once to float32,
-    as sample_points; and how many samples a line has along each axis."""
+    as line_points; and how many samples a line has along each axis."""
     n = len(centres)
     t0 = arange(-reaches[0], reaches[0] + step / 2, step)
     t1 = arange(-reaches[1], reaches[1] + step / 2, step)
@@ -284,33 +281,30 @@ def profile_medians(strip: Any, samples: Any, rows: Any) -> Any:  # pragma: no c
 
 
 @compiled
-def row_quantiles(strip: Any, q: float) -> Any:  # pragma: no cover
-    """np.quantile(strip, q, axis=1) of uint8 rows, in float64: numpy's linear
-    interpolation between the two values about the q-th (found by counting each row's
-    levels, not sorting it)."""
-    n, width = strip.shape
-    virtual = (width - 1) * q
+def column_quantiles(lines: Any, q: float) -> Any:  # pragma: no cover
+    """np.quantile(lines, q, axis=0) of uint8 rows, in float64 (sorted in place as far as
+    needed): numpy's linear interpolation between the two values about the q-th of each
+    column. Bubble passes of whole rows (each pair of rows ordered by their least and
+    greatest value column by column, many columns an instruction) put the greatest left in
+    its place each, until both those values are in theirs."""
+    count, samples = lines.shape
+    virtual = (count - 1) * q
     below = int(np.floor(virtual))
     gamma = virtual - below
-    out = np.empty(n)
-    counts = np.empty(256, np.int64)
-    for r in range(n):
-        counts[:] = 0
-        for j in range(width):
-            counts[strip[r, j]] += 1
-        level, seen = 0, counts[0]
-        while seen <= below:
-            level += 1
-            seen += counts[level]
-        a = float(level)
-        if below + 1 >= width:  # q = 1: the largest
-            out[r] = a
+    for done in range(count - below):
+        for j in range(count - 1 - done):
+            low, high = lines[j], lines[j + 1]
+            for i in range(samples):
+                x, y = low[i], high[i]
+                low[i], high[i] = min(x, y), max(x, y)
+    out = np.empty(samples)
+    for i in range(samples):
+        a = float(lines[below, i])
+        if below + 1 >= count:  # q = 1: the largest
+            out[i] = a
             continue
-        while seen <= below + 1:
-            level += 1
-            seen += counts[level]
-        b = float(level)
-        out[r] = a + (b - a) * gamma if gamma < 0.5 else b - (b - a) * (1 - gamma)
+        b = float(lines[below + 1, i])
+        out[i] = a + (b - a) * gamma if gamma < 0.5 else b - (b - a) * (1 - gamma)
     return out
 
 

@@ -204,11 +204,10 @@ def _row_seams(grey: NDArray[np.uint8], px_per_mm: float, centre: Floats, across
     reach = length / 2 + SEARCH_MM + 1
     t = np.arange(-reach, reach + STEP_MM / 2, STEP_MM)
     s = np.arange(-width / 2, width / 2 + STEP_MM / 2, 2 * STEP_MM)
-    xs, ys = seam_kernels.sample_points(centre[None], across[None], lines[None], t, s,
-                                        px_per_mm)
+    xs, ys = seam_kernels.line_points(centre, across, lines, t, s, px_per_mm)
     strip = np.asarray(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE), np.uint8)
-    profile: Floats = seam_kernels.row_quantiles(strip, FULL_SEAM)
+    profile: Floats = seam_kernels.column_quantiles(strip, FULL_SEAM)
     inner = profile[np.abs(t) <= length / 2]
     level = median_of(inner, len(inner))  # (np.median)
     window = SEARCH_MM / STEP_MM

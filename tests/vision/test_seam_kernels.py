@@ -9,12 +9,12 @@ import numpy as np
 
 from vision.seam_kernels import (
     arange,
+    column_quantiles,
     gap_pairs,
     layout_matrices,
     linspace,
     neighbours,
     profile_medians,
-    row_quantiles,
     seam_in,
 )
 from vision.tile_rows import ASKEW, MAX_GAP, MIN_DIP, NEIGHBOUR, RIM, TURNED_DEG, _shifts
@@ -47,14 +47,14 @@ def test_a_tile_moves_to_the_middle_of_its_edges() -> None:
     assert _shifts(np.full((1, 69), 200.0), 20.0, np.array([[True, False]])).tolist() == [0.0]
 
 
-def test_the_quantile_of_each_row_is_numpys() -> None:
+def test_the_quantile_of_each_column_is_numpys() -> None:
     rng = np.random.default_rng(3)
-    for width in (1, 2, 3, 4, 5, 8, 77, 100, 101, 160):
+    for count in (1, 2, 3, 4, 5, 8, 77, 100, 101, 160):
         for levels in ((0, 256), (120, 124), (255, 256)):
-            rows = rng.integers(*levels, (20, width), np.uint8)
+            lines = rng.integers(*levels, (count, 20), np.uint8)
             for q in (0.0, 0.1, 0.5, 0.75, 0.9, 1.0):
-                assert np.array_equal(row_quantiles(rows, q),
-                                      np.quantile(rows.astype(np.float64), q, axis=1))
+                assert np.array_equal(column_quantiles(lines.copy(), q),
+                                      np.quantile(lines.astype(np.float64), q, axis=0))
 
 
 def test_the_median_across_the_lines_is_numpys() -> None:
