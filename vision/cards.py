@@ -229,11 +229,7 @@ def mat_colour(top_down: Frame, valid: Mask | None = None) -> NDArray[np.float64
     """The mat's BGR colour as lit now: the median of a sparse sample of the view."""
     view = top_down[::8, ::8]
     chosen = np.full(view.shape[:2], 255, np.uint8) if valid is None else valid[::8, ::8]
-    counts = [outline_kernels.histogram_under(view[:, :, c], chosen) for c in range(3)]
-    if not counts[0].any():
-        return np.zeros(3)
-    # (np.median)
-    return np.array([outline_kernels.percentiles_of_counts(c, (50,))[0] for c in counts])
+    return outline_kernels.channel_medians(view, chosen)
 
 
 def mat_background(top_down: Frame, px_per_mm: float) -> Frame:
