@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.compiled import compiled, fused_multiply_add, median_of
+from vision.compiled import compiled, fused_multiply_add, inlined, median_of
 
 Mask = NDArray[np.uint8]
 
@@ -43,26 +43,41 @@ def expected_view(model: NDArray[np.float32], gain: NDArray[np.float32]) -> Mask
     return out
 
 
+@inlined
+def _differs(b: Any, g: Any, r: Any, level: Any, chroma_limit: Any) -> Any:  # pragma: no cover
+    """Whether a pixel's difference from the mat (b, g, r, whole numbers in float32: exact)
+    passes a channel's `level` or the colour's `chroma_limit` (no branch: `|`, not `or`)."""
+    total = b + g + r
+    three = np.float32(3.0)
+    most = max(abs(b), abs(g), abs(r))
+    chroma = max(abs(three * b - total), abs(three * g - total), abs(three * r - total))
+    return (most > level) | (chroma > chroma_limit)
+
+
 @compiled
 def _view_foreground(top: Any, expected: Any, valid: Any, level: int, chroma_limit: int,
                      grey: Any, dark_limit: Any, dark: bool) -> Any:  # pragma: no cover
     h, w = valid.shape
     view_rows = top.reshape(h, 3 * w)
     expected_rows = expected.reshape(h, 3 * w)
-    diff = np.empty(3 * w, np.int16)  # (-255..255: twice the values a vector holds)
+    # float32, not numba's int64 for integer arithmetic: twice the values a vector holds
+    diff = np.empty(3 * w, np.float32)
+    limit, chroma = np.float32(level), np.float32(chroma_limit)
     out = np.empty((h, w), np.uint8)
     for y in range(h):
-        view, mat = view_rows[y], expected_rows[y]
+        view, mat, row, shows = view_rows[y], expected_rows[y], out[y], valid[y]
         for j in range(3 * w):
-            diff[j] = np.int16(view[j]) - np.int16(mat[j])
-        for x in range(w):
-            b, g, r = diff[3 * x], diff[3 * x + 1], diff[3 * x + 2]
-            total = b + g + r
-            most = max(abs(b), abs(g), abs(r))
-            chroma = max(abs(3 * b - total), abs(3 * g - total), abs(3 * r - total))
-            seen = (most > level or chroma > chroma_limit
-                    or (dark and grey[y, x] <= dark_limit[y, x]))
-            out[y, x] = valid[y, x] if seen else 0
+            diff[j] = np.float32(view[j]) - np.float32(mat[j])
+        if dark:  # (a loop for each case, each with no test of it inside)
+            grey_row, dark_row = grey[y], dark_limit[y]
+            for x in range(w):
+                seen = (_differs(diff[3 * x], diff[3 * x + 1], diff[3 * x + 2], limit, chroma)
+                        | (grey_row[x] <= dark_row[x]))
+                row[x] = shows[x] if seen else 0
+        else:
+            for x in range(w):
+                seen = _differs(diff[3 * x], diff[3 * x + 1], diff[3 * x + 2], limit, chroma)
+                row[x] = shows[x] if seen else 0
     return out
 
 
