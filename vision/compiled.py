@@ -86,15 +86,61 @@ def select(values: Any, count: int, k: int) -> None:  # pragma: no cover
             break  # values[j + 1:i] all equal the pivot
 
 
+#: values from which median_of first narrows them down to those near a sample's middle
+NARROWED_MEDIAN = 1024
+#: how many values the sample takes, and how many of its own ranks either side of its middle
+#: bound the values kept (about 3 standard deviations of where the middle falls in it)
+MEDIAN_SAMPLE, MEDIAN_MARGIN = 128, 16
+
+
 @compiled
 def median_of(values: Any, count: int) -> float:  # pragma: no cover
-    """np.median of the first `count` (> 0) values, which it reorders (select). The mean of
-    the middle two is in the values' own precision, then exactly halved."""
+    """np.median of the first `count` (> 0) values, which it may reorder (select). The mean
+    of the middle two is in the values' own precision, then exactly halved."""
     half = count // 2
+    if count >= NARROWED_MEDIAN:
+        found, lower, upper = _narrowed_middle(values, count, half)
+        if found:
+            return float((lower + upper) / 2)
     select(values, count, half)
     upper = values[half]
     lower = values[:half].max() if count % 2 == 0 else upper
     return float((lower + upper) / 2)
+
+
+@compiled
+def _narrowed_middle(values: Any, count: int, half: int) -> Any:  # pragma: no cover
+    """The median's middle values (lower, upper: values[half - 1], values[half] sorted, or
+    values[half] twice for an odd count) found among the few values between two ranks of an
+    evenly spaced sample: one pass that keeps those (and counts the ones below them) and a
+    select of them, where a select of all costs about four passes of mispredicted branches.
+    found is False where the middle lies outside them (or a value is NaN): then select all."""
+    step = count // MEDIAN_SAMPLE
+    sample = np.empty(MEDIAN_SAMPLE, values.dtype)
+    for i in range(MEDIAN_SAMPLE):
+        sample[i] = values[i * step]
+    middle = MEDIAN_SAMPLE // 2
+    select(sample, MEDIAN_SAMPLE, middle - MEDIAN_MARGIN)
+    low = sample[middle - MEDIAN_MARGIN]
+    select(sample, MEDIAN_SAMPLE, middle + MEDIAN_MARGIN)
+    high = sample[middle + MEDIAN_MARGIN]
+    kept = np.empty(count, values.dtype)
+    below, n, nan = 0, 0, 0
+    for i in range(count):  # (no branch)
+        v = values[i]
+        below += v < low
+        nan += v != v
+        kept[n] = v
+        n += (v >= low) & (v <= high)
+    odd = count % 2
+    # the kept values hold the global ranks below .. below + n - 1, in order
+    if nan or below > half - 1 + odd or below + n <= half:
+        return False, values[0], values[0]
+    at = half - below
+    select(kept, n, at)
+    upper = kept[at]
+    lower = upper if odd else kept[:at].max()
+    return True, lower, upper
 
 
 @compiled

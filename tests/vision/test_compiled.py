@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.compiled import box_means, dot2, grid_medians, pairwise_sum
+from vision.compiled import (
+    NARROWED_MEDIAN,
+    box_means,
+    dot2,
+    grid_medians,
+    median_of,
+    pairwise_sum,
+    select,
+)
 
 
 def test_box_means_are_the_means_of_the_slices() -> None:
@@ -19,6 +27,31 @@ def test_box_means_are_the_means_of_the_slices() -> None:
             y0, y1, _ = slice(max(y0, 0), max(y1, 0)).indices(shape[0])
             part = image[y0:y1, x0:x1]
             assert mean == (float(part.mean()) if part.size else 0.0)
+
+
+def test_a_long_median_is_numpys_narrowed_or_not() -> None:
+    """median_of narrows many values down by a sample first: the same median, whether the
+    sample's middle holds it (spread, sorted, tied values) or not (the sample's values all
+    lie at one end, a NaN among them: then it selects from all, as before)."""
+    rng = np.random.default_rng(12)
+    for count in (NARROWED_MEDIAN, NARROWED_MEDIAN + 1, 3633, 20000):
+        spread = rng.normal(1, 0.2, count)
+        tied = np.round(spread * 20) / 20
+        skewed = rng.uniform(5, 6, count)
+        skewed[:: count // 128] = rng.uniform(0, 1, len(skewed[:: count // 128]))
+        for values in (spread, tied, np.sort(spread), np.sort(tied)[::-1], np.ones(count),
+                       skewed, -skewed):
+            for dtype in (np.float32, np.float64):
+                typed = values.astype(dtype)
+                assert median_of(typed.copy(), count) == float(np.median(typed))
+                longer = np.concatenate([typed, typed[:7]])  # only the first `count` count
+                assert median_of(longer, count) == float(np.median(typed))
+    with_nan = rng.normal(0, 1, 4000).astype(np.float32)
+    with_nan[1234] = np.nan
+    as_before = with_nan.copy()
+    select(as_before, 4000, 2000)
+    expected = (as_before[:2000].max() + as_before[2000]) / 2
+    assert median_of(with_nan, 4000) == float(expected)
 
 
 def test_grid_medians_are_numpys_medians_of_the_grids() -> None:
