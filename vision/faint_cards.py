@@ -59,34 +59,56 @@ def faint_foreground(grey: Mask, mat_grey: Floats, look: Mask, mask: Mask) -> Fa
     that difference (MID_GREY where the view is the mat, the mat's print gone, and outside
     `look`: a tag the model learnt is no edge under a hand), uint8, the view's size."""
     h, w = grey.shape
-    faint = np.zeros((h, w), np.uint8)
-    darker = np.zeros((h, w), np.uint8)
-    picture = np.full((h, w), MID_GREY, np.uint8)
     x, y, bw, bh = cv2.boundingRect(look)
     if bw == 0 or bh == 0:
-        return Faint(faint, darker, picture)
+        return _nothing(h, w)
     box = (slice(y, y + bh), slice(x, x + bw))
     # the view smoothed as the model was learnt (vision.cards.MatModel): its print cancels
     view = np.asarray(cv2.boxFilter(grey[box], cv2.CV_32F, (SMOOTH_PX, SMOOTH_PX)), np.float32)
     smooth = np.asarray(cv2.subtract(view, mat_grey[box]), np.float32)
     inside = look[box]
-    chosen = np.asarray(cv2.bitwise_and(inside, cv2.bitwise_not(mask[box])), np.uint8)
-    sample = smooth[::NOISE_SAMPLE, ::NOISE_SAMPLE][chosen[::NOISE_SAMPLE, ::NOISE_SAMPLE] > 0]
+    # (the noise's pixels chosen on the sample's grid alone)
+    step = (slice(None, None, NOISE_SAMPLE),) * 2
+    chosen = (inside[step] > 0) & (mask[box][step] == 0)
+    sample = smooth[step][chosen]
     if not len(sample):
-        return Faint(faint, darker, picture)
-    centre = float(np.median(sample))
-    sigma = max(0.25, 1.4826 * float(np.median(np.abs(sample - centre))))
+        return _nothing(h, w)
+    centre = _median(sample)
+    sigma = max(0.25, 1.4826 * _median(np.abs(sample - np.float32(centre))))
     limit = max(FAINT_FLOOR, NOISE_SIGMAS * sigma)
     smooth -= np.float32(centre)
-    below = np.asarray(cv2.threshold(smooth, -limit, 255, cv2.THRESH_BINARY_INV)[1], np.uint8)
-    above = np.asarray(cv2.threshold(smooth, limit, 255, cv2.THRESH_BINARY)[1], np.uint8)
+    # (cv2.threshold's tests of the float32 difference, uint8 at once; each limit a 1 x 1
+    # array, a scalar to OpenCV)
+    below = np.asarray(cv2.compare(smooth, np.array([-limit]), cv2.CMP_LE), np.uint8)
+    above = np.asarray(cv2.compare(smooth, np.array([limit]), cv2.CMP_GT), np.uint8)
+    faint = np.zeros((h, w), np.uint8)  # (their boxes written in place)
+    darker = np.zeros((h, w), np.uint8)
+    picture = np.full((h, w), MID_GREY, np.uint8)
     off = cv2.bitwise_or(above, below)
-    faint[box] = cv2.bitwise_and(cv2.bitwise_or(off, mask[box]), inside)
-    darker[box] = cv2.bitwise_and(below, inside)
+    cv2.bitwise_and(cv2.bitwise_or(off, mask[box], dst=off), inside, dst=faint[box])
+    cv2.bitwise_and(below, inside, dst=darker[box])
     gain = min(PICTURE_GAIN, PICTURE_SIGMA / sigma)
     shown = cv2.addWeighted(smooth, gain, smooth, 0.0, MID_GREY, dtype=cv2.CV_8U)
     cv2.copyTo(shown, inside, picture[box])
     return Faint(faint, darker, picture)
+
+
+def _median(values: Floats) -> float:
+    """np.median of some (finite) float32 values, without its overhead (two more partition
+    points, one for NaNs, and a mean): one partition at the middle, below which the
+    largest is the lower middle value; the middle two added in float32 and halved."""
+    half = len(values) // 2
+    ordered = np.partition(values, half)
+    upper = ordered[half]
+    if len(values) % 2:
+        return float(upper)
+    return float((ordered[:half].max() + upper) / np.float32(2))
+
+
+def _nothing(h: int, w: int) -> Faint:
+    """No faint foreground in an h x w view, and a picture of the bare mat."""
+    return Faint(np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8),
+                 np.full((h, w), MID_GREY, np.uint8))
 
 
 #: where along each side of a card its step is read (its rounded corners left out)
