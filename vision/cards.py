@@ -721,6 +721,7 @@ class _Finding:
                          FACE_INSET_MM, rims_seen=self.dark_rims, beside=beside)
         contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         searched = np.zeros((h, w), np.uint8)
+        reach = [w, h, 0, 0]  # (the box of the blobs searched: x0, y0, x1, y1)
         # a card's faint face cut across by its print's mat-grey bands, and a whole card's
         # faint blob no card explains, cracked open along such a band: mended together
         pieces: list[_Blob] = []
@@ -730,6 +731,9 @@ class _Finding:
             if area < FAINT_EVIDENCE * self.card_area or not _holds_any(outline, seeds):
                 continue
             cv2.drawContours(searched, [outline], -1, 255, -1)
+            x, y, bw, bh = cv2.boundingRect(outline)
+            reach = [min(reach[0], x), min(reach[1], y), max(reach[2], x + bw),
+                     max(reach[3], y + bh)]
             if area < 0.6 * self.card_area:
                 pieces.append(_Blob(outline, area, []))
             elif area <= MEND_FIT_MOST * self.card_area and (
@@ -737,10 +741,16 @@ class _Finding:
                 pieces.append(unexplained)
         found.mend(pieces)
         # touching dark faces inside light rims make one faint blob; darker than the mat,
-        # each face is a blob of its own, a card's middle
-        darker = np.asarray(cv2.bitwise_and(seen.darker, searched), np.uint8)
-        found.cards.extend(_faces(np.asarray(cv2.bitwise_and(darker, cv2.bitwise_not(
-            _drawn(found.cards, s, 1.0, h, w))), np.uint8), s, self.card_mm))
+        # each face is a blob of its own, a card's middle (looked for in the box of the
+        # blobs searched, where all the darker pixels it looks at lie, and a margin)
+        margin = _faces_margin(s)
+        x0, y0 = max(0, reach[0] - margin), max(0, reach[1] - margin)
+        x1, y1 = min(w, reach[2] + margin), min(h, reach[3] + margin)
+        if x0 < x1 and y0 < y1:
+            box = (slice(y0, y1), slice(x0, x1))
+            darker = np.asarray(cv2.bitwise_and(seen.darker[box], searched[box]), np.uint8)
+            _cut_out(darker, found.cards, s, 1.0, (x0, y0))
+            found.cards.extend(_faces(darker, s, self.card_mm, (x0, y0)))
         limit = MAX_OVERLAP * self.card_area
         kept_at = [i for i, q in enumerate(found.cards)
                    if all(overlap_mm2(q, c) <= limit for c in self.cards)
@@ -843,15 +853,17 @@ def _on_any(contour: NDArray[np.int32], cards: list[CardQuad], px_per_mm: float)
                for card in cards)
 
 
-def _faces(darker: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> list[CardQuad]:
-    """The cards whose faces, darker than the mat, these pixels are: a lighter ring printed
-    on a face closed over (RING_MM), each piece filled in, its spurs and the bridges to
-    others cut off (an opening OPEN_MM wide), and the bites a lighter print near its edge
-    takes out of it filled in (its hull, along which it lies for most of the way): a
-    rectangle up to FACE_INSET_MM a side smaller than its card."""
+def _faces(darker: Mask, px_per_mm: float, card_mm: tuple[float, float],
+           origin: tuple[int, int] = (0, 0)) -> list[CardQuad]:
+    """The cards whose faces, darker than the mat, these pixels are (a mask whose top-left
+    pixel lies at `origin` in the view, with _faces_margin px of 0s inside each side that
+    is not the view's, so that its cards are those the whole view shows): a lighter ring
+    printed on a face closed over (RING_MM), each piece filled in, its spurs and the
+    bridges to others cut off (an opening OPEN_MM wide), and the bites a lighter print
+    near its edge takes out of it filled in (its hull, along which it lies for most of the
+    way): a rectangle up to FACE_INSET_MM a side smaller than its card."""
     s = px_per_mm
-    k = 2 * round(OPEN_MM * s / 2) + 1
-    ring = 2 * round(RING_MM * s / 2) + 1
+    ring, k = _faces_kernels(s)
     darker = np.asarray(cv2.morphologyEx(darker, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (ring, ring))), np.uint8)
     outlines, _ = cv2.findContours(darker, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -859,7 +871,8 @@ def _faces(darker: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> list
     cv2.drawContours(filled, outlines, -1, 255, -1)
     opened = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
-    pieces, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    pieces, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                 offset=origin)
     cards: list[CardQuad] = []
     card_area = card_mm[0] * card_mm[1]
     for piece in pieces:
@@ -872,6 +885,17 @@ def _faces(darker: Mask, px_per_mm: float, card_mm: tuple[float, float]) -> list
         if found and _share_along(hull, np.asarray(piece, np.int32), s) >= HULL_OUTLINE:
             cards.extend(found)
     return cards
+
+
+def _faces_kernels(px_per_mm: float) -> tuple[int, int]:
+    """The sizes (px) of _faces' closing (RING_MM) and opening (OPEN_MM)."""
+    return 2 * round(RING_MM * px_per_mm / 2) + 1, 2 * round(OPEN_MM * px_per_mm / 2) + 1
+
+
+def _faces_margin(px_per_mm: float) -> int:
+    """The px of 0s round the darker pixels beyond which _faces' closing and opening see
+    nothing (their kernels' reach, twice over)."""
+    return 2 * sum(_faces_kernels(px_per_mm))
 
 
 def _reaches(mask: Mask, radius: float) -> bool:
@@ -916,6 +940,15 @@ def _share_inside(contour: NDArray[np.int32], chosen: Mask | None, region: Mask,
     drawn = cv2.countNonZero(inside)
     shared = cv2.countNonZero(cv2.bitwise_and(inside, region[y0:y1, x0:x1]))
     return shared / drawn if drawn else empty
+
+
+def _cut_out(mask: Mask, cards: list[CardQuad], px_per_mm: float, grown_mm: float,
+             origin: tuple[int, int]) -> None:
+    """Clear the cards (each `grown_mm` out from its sides, as _drawn draws them) from a
+    mask whose top-left pixel lies at `origin` in the view, in place."""
+    for card in cards:
+        cv2.fillConvexPoly(mask, np.round(_grown(card, grown_mm) * px_per_mm).astype(np.int32)
+                           - np.array(origin, np.int32), 0)
 
 
 def _drawn(cards: list[CardQuad], px_per_mm: float, grown_mm: float, h: int, w: int) -> Mask:
