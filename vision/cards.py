@@ -711,12 +711,11 @@ class _Finding:
         seen = faint_cards.faint_foreground(grey, mat_grey, look, self.mask)
         # the cards found (and the blur of their edges) and the arms are no faint cards
         beside = _drawn(self.cards, s, 1.0, h, w)
-        cut = beside.copy()
-        cv2.drawContours(cut, [arm.contour for arm in arms], -1, 255, -1)
-        cv2.drawContours(cut, [arm.contour for arm in arms], -1, 255, max(3, round(4 * s)))
-        kept = np.asarray(cv2.bitwise_not(cut), np.uint8)
-        faint = np.asarray(cv2.bitwise_and(seen.foreground, kept), np.uint8)
-        seeds = np.asarray(cv2.bitwise_and(seeds, kept), np.uint8)
+        faint = np.asarray(cv2.subtract(seen.foreground, beside), np.uint8)  # (0s and 255s)
+        cv2.subtract(seeds, beside, dst=seeds)
+        for cut in (faint, seeds):
+            cv2.drawContours(cut, [arm.contour for arm in arms], -1, 0, -1)
+            cv2.drawContours(cut, [arm.contour for arm in arms], -1, 0, max(3, round(4 * s)))
         found = _Finding(self.top_down, seen.picture, s, self.card_mm, faint, self.dark_rims,
                          FACE_INSET_MM, rims_seen=self.dark_rims, beside=beside)
         contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
