@@ -131,26 +131,30 @@ def sharp_sides(picture: Mask, corners_px: NDArray[np.floating[Any]],
     fewer than JUDGED of them shows as sharp (its card is judged by its other sides)."""
     corners = corners_px.astype(np.float32)
     centre = corners.mean(axis=0)
-    sharp = np.zeros((4, len(ALONG)), bool)
-    inside_x = np.zeros((4, len(ALONG)), np.float32)  # each point's inner side
-    inside_y = np.zeros((4, len(ALONG)), np.float32)
-    for i in range(4):
-        a, b = corners[i], corners[(i + 1) % 4]
-        along = b - a
+    alongs = corners[[1, 2, 3, 0]] - corners  # (side, 2)
+    normals = np.empty((4, 2), np.float32)
+    for i in range(4):  # (each as numpy's norm and dot give it for one side)
+        a, b, along = corners[i], corners[(i + 1) % 4], alongs[i]
         normal = np.array([along[1], -along[0]], np.float32) / max(
             float(np.linalg.norm(along)), 1e-6)
-        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
-            normal = -normal
-        base = a[None] + ALONG[:, None].astype(np.float32) * along[None]  # (points, 2)
-        shift = SHIFTS_PX.astype(np.float32)[:, None, None] * normal  # (shifts, 1, 2)
-        inner = base[None] + shift - ACROSS_PX * normal
-        outer = base[None] + shift + ACROSS_PX * normal
-        values = [cv2.remap(picture, np.ascontiguousarray(p[..., 0]),
-                            np.ascontiguousarray(p[..., 1]), cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-                  for p in (inner, outer)]
-        sharp[i] = np.abs(values[0] - values[1]).max(axis=0) >= SHARP_STEP * PICTURE_SIGMA
-        inside_x[i], inside_y[i] = (base - ACROSS_PX * normal).T
+        normals[i] = -normal if float(np.dot(normal, (a + b) / 2 - centre)) < 0 else normal
+    # every side's points at once (side, point, 2), and read at every shift in one remap
+    # each way (side, shift, point, 2)
+    base = corners[:, None] + ALONG[None, :, None].astype(np.float32) * alongs[:, None]
+    shift = SHIFTS_PX.astype(np.float32)[None, :, None, None] * normals[:, None, None]
+    across = ACROSS_PX * normals[:, None, None]
+    inner = base[:, None] + shift - across
+    outer = base[:, None] + shift + across
+    shape = (4 * len(SHIFTS_PX), len(ALONG))
+    values = [cv2.remap(picture, np.ascontiguousarray(p[..., 0].reshape(shape)),
+                        np.ascontiguousarray(p[..., 1].reshape(shape)), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+              for p in (inner, outer)]
+    steps = np.abs(values[0] - values[1]).reshape(4, len(SHIFTS_PX), len(ALONG))
+    sharp = steps.max(axis=1) >= SHARP_STEP * PICTURE_SIGMA
+    inner_side = base - ACROSS_PX * normals[:, None]  # each point's inner side
+    inside_x = np.ascontiguousarray(inner_side[..., 0])
+    inside_y = np.ascontiguousarray(inner_side[..., 1])
     shares: Floats = sharp.mean(axis=1).astype(np.float32)
     if look is None or shares.min() == 1.0:  # (a side sharp all along is judged so anyway)
         return shares
