@@ -1,6 +1,7 @@
 """Compiled loops of the shape search (vision.template_search) and its finer look
 (vision.template_identifier): the full comparisons the bounds leave, one (window,
-template) pair at a time.
+template) pair at a time, and a picture's place refined to the pixel (fine_places: a few
+windows by a few guides, a loop each, not numpy's dozen calls on small arrays).
 
 What the bounds leave is a scatter of pairs, a few hundred a picture among tens of
 thousands, most templates wanted at a few shifts only. A matmul of every shift any wanted
@@ -387,3 +388,105 @@ def weighted_correlation(picture: Any, template: Any, weight: Any) -> float:  # 
         root = np.float32(np.sqrt(np.float64(spread)))  # (float32's own square root)
         total += np.float64(covariance) / np.float64(root + np.float32(1e-9))
     return total / 2.0
+
+
+@compiled
+def fine_places(inks: Any, matches: Any, guides: Any, turns: int, shapes: int, scale: int,
+                last_top: int, last_left: int) -> Any:  # pragma: no cover
+    """Each picture's place to the pixel, (pictures, 2) of (row, column), from its coarse
+    look (`matches`, (pictures, rows, columns, guides): each coarse window's correlation
+    with each guide, a shape's `turns` guides side by side; a coarse pixel `scale` of the
+    picture's): its best coarse window (the first of equals, rows of columns), and the
+    windows a pixel from it toward its better coarse neighbour each way (the window
+    between the two: where the picture's edge leaves one neighbour, toward the other),
+    kept within last_top and last_left; of those, the one that correlates best with a
+    guide of the `shapes` shapes best at that coarse window (the first of equals).
+    `inks` (pictures, height, width * 2) and `guides` (guides, window height, window
+    width * 2), rows of interleaved channels, each guide's channels summing to 0 (a
+    window's mean then adds nothing: only each channel's centred length is taken out).
+    Sums kept per place along a row (as _add_products keeps them), in float32: a place
+    is chosen, no score kept."""
+    n, rows, columns, count = matches.shape
+    height, span = guides.shape[1], guides.shape[2]
+    size = np.float32(height * (span // 2))
+    out = np.empty((n, 2), np.int64)
+    sums, squares = np.empty(span, np.float32), np.empty(span, np.float32)
+    dots = np.empty(span, np.float32)
+    surface = np.full((rows + 2, columns + 2), -np.inf, np.float32)
+    by_shape = np.empty(count // turns, np.float32)
+    for i in range(n):
+        row, column = 0, 0
+        for r in range(rows):
+            for c in range(columns):
+                surface[r + 1, c + 1] = matches[i, r, c].max()
+                if surface[r + 1, c + 1] > surface[row + 1, column + 1]:
+                    row, column = r, c
+        toward_row = 1 if surface[row + 2, column + 1] > surface[row, column + 1] else -1
+        toward_column = 1 if surface[row + 1, column + 2] > surface[row + 1, column] else -1
+        for shape in range(count // turns):
+            by_shape[shape] = matches[i, row, column, shape * turns : (shape + 1) * turns].max()
+        chosen = np.argsort(-by_shape, kind="mergesort")[:shapes]
+        best = -np.inf
+        out[i, 0], out[i, 1] = scale * row, scale * column
+        for dy in range(2):
+            top = scale * row + dy * toward_row
+            if top < 0 or top > last_top:
+                continue
+            for dx in range(2):
+                left = scale * column + dx * toward_column
+                if left < 0 or left > last_left:
+                    continue
+                sums[:] = 0.0
+                squares[:] = 0.0
+                _add_sums(inks[i], top, left, height, span // 2, sums, squares)
+                lengths = _lengths(sums, squares, size)
+                for shape in chosen:
+                    for g in range(shape * turns, (shape + 1) * turns):
+                        dots[:] = 0.0
+                        _add_products(inks[i], top, left, guides[g].ravel(), span // 2, height,
+                                      dots)
+                        first, second = _channel_sums(dots)
+                        score = first / lengths[0] + second / lengths[1]
+                        if score > best:
+                            best = score
+                            out[i, 0], out[i, 1] = top, left
+    return out
+
+
+@compiled
+def _add_sums(picture: Any, top: int, left: int, height: int, width: int, sums: Any,
+              squares: Any) -> None:  # pragma: no cover
+    """Add the values of the window at (top, left) and their squares to `sums` and
+    `squares`, one per place along a row, row after row (_add_products' way)."""
+    u = np.uint64
+    span, columns = u(2 * width), u(picture.shape[1])
+    values = picture.ravel()
+    at = u(top) * columns + u(2 * left)
+    for _ in range(height):
+        for j in range(span):
+            value = values[at + j]
+            sums[j] += value
+            squares[j] += value * value
+        at += columns
+
+
+@compiled
+def _channel_sums(lanes: Any) -> tuple[float, float]:  # pragma: no cover
+    """Each channel's sum of what is kept per place along a row (channels interleaved)."""
+    first, second = 0.0, 0.0
+    for j in range(0, len(lanes), 2):
+        first += lanes[j]
+        second += lanes[j + 1]
+    return first, second
+
+
+@compiled
+def _lengths(sums: Any, squares: Any, size: Any) -> Any:  # pragma: no cover
+    """Each channel's centred length, from its values' and squares' sums kept per place
+    along a row (a hair added: a flat channel divides nothing by 0)."""
+    total = _channel_sums(sums)
+    square = _channel_sums(squares)
+    out = np.empty(2)
+    for c in range(2):
+        out[c] = np.sqrt(max(square[c] - total[c] * total[c] / size, 0.0)) + 1e-6
+    return out

@@ -24,17 +24,26 @@ second: the same decision, provably. The same bounds give a shape's best few tem
 (those the finer look compares again) at the cost of a handful of comparisons more
 (Scored.best_templates).
 
-The windows near the card (AlignedSearch). A cut falls a millimetre or two off its card,
-so the margin lets a window move 3 and 4 pixels each way; but the card lies in one place
-in it, and its two best shapes' best windows lie there too. So each picture is placed
-first: its windows, and each shape's mean template both ways up, COARSE times smaller
-(20 windows by 34 to 56 guides: one small matmul), the best coarse window its place; the
-search above then compares only the windows within REACH of it (9 of 63). It is not the
-full comparison over the whole margin: a shape whose best window lies farther off scores
-lower (a wrong shape's, which the ratio test then finds farther behind). On the five unseen
-designs' first 24 tables (1,055 cards) it named every card as the whole margin does, 42
-with another confidence (25 of them tempus-framed's; none crossed the threshold, the most
-moved a named series-plus from 0.58 to 0.68); the search took half the time.
+The window where the card lies (AlignedSearch). A cut falls a millimetre or two off its
+card, so the margin lets a window move 3 and 4 pixels each way; but the card lies in one
+place in it, and its best shapes' best windows lie there too. So each picture is placed
+first: its windows, and each shape's mean template both ways up, COARSE times smaller (20
+windows by 34 to 56 guides: one small matmul), the best coarse window its coarse place;
+then to the pixel (search_kernels.fine_places): of that coarse place and the windows a
+pixel from it toward its better coarse neighbour each way, the one that correlates best
+with the guides of the GUIDES shapes best there, at the search's own size. The search above
+then compares that one window (REACH 0). A coarse place alone is not enough: a card cut
+square lies 3 pixels from the margin's edge, between two coarse places (REACH 0 there named
+40.5 % of tempus-framed's cards), and once nine windows around it were compared (REACH 1:
+on the first 24 unseen tables, every card named as the whole margin names it). Placed to
+the pixel, a card's place was its best shape's best template's best window of those nine on
+96.9 to 99.4 % of the cards scoring 0.85 or more on tables 1000040-1000079 (five designs;
+that window lay among the four refined on 99.2 to 100 %); a shape whose best window lies
+elsewhere scores lower (a wrong shape's, which the ratio test then finds farther behind). A
+view at another scale than the guides' may lie best a pixel off: a card the one window
+leaves unknown though a shape could name it is searched again in the nine around its place
+(WIDE_REACH, TemplateIdentifier._identify; real UNO photos, 15 of 640 numerals unknown
+without it, none with it).
 """
 
 from __future__ import annotations
@@ -58,11 +67,15 @@ PROFILES = (20, 16)  # row and column profiles of the templates whose products h
 HEADS = 128  # templates a picture takes first, highest bound first (a few dozen set its floor)
 SLACK = 1e-4  # added to every bound: the float32 rounding of the bound's own arithmetic
 RESIDUAL_SLACK = 1e-5  # added to a squared residual length before its square root
-REACH = 1  # shifts each way from a picture's coarse place whose windows are compared: its
-# 9 windows named the first 24 unseen tables' 1,055 cards as the whole margin's 63 do (25
-# windows named them the same too, and saved a third less of the naming)
-COARSE = 2  # times smaller each way, the pictures and templates that place a picture (a
-# coarse pixel two of the search's: its place lies within REACH of the best window's)
+REACH = 0  # shifts each way from a picture's place whose windows are compared: placed to
+# the pixel, one (at the coarse place, 9 were: 1, which then cost a third of the naming)
+WIDE_REACH = 1  # the same, where one window leaves a card a shape could name unknown: its 9
+# windows (each view at each scale compared at its own best of them), as every card's were
+# searched before a place was refined (TemplateIdentifier._identify)
+GUIDES = 2  # shapes best at a picture's coarse place whose guides (each way up) place it
+# to the pixel: the best alone, or the best three guides, missed a turned card whose
+# other way up won the coarse look a pixel off
+COARSE = 2  # times smaller each way, the pictures and templates that place a picture
 
 
 @cache
@@ -293,16 +306,25 @@ class Scored:
 
 @dataclass(frozen=True, eq=False)
 class AlignedSearch:
-    """A ShapeSearch over the windows near each picture's place, not its whole margin: the
-    picture is placed first by a coarse look (`places`), then only its windows within
-    REACH shifts of that place are searched (`near`, on the picture cut to them)."""
+    """A ShapeSearch over the windows at each picture's place, not its whole margin: the
+    picture is placed first by a coarse look refined to the pixel (`places`), then only
+    its windows within REACH shifts of that place are searched (`near`, on the picture cut
+    to them)."""
 
     near: ShapeSearch  # over pictures cut to the windows within REACH of a place
+    wide: ShapeSearch  # the same within WIDE_REACH (scored(wide=True))
     guides: Floats  # (guides, coarse values): each shape's mean template each way up,
     # COARSE times smaller, each channel standardised and the channels apart
     size: tuple[int, int]  # (width, height) of the whole ink pictures
     margin: tuple[int, int]  # pixels a window may move each way from the middle
     coarse_window: tuple[int, int]  # (width, height) of a guide, COARSE times smaller
+    fine_guides: Floats  # (guides, height, width * 2): the guides at the search's own size,
+    # each channel standardised, rows of interleaved channels (what refines a place)
+
+    @property
+    def turns(self) -> int:
+        """Guides a shape has (each way up), side by side."""
+        return len(self.guides) // self.near.n_shapes
 
     @classmethod
     def build(cls, templates: Floats, shapes: NDArray[np.intp], n_shapes: int,
@@ -312,46 +334,52 @@ class AlignedSearch:
         without the details that tell its views apart)."""
         (w, h), (mx, my) = size, margin
         tw, th = w - 2 * mx, h - 2 * my
-        rx, ry = min(REACH, mx), min(REACH, my)
-        near = ShapeSearch.build(templates, shapes, n_shapes, (tw + 2 * rx, th + 2 * ry),
-                                 (rx, ry))
+        near, wide = (ShapeSearch.build(templates, shapes, n_shapes,
+                                        (tw + 2 * min(reach, mx), th + 2 * min(reach, my)),
+                                        (min(reach, mx), min(reach, my)))
+                      for reach in (REACH, WIDE_REACH))
         ctw, cth = tw // COARSE, th // COARSE
         coarse: Floats = np.stack([cv2.resize(np.ascontiguousarray(guide.reshape(th, tw, 2)),
                                               (ctw, cth), interpolation=cv2.INTER_AREA)
                                    for guide in guides]).astype(np.float32)
         planar = standardised(coarse.reshape(len(coarse), -1)).reshape(coarse.shape)
-        return cls(near=near,
+        return cls(near=near, wide=wide,
                    guides=np.ascontiguousarray(planar.transpose(0, 3, 1, 2)).reshape(
                        len(coarse), -1),
-                   size=size, margin=margin, coarse_window=(ctw, cth))
+                   size=size, margin=margin, coarse_window=(ctw, cth),
+                   fine_guides=standardised(guides).reshape(len(guides), th, 2 * tw))
 
-    def scored(self, inks: Floats, settle: float = 0.0, least: float = -np.inf) -> Scored:
-        """ShapeSearch.scored over the windows near each picture's place, their shifts
-        those of the whole picture."""
+    def scored(self, inks: Floats, settle: float = 0.0, least: float = -np.inf,
+               wide: bool = False) -> Scored:
+        """ShapeSearch.scored over the windows near each picture's place (`wide`: within
+        WIDE_REACH of it), their shifts those of the whole picture."""
+        search = self.wide if wide else self.near
         with _blas().limit(limits=1, user_api="blas"):
-            origins = self.places(inks)
+            origins = self.places(inks, search)
             return dataclasses.replace(
-                self.near._scored(self.cut_near(inks, origins), settle, least),
+                search._scored(self.cut_near(inks, origins, search), settle, least),
                 origins=origins)
 
-    def full_scored(self, inks: Floats) -> Scored:
+    def full_scored(self, inks: Floats, wide: bool = False) -> Scored:
         """scored() with every pair near each picture's place compared (every score full)."""
+        search = self.wide if wide else self.near
         with _blas().limit(limits=1, user_api="blas"):
-            origins = self.places(inks)
-        return dataclasses.replace(self.near.full_scored(self.cut_near(inks, origins)),
+            origins = self.places(inks, search)
+        return dataclasses.replace(search.full_scored(self.cut_near(inks, origins, search)),
                                    origins=origins)
 
-    def places(self, inks: Floats) -> NDArray[np.intp]:
+    def places(self, inks: Floats, search: ShapeSearch | None = None) -> NDArray[np.intp]:
         """Where each picture's windows near its place begin, (pictures, 2) of (row,
-        column): those within REACH of its coarse window that correlates best with a
-        guide (as near a whole picture's edge as they fit). The guides sum to 0 in each
-        channel: a coarse window's mean adds nothing, only each channel's length is
-        taken out."""
+        column): those within REACH of its place (`search`'s margin: `near`'s unless
+        given; as near a whole picture's edge as they fit), its coarse window that
+        correlates best with a guide refined to the pixel (search_kernels.fine_places).
+        The guides sum to 0 in each channel: a coarse window's mean adds nothing, only
+        each channel's length is taken out."""
         n = len(inks)
         if not n:
             return np.zeros((0, 2), np.intp)
         (w, h), (mx, my) = self.size, self.margin
-        rx, ry = self.near.margin
+        rx, ry = (search or self.near).margin
         planar = np.ascontiguousarray(inks.transpose(0, 3, 1, 2), np.float32)
         small = np.asarray(cv2.resize(planar.reshape(n * 2 * h, w),
                                       (w // COARSE, n * 2 * (h // COARSE)),
@@ -368,17 +396,21 @@ class AlignedSearch:
         sums = windows.sum(axis=2)
         centred = np.einsum("wcv,wcv->wc", windows, windows) - sums ** 2 / windows.shape[2]
         windows /= np.sqrt(np.maximum(centred, 0.0))[:, :, None] + 1e-6
-        matches = windows.reshape(len(windows), -1) @ self.guides.T
-        best = matches.max(axis=1).reshape(n, -1).argmax(axis=1)
-        rows, columns = np.divmod(best, cw - ctw + 1)
+        matches = (windows.reshape(len(windows), -1) @ self.guides.T).reshape(
+            n, ch - cth + 1, cw - ctw + 1, len(self.guides))
+        fine = search_kernels.fine_places(
+            np.ascontiguousarray(inks, np.float32).reshape(n, h, 2 * w), matches,
+            self.fine_guides, self.turns, GUIDES, COARSE, 2 * my, 2 * mx)
         out = np.empty((n, 2), np.intp)  # (np.clip's values, without its cost)
-        out[:, 0] = np.minimum(np.maximum(COARSE * rows - ry, 0), 2 * (my - ry))
-        out[:, 1] = np.minimum(np.maximum(COARSE * columns - rx, 0), 2 * (mx - rx))
+        out[:, 0] = np.minimum(np.maximum(fine[:, 0] - ry, 0), 2 * (my - ry))
+        out[:, 1] = np.minimum(np.maximum(fine[:, 1] - rx, 0), 2 * (mx - rx))
         return out
 
-    def cut_near(self, inks: Floats, origins: NDArray[np.intp]) -> Floats:
-        """Each picture cut to its windows near its place (`origins`, places())."""
-        w, h = self.near.size
+    def cut_near(self, inks: Floats, origins: NDArray[np.intp],
+                 search: ShapeSearch | None = None) -> Floats:
+        """Each picture cut to its windows near its place (`origins`, places()), as
+        `search` (`near`'s unless given) takes them."""
+        w, h = (search or self.near).size
         if not len(inks):
             return inks[:, :h, :w]
         out: Floats = np.stack([picture[y : y + h, x : x + w]

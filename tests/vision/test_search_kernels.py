@@ -1,5 +1,6 @@
 """The search's compiled comparisons find the full comparison's two best shapes under any
-bounds that bound, however loose, and compare fewer pairs the tighter they are."""
+bounds that bound, however loose, and compare fewer pairs the tighter they are; a picture's
+place is refined to the window its guides correlate best with."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from vision.search_kernels import (
     _correlation,
     _correlations,
     best_scores,
+    fine_places,
     weighted_correlation,
     window_correlations,
 )
@@ -163,3 +165,34 @@ def test_templates_sharing_places_are_each_compared_as_alone() -> None:
     lengths = np.sqrt(2.0) * np.sqrt((centred ** 2).sum(axis=(3, 4)))
     direct = ((centred * templates[:, None]).sum(axis=(3, 4)) / lengths).sum(axis=2)
     assert np.allclose(together, direct, atol=1e-6)
+
+
+def test_a_place_is_refined_to_the_window_its_best_shapes_guides_match_best() -> None:
+    """Of the best coarse window and the windows a pixel toward its better neighbours (as
+    numpy correlates them with both guides of each of the two shapes best there), the best:
+    where a guide lies at such a window, there; elsewhere, still one of those four."""
+    rng = np.random.default_rng(5)
+    (w, h), (mx, my) = SIZE, MARGIN
+    tw, th = w - 2 * mx, h - 2 * my
+    guides = standardised(rng.random((8, th * tw * 2)).astype(np.float32)).reshape(8, th, tw, 2)
+    matches = np.zeros((1, my + 1, mx + 1, 8), np.float32)  # coarse windows, 2 pixels apart
+    matches[0, 1, 1] = [0.1, 0.2, 0.9, 0.3, 0.1, 0.8, 0.0, 0.0]  # shapes 1 and 2 best
+    matches[0, 2, 1, 0] = 0.5  # below it: better than above (0)
+    matches[0, 1, 0, 0] = 0.4  # to its left: better than to its right (0)
+    four = [(2, 2), (2, 1), (3, 2), (3, 1)]
+    for (y, x), guide in [((3, 1), 5), ((2, 1), 2), ((1, 2), 3), ((3, 2), 0)]:
+        picture = rng.normal(0.0, 0.05, (h, w, 2)).astype(np.float32)
+        picture[y : y + th, x : x + tw] += guides[guide]
+        placed = fine_places(picture.reshape(1, h, 2 * w), matches,
+                             guides.reshape(8, th, 2 * tw), 2, 2, 2, 2 * my, 2 * mx)
+        scores = {}
+        for top, left in four:
+            window = picture[top : top + th, left : left + tw].reshape(-1, 2)
+            window = window - window.mean(axis=0)
+            scores[(top, left)] = max(
+                float(((window * guides[g].reshape(-1, 2)).sum(axis=0)
+                       / np.linalg.norm(window, axis=0)).sum()) for g in (2, 3, 4, 5))
+        assert tuple(placed[0]) == max(scores, key=lambda place: scores[place])
+        assert tuple(placed[0]) in four
+        if guide in (2, 3, 4, 5) and (y, x) in four:
+            assert tuple(placed[0]) == (y, x)
