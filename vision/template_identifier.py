@@ -34,7 +34,9 @@ directly, by normalised correlation, and lets the deck's own structure help:
   them lie clearly nearer another colour of its shape, the whole card's colour may be the
   other card's (`_parts_against`). A card those colours leave unknown may lie under a
   glare, its dark field lit grey, its hues washed out and its black gone: its colours are
-  read again with the glare taken off (`without_glare`). A face printed black (a blank)
+  read again with the glare taken off (`without_glare`); one whose white the camera
+  clipped too, only where the light on it is measured and its colours read with that
+  light's cast taken off name the same face (`out_of_cast`). A face printed black (a blank)
   has for its own white a thin line that blurs grey in play: it is black where the light
   beside the card shows it dark and without hues (`black_fields`).
 - **Every view at a few sizes and places.** Each enrolled view, both ways up, is compared
@@ -424,6 +426,19 @@ def without_glare(small: Image8, whites: Floats) -> Image8:
     return out
 
 
+def out_of_cast(pictures: Floats, lights: Floats) -> Floats:
+    """`balanced` pictures (n, height, width, 3) with the cast of the light on each card
+    taken off (`lights`, (n, 3): its gain in each channel, as the mat beside the card shows
+    it): each channel times that light's least gain over its gain there. A picture whose
+    white the camera clipped is balanced on the clip, not on the white the light makes,
+    and keeps some of the light's cast; a colour read the same with that cast taken off
+    is the print's, not the cast's."""
+    safe = np.maximum(lights, MIN_LIGHT)
+    out: Floats = np.ascontiguousarray(
+        pictures * (safe.min(axis=1, keepdims=True) / safe)[:, None, None, :], np.float32)
+    return out
+
+
 def shapes_of(codes: Sequence[str]) -> tuple[list[str], list[str]]:
     """(shape, colour) of each face code: `<colour>-<value>` codes whose value comes in two
     colours or more share the value's shape; any other face is a shape and a colour of
@@ -765,19 +780,39 @@ class TemplateIdentifier:
                 if answer[0] == self._nearest_face(unsure[i], colour_d[i]):
                     answers[i] = answer
         # a card whose shape is named but not its colours may lie under a glare: its
-        # colours are read again without it. Not where the camera clipped its white in a
-        # channel: what is left of a cast its white balance could not take off would read
-        # as a colour, the grey taken off (a pale blue card under a bright warm lamp, yellow)
+        # colours are read again without it. Where the camera clipped its white in a channel,
+        # what is left of a cast its white balance could not take off would read as a
+        # colour, the grey taken off (a pale blue card under a bright warm lamp, yellow):
+        # such a card is named only where the light on it is measured and its colours, read
+        # again in that light's cast taken off (`out_of_cast`), name the same face. Tuning
+        # tables 1000040-1000119 and 1000200-1000279: a lamp's glare washed red, yellow and
+        # green cards of the UNO-like designs and a tempus-framed red 4 and 24 to white,
+        # clipped in one to three channels, their hues too faint to read: named by the
+        # colours under the glare, and none named another colour on those 160 tables
         clipped = np.asarray(white_clipped(whites).any(axis=1), bool)
-        again = [i for i in unsure if not clipped[i]]
+        measured = (np.zeros(len(patches), bool) if lights is None
+                    else np.asarray((lights >= MIN_LIGHT).all(axis=1), bool))
+        again = [i for i in unsure if answers[i][0] is None and (measured[i] or not clipped[i])]
         if again:
             clear = white_balanced(without_glare(small[again], whites[again]),
                                    float(WHITE_PERCENTILE))[0]
-            for i, clear_d, clear_hue_d, clear_part_d in zip(again, *self._colours_read(clear),
-                                                             strict=True):
-                answer = self._decide(per_shape[i], clear_d, clear_hue_d, spread[i],
-                                      fine.get(i), clear_part_d)
-                answers[i] = answer if answer[0] is not None else answers[i]
+            found = {i: self._decide(per_shape[i], clear_d, clear_hue_d, spread[i], fine.get(i),
+                                     clear_part_d)
+                     for i, clear_d, clear_hue_d, clear_part_d in zip(
+                         again, *self._colours_read(clear), strict=True)}
+            cast = [k for k, i in enumerate(again) if clipped[i] and found[i][0] is not None]
+            if cast and lights is not None:
+                uncast = out_of_cast(clear[cast], lights[[again[k] for k in cast]])
+                for k, cast_d, cast_hue_d, cast_part_d in zip(
+                        cast, *self._colours_read(uncast), strict=True):
+                    i = again[k]
+                    other = self._decide(per_shape[i], cast_d, cast_hue_d, spread[i],
+                                         fine.get(i), cast_part_d)
+                    if other[0] != found[i][0]:
+                        found[i] = (None, min(found[i][1], other[1]))
+            for i, answer in found.items():
+                if answer[0] is not None:
+                    answers[i] = answer
         # a face printed black (a blank, a line on it) is black as the light on the card
         # shows it, not as its own blurred white does: where that light shows the card
         # black (black_fields), its colours are its views' black. Held-out uno-dark tables

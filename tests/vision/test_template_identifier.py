@@ -39,6 +39,7 @@ from vision.template_identifier import (
     hues,
     hues_and_parts,
     ink,
+    out_of_cast,
     shapes_of,
     unclipped_whites,
     unshaded,
@@ -582,6 +583,43 @@ def test_a_glare_is_taken_off_and_a_card_without_one_kept() -> None:
     assert (taken == taken[..., :1]).all()
     # no glare (the darkest print below BLACK_FLOOR of the white): the card as it was
     assert np.array_equal(without_glare(card, _white_levels(card)), card)
+
+
+WASHED = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "uno_dark_washed.npz"
+
+
+def test_a_card_a_glare_washed_white_is_named_by_the_colours_under_it_in_a_measured_light(
+        ) -> None:
+    # uno-dark cards of tuning tables 1000210 and 1000237 as the reader cut them, with the
+    # light the mat showed beside each (a glare spot there, the mat read 2.8 to 3.4 times as
+    # bright as printed): a red 3 and a yellow 3 washed almost white, their white clipped
+    # in red and in all three channels, their hues too faint for a histogram (0.5 from every
+    # colour). The glare taken off, each is named by the colours under it, where the light
+    # on it is measured and its cast taken off leaves the same colour; with no light
+    # measured, the cast a clipped white leaves is not known: unknown
+    recorded = np.load(WASHED)
+    views = {key.removeprefix("view "): recorded[key] for key in recorded
+             if key.startswith("view ")}
+    for code in ("red-3", "yellow-3"):
+        patch, light = recorded[f"patch {code}"][None], recorded[f"light {code}"][None]
+        # (an identifier each: one would answer the same patch from its memory)
+        unlit, lit = (TemplateIdentifier.from_references(views) for _ in range(2))
+        small = cv2.resize(patch[0], SIZE, interpolation=cv2.INTER_AREA)[None]
+        pictures, whites = white_balanced(small, float(WHITE_PERCENTILE))
+        assert (whites >= 254).any(), code  # clipped
+        assert np.allclose(lit._colours_read(pictures)[0], 0.5, atol=0.01), code
+        assert unlit.identify_batch(patch)[0][0] is None, code  # no light measured
+        assert lit.identify_batch(patch, light)[0][0] == code
+
+
+def test_a_light_s_cast_is_taken_off_its_strongest_channels() -> None:
+    pictures = np.full((2, 4, 4, 3), 0.8, np.float32)
+    lights = np.array([[0.75, 0.95, 1.2], [2.0, 2.0, 2.0]], np.float32)
+    out = out_of_cast(pictures, lights)
+    # the weakest channel as it was, the others in proportion to the light's gain there
+    assert np.allclose(out[0, 0, 0], 0.8 * 0.75 / lights[0])
+    # a light without a cast leaves the pictures as they were
+    assert np.array_equal(out[1], pictures[1])
 
 
 FRAMED_18 = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "tempus_framed_18.npz"
