@@ -50,8 +50,9 @@ the next shape (a ratio test on their distances; when the two come close, the te
 again on pictures twice as fine, where a numeral's strokes tell 8 from 0), and among the
 colours that shape comes in one colour clearly wins (a face of its own, with no colour to
 beat, must lie closer to the colours of one of its views, which then vouch for a plain
-print that correlates less); otherwise None, an explicit
-unknown. The thresholds were set on the real photos of benchmarks/real_photos.py and
+print that correlates less), and its grey spreads as a card's, not a blank's (less so
+where a glare or a bright light clipped its white: `contrast_floors`); otherwise None, an
+explicit unknown. The thresholds were set on the real photos of benchmarks/real_photos.py and
 checked on decks generated apart (vision_bench.py --unseen-decks).
 """
 
@@ -167,6 +168,11 @@ PART_MARGIN = 0.1  # histogram distance by which another colour of the shape mus
 # under another card's colour are unknown too, and no fully visible one
 COLOUR_MASS = 0.05  # share of a card's pixels below which its colours (and black) are too
 # few to make a whole histogram of: a grey blank's stays as slight as its colours are
+WASHED_CONTRAST = 0.03  # the grey spread a card whose white the camera clipped must have at
+# least (MIN_CONTRAST's half, as a small card's): tuning tables 1000040-1000119 and
+# 1000200-1000279, pale and yellow UNO-like cards and uno-pale's back under a glare or a
+# bright lamp spread 0.036 to 0.060, named right by shape and colour; the 10 patches there
+# below MIN_CONTRAST that lay on no card had no shape of the deck at all
 GLARE_WINDOW = 9  # pixels (a side, at SIZE) of the neighbourhood whose darkest level bounds
 # a glare there: wider than a numeral's stroke and a rim, so its print does not count
 GLARE_BLUR = 5.0  # sigma (SIZE pixels) of the glare's surface: a glare spot is smooth
@@ -259,6 +265,17 @@ def white_clipped(whites: Floats) -> NDArray[np.bool_]:
     """Which channels of each picture's white level (white_balanced's, 4 added to the
     level read) the camera may have clipped: read at CLIPPED or above."""
     out: NDArray[np.bool_] = whites >= CLIPPED + 4.0
+    return out
+
+
+def contrast_floors(whites: Floats) -> Floats:
+    """The grey spread (vision.identify.contrasts) below which each picture is a blank
+    surface, not a card, by its white levels (white_balanced's): MIN_CONTRAST, or
+    WASHED_CONTRAST where the camera clipped its white in a channel. A light that bright,
+    or a glare, lifts the whole card towards the clip and its print's spread over its mean
+    falls; the shape must still be found in it (SHAPE_FLOOR), which a blank's noise is not."""
+    out: Floats = np.where(white_clipped(whites).any(axis=1), WASHED_CONTRAST,
+                           MIN_CONTRAST).astype(np.float32)
     return out
 
 
@@ -746,6 +763,7 @@ class TemplateIdentifier:
         colour_d, hue_d, part_d = self._colours_read(
             pictures if lifted is whites else _against(small, lifted))
         spread = contrasts(grey(patches))
+        floors = contrast_floors(whites)
         close = np.flatnonzero(close_calls(per_shape)).tolist()
         fine_inks = (ink(balanced(patches[close], FINE_SIZE), FINE_SHADING_DEGREE) if close
                      else inks[:0])
@@ -754,11 +772,11 @@ class TemplateIdentifier:
                 else colour_lost(small, whites, lights))
         answers = [(None, 0.0) if lost[i] else
                    self._decide(per_shape[i], colour_d[i], hue_d[i], spread[i], fine.get(i),
-                                part_d[i])
+                                part_d[i], floors[i])
                    for i in range(len(patches))]
         # cards whose shape is named but not their colours (read again below): their shapes
         shaped = {i: self._shape(per_shape[i], fine.get(i)) for i, (code, _) in enumerate(answers)
-                  if code is None and not lost[i] and spread[i] >= MIN_CONTRAST}
+                  if code is None and not lost[i] and spread[i] >= floors[i]}
         unsure = {i: shape for i, (shape, conf) in shaped.items() if 0.5 * conf >= self.threshold}
         # where the camera clipped the print in a channel with the white (unclipped_whites
         # kept the card's own white), the print's level there lies between the white's (its
@@ -776,7 +794,7 @@ class TemplateIdentifier:
                     in_light, *self._colours_read(_against(small[in_light], lit[in_light])),
                     strict=True):
                 answer = self._decide(per_shape[i], lit_d, lit_hue_d, spread[i], fine.get(i),
-                                      lit_part_d)
+                                      lit_part_d, floors[i])
                 if answer[0] == self._nearest_face(unsure[i], colour_d[i]):
                     answers[i] = answer
         # a card whose shape is named but not its colours may lie under a glare: its
@@ -797,7 +815,7 @@ class TemplateIdentifier:
             clear = white_balanced(without_glare(small[again], whites[again]),
                                    float(WHITE_PERCENTILE))[0]
             found = {i: self._decide(per_shape[i], clear_d, clear_hue_d, spread[i], fine.get(i),
-                                     clear_part_d)
+                                     clear_part_d, floors[i])
                      for i, clear_d, clear_hue_d, clear_part_d in zip(
                          again, *self._colours_read(clear), strict=True)}
             cast = [k for k, i in enumerate(again) if clipped[i] and found[i][0] is not None]
@@ -807,7 +825,7 @@ class TemplateIdentifier:
                         cast, *self._colours_read(uncast), strict=True):
                     i = again[k]
                     other = self._decide(per_shape[i], cast_d, cast_hue_d, spread[i],
-                                         fine.get(i), cast_part_d)
+                                         fine.get(i), cast_part_d, floors[i])
                     if other[0] != found[i][0]:
                         found[i] = (None, min(found[i][1], other[1]))
             for i, answer in found.items():
@@ -828,7 +846,7 @@ class TemplateIdentifier:
                                    strict=True):
                 if is_black:
                     answers[i] = self._decide(per_shape[i], black_d, black_hue_d, spread[i],
-                                              fine.get(i))
+                                              fine.get(i), floor=floors[i])
         # a card left unknown that a shape could name (its best SHAPE_FLOOR or closer) is
         # named again from the windows around its place: a view at another scale than the
         # guides' may lie best a pixel off (real UNO photos: 15 of 640 numerals unknown
@@ -973,11 +991,12 @@ class TemplateIdentifier:
         return [found[:FINE_TEMPLATES] for found in alike]
 
     def _decide(self, shape_scores: Floats, colour_d: Floats, hue_d: Floats, spread: float,
-                fine: tuple[float, float] | None = None, part_d: Floats | None = None
-                ) -> tuple[str | None, float]:
+                fine: tuple[float, float] | None = None, part_d: Floats | None = None,
+                floor: float = MIN_CONTRAST) -> tuple[str | None, float]:
         """The face when one shape clearly wins (_shape) and, among the colours that shape
         comes in, one colour clearly wins, its hues are the card's (`hue_d`) and its parts
-        (`part_d`, where given) do not show another (_parts_against); else None."""
+        (`part_d`, where given) do not show another (_parts_against), and its grey spreads
+        at least `floor` (contrast_floors'); else None."""
         shape, shape_conf = self._shape(shape_scores, fine)
         ranked = sorted(self.colours_of[shape], key=lambda c: float(colour_d[c]))
         colour_lead = 2.0  # how clearly the best colour wins (1: just): here, no rival
@@ -990,7 +1009,7 @@ class TemplateIdentifier:
         hue_fit = 2.0 if own else HUE_FAR / max(float(hue_d[ranked[0]]), 1e-3)
         conf = 0.5 * min(shape_conf, colour_lead,
                          far / max(float(colour_d[ranked[0]]), 1e-3), hue_fit, 2.0)
-        if spread < MIN_CONTRAST or (conf >= self.threshold and part_d is not None
+        if spread < floor or (conf >= self.threshold and part_d is not None
                                      and self._parts_against(part_d, shape, ranked[0])):
             conf = 0.0
         conf = min(max(conf, 0.0), 1.0)  # (np.clip's, without its cost on a scalar)

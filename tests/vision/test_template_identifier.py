@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from vision.deck_art import FaceArt, paint_face
 from vision.foreign_decks import DESIGNS, paint_deck
-from vision.identify import augment, batch
+from vision.identify import MIN_CONTRAST, augment, batch, contrasts, grey
 from vision.identify_kernels import clipped_print, part_distances, view_distances, white_balanced
 from vision.mat import MAT_BGR
 from vision.template_identifier import (
@@ -27,6 +27,7 @@ from vision.template_identifier import (
     SATURATED,
     SHAPE_FLOOR,
     SIZE,
+    WASHED_CONTRAST,
     WHITE_PERCENTILE,
     Floats,
     RecentPatches,
@@ -36,6 +37,7 @@ from vision.template_identifier import (
     black_fields,
     close_calls,
     colour_lost,
+    contrast_floors,
     hues,
     hues_and_parts,
     ink,
@@ -610,6 +612,41 @@ def test_a_card_a_glare_washed_white_is_named_by_the_colours_under_it_in_a_measu
         assert np.allclose(lit._colours_read(pictures)[0], 0.5, atol=0.01), code
         assert unlit.identify_batch(patch)[0][0] is None, code  # no light measured
         assert lit.identify_batch(patch, light)[0][0] == code
+
+
+def test_a_card_a_bright_light_washed_is_named_though_its_grey_spreads_little() -> None:
+    # uno-pale cards of tuning tables 1000223 and 1000266 as the reader cut them: a bright
+    # lamp and a glare clipped their white, and their grey spreads 0.04 to 0.06 of its mean,
+    # under MIN_CONTRAST, a blank's. Their shapes and colours are clear: named
+    recorded = np.load(WASHED.with_name("uno_pale_washed.npz"))
+    views = {key.removeprefix("view "): recorded[key] for key in recorded
+             if key.startswith("view ")}
+    for code in ("yellow-2", "yellow-9", "back"):
+        patch, light = recorded[f"patch {code}"][None], recorded[f"light {code}"][None]
+        assert contrasts(grey(patch))[0] < MIN_CONTRAST, code
+        identifier = TemplateIdentifier.from_references(views)
+        assert identifier.identify_batch(patch, light)[0][0] == code
+
+
+def test_a_washed_blank_is_no_card() -> None:
+    # a white sheet under the same bright light: clipped, its grey spreading as a washed
+    # card's (a soft shadow across it, the sensor's noise), but no shape of the deck in it
+    recorded = np.load(WASHED.with_name("uno_pale_washed.npz"))
+    views = {key.removeprefix("view "): recorded[key] for key in recorded
+             if key.startswith("view ")}
+    rng = np.random.default_rng(3)
+    ramp = np.linspace(225.0, 265.0, 64)[None, :, None]
+    sheet = np.clip(ramp + rng.normal(0.0, 3.0, (88, 64, 3)), 0, 255).astype(np.uint8)[None]
+    assert WASHED_CONTRAST <= contrasts(grey(sheet))[0] < MIN_CONTRAST
+    light = recorded["light back"][None]
+    assert TemplateIdentifier.from_references(views).identify_batch(sheet, light)[0][0] is None
+
+
+def test_only_a_card_whose_white_was_clipped_has_the_lower_contrast_floor() -> None:
+    whites = np.array([[259.0, 259.0, 259.0], [240.0, 259.0, 250.0], [240.0, 250.0, 253.0]],
+                      np.float32)
+    assert contrast_floors(whites).tolist() == pytest.approx(
+        [WASHED_CONTRAST, WASHED_CONTRAST, MIN_CONTRAST])
 
 
 def test_a_light_s_cast_is_taken_off_its_strongest_channels() -> None:
