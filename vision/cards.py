@@ -79,6 +79,10 @@ LEFT_OPEN_MM = 3.0
 #: (the grid's 0.81 of a card at least; larger, it is a hand or glare)
 LEFT_CORE = 0.8
 LEFT_FIT = (0.8, 12.0)
+#: a blob this many cards large at least, with this many cards found in it at least (a
+#: heap), may hide a card laid on them that the fit did not take (_Finding._cards_on_top)
+ON_TOP_BLOB = 2.0
+ON_TOP_FOUND = 3
 #: OpenCV's 5 x 5 chamfer distance (the least sum of steps of 1, 1.4 and 2.1969 px along a
 #: path) lies between 0.9825 (a 2.1969 step is that share of its length) and 1.0192
 #: (x + 0.1969 y over the length of (x, y) at most) times the Euclidean distance: a largest
@@ -143,6 +147,8 @@ RIVALS_CHECKED = 60  # best outlines tried as alternatives to the accepted cards
 REFINED = 6  # best candidates per blob fitted to the edges along their outline
 REFINED_PER_CARD = 2  # or this many for each card's area in the blob, where that is more
 MAX_SIDE_PAIRS = 6  # positions per axis where a card's two sides collect edge votes
+VOTED_DIRECTIONS = 3  # a blob's strongest edge directions along which cards are voted for
+DIRECTIONS = 5  # and those looked at for a card laid across the others (_Fit.unvoted)
 SIDE_SAMPLES = 24  # points per side where an outline is checked
 WELL_PLACED = 0.97  # outline share of a candidate that needs no fitting to the edges
 
@@ -529,6 +535,7 @@ class _Finding:
         pts = contour.reshape(-1, 2).astype(np.float64) / self.px_per_mm
         found = _as_card_or_grid(pts, area, self.card_mm)
         more: list[CardQuad] = []
+        on_top: list[CardQuad] = []
         if found is None and area > 0.6 * self.card_area:
             made = _blob_fit(contour, self._view_grey(), self.px_per_mm, self.card_mm,
                              self.dark_rims, self.rims_seen, self.beside)
@@ -539,6 +546,9 @@ class _Finding:
                 left, left_extras = self._left_cards(contour, found, self._view_grey(),
                                                      made[0])
                 found, more = found + left, more + left_extras
+            if (made and len(found) >= ON_TOP_FOUND and area >= ON_TOP_BLOB * self.card_area
+                    and not tile_rows.are_tiles(self.card_mm)):  # (tiles lie side by side)
+                on_top = self._cards_on_top(found, made[0], area)
         if not found:
             return _Blob(contour, area, more)
         if seams and len(found) > 1 and tile_rows.are_tiles(self.card_mm):
@@ -546,7 +556,9 @@ class _Finding:
         self.extras.extend(dataclasses.replace(q, beneath=tuple(len(self.cards) + i
                                                                 for i in q.beneath))
                            for q in more)
-        self.cards.extend(found)
+        self.cards.extend(found + on_top)
+        # (a card on top lies on cards found: it explains little of the blob they leave, and
+        # what they leave may show a faint card beside them: _faint_cards)
         self._left_over(contour, area - len(found) * self.card_area)
         return None
 
@@ -599,6 +611,35 @@ class _Finding:
                           and not self._near_any(e, on_top))
             cards.extend(on_top)
         return cards, extras
+
+    def _cards_on_top(self, found: list[CardQuad], fit: _Fit, area: float) -> list[CardQuad]:
+        """The cards laid on cards found in a blob (of `area` mm^2; `fit`: its fit) that the
+        fit did not take. The edge votes take the blob's VOTED_DIRECTIONS strongest
+        directions (_candidate_quads), and in a heap of more a card laid across others at
+        another had no candidate (tempus-tall table 1000205: the card beneath took its
+        place, its outline running on under the one on top). The edges vote again along
+        the directions left out (_Fit.unvoted), away from the cards found (half a card's
+        width from their centres); kept are the outlines that lie on the cards they overlap
+        (_Fit.on_top: their edges show across those cards, not those cards' across them)
+        and are sharp steps. A card beside the others, overlapping none, is not taken so:
+        nothing shows it lies on top."""
+        if not fit.unvoted:
+            return []
+        s = self.px_per_mm
+        votes = _candidate_quads(fit.edge_x, fit.edge_y, fit.edge_normal.astype(np.float32),
+                                 round(area * s * s), s, self.card_mm, list(fit.unvoted))
+        if not len(votes):
+            return []
+        centres = (outline_kernels.centres(votes) + fit.offset) / s
+        taken = np.array([q.center_mm for q in found])
+        apart = np.hypot(*(centres[:, None] - taken[None]).transpose(2, 0, 1))
+        votes = votes[(apart >= min(self.card_mm) / 2).all(axis=1)]
+        if not len(votes):
+            return []
+        cards, _ = fit.solve(votes, REFINED)
+        grey = self._view_grey()
+        return [card for card in cards if not self._near_any(card, found)
+                and fit.on_top(card, found) and sharp_outline(card, grey, s)]
 
     def _on_found(self, piece: NDArray[np.int32], fit: _Fit, grey: Frame,
                   below: list[CardQuad]) -> list[CardQuad]:
@@ -1148,7 +1189,9 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
                                               px_per_mm, offset)
     xs, ys, edge_gx, edge_gy = outline_kernels.edge_pixels(canny, gx, gy)
     edge_normal = np.arctan2(edge_gy, edge_gx)
-    votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm)
+    directions = _directions(edge_normal)
+    votes = _candidate_quads(xs, ys, edge_normal, area_px, px_per_mm, card_mm,
+                             directions[:VOTED_DIRECTIONS])
     candidates = np.concatenate([votes, anchored])
     if not outline_kernels.cover((candidates + offset) / px_per_mm, offset, px_per_mm, blob,
                                  _GRID_S_FLAT, _GRID_T_FLAT, _GRID_CORNER_INDEX, MIN_COVER,
@@ -1169,7 +1212,8 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,
                edge_normal.astype(np.float64), dark_rims, rims_seen,
                None if beside is None or not rims_seen
-               else np.asarray(cv2.bitwise_or(blob, beside[y0:y1, x0:x1]), np.uint8))
+               else np.asarray(cv2.bitwise_or(blob, beside[y0:y1, x0:x1]), np.uint8),
+               tuple(directions[VOTED_DIRECTIONS:]))
     return fit, candidates
 
 
@@ -1248,6 +1292,8 @@ class _Fit:
     #: where a rim counts as shown (ROI pixels): the blob and the cards found beside it
     #: (_blob_fit's `beside`), or the blob alone (None)
     rims_shown_in: Mask | None = None
+    #: the blob's edge directions (degrees mod 90) beyond those voted along (_directions)
+    unvoted: tuple[float, ...] = ()
 
     def solve(self, quads: Vec, refined: int) -> tuple[list[CardQuad], list[CardQuad]]:
         """The cards chosen among the candidates (ROI pixels), and other card outlines in
@@ -1395,15 +1441,31 @@ def _length(x: float, y: float) -> float:
 
 
 def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray[np.float32],
-                     area_px: int, px_per_mm: float, card_mm: tuple[float, float]) -> Vec:
+                     area_px: int, px_per_mm: float, card_mm: tuple[float, float],
+                     angles: list[float] | None = None) -> Vec:
     """Nx4x2 card rectangles (ROI pixels) that the edges of a blob of area_px pixels (edge
-    pixels at xs, ys, the angles of their gradient) vote for."""
+    pixels at xs, ys, the angles of their gradient) vote for, along the blob's VOTED_DIRECTIONS
+    strongest directions (_directions), or along `angles` (degrees mod 90)."""
     if len(xs) < 10:
         return np.zeros((0, 4, 2))
-    # dominant directions mod 90 degrees, at 1 degree, smoothed round the circle: its peaks,
-    # highest first (every bin in turn: the shoulders of two broad peaks, piles of cards a
-    # degree or two apart, are more than a dozen of the highest bins, and a third card's
-    # peak lies below them)
+    if angles is None:
+        angles = _directions(normal)[:VOTED_DIRECTIONS]
+    area = float(area_px) / px_per_mm**2
+    per_axis = min(MAX_SIDE_PAIRS, 2 + math.ceil(area / (card_mm[0] * card_mm[1])))
+    thetas = np.array([math.radians(angle) for angle in angles])
+    return outline_kernels.candidate_rects(xs, ys, normal, thetas,
+                                           (card_mm[0] * px_per_mm, card_mm[1] * px_per_mm),
+                                           per_axis)
+
+
+def _directions(normal: NDArray[np.float32]) -> list[float]:
+    """The dominant directions (degrees mod 90) of edge pixels with gradient angles `normal`,
+    strongest first, up to DIRECTIONS: at 1 degree, smoothed round the circle, its peaks
+    (every bin in turn: the shoulders of two broad peaks, piles of cards a degree or two
+    apart, are more than a dozen of the highest bins, and a third card's peak lies below
+    them) of 0.3 of the highest or more, 3 degrees from those before."""
+    if len(normal) < 10:
+        return []
     hist = outline_kernels.direction_histogram(normal)
     kernel = np.array([1.0, 2.0, 3.0, 2.0, 1.0])
     smoothed = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), kernel, "valid")
@@ -1422,14 +1484,9 @@ def _candidate_quads(xs: NDArray[np.intp], ys: NDArray[np.intp], normal: NDArray
         denom = left - 2 * mid + right
         shift = 0.5 * (left - right) / denom if denom < 0 else 0.0
         angles.append(float(i) + 0.5 + shift)
-        if len(angles) == 3:
+        if len(angles) == DIRECTIONS:
             break
-    area = float(area_px) / px_per_mm**2
-    per_axis = min(MAX_SIDE_PAIRS, 2 + math.ceil(area / (card_mm[0] * card_mm[1])))
-    thetas = np.array([math.radians(angle) for angle in angles])
-    return outline_kernels.candidate_rects(xs, ys, normal, thetas,
-                                           (card_mm[0] * px_per_mm, card_mm[1] * px_per_mm),
-                                           per_axis)
+    return angles
 
 
 def _refine_many(quads: Vec, xs: NDArray[np.intp], ys: NDArray[np.intp], normal: Vec,

@@ -624,6 +624,33 @@ def test_in_a_heap_of_seven_cards_each_card_s_candidate_is_refined() -> None:
         np.array(q.corners_mm)[:, None] - truth[None], axis=2).min(axis=1).max() <= 2.0]) == 1
 
 
+ACROSS_HEAP = ROOT / "tests" / "fixtures" / "vision" / "tempus_tall_across_heap.npz"
+
+
+def test_a_card_laid_across_a_heap_at_a_fourth_direction_is_found_on_the_cards_beneath(
+        ) -> None:
+    # The view's grey round one blob of tempus-tall's tuning table 1000205 (warm lamp; 1 px/mm,
+    # the blob's outline): seven cards in four directions besides joker-9, laid across
+    # them at a fifth, on violet-25 (28 % of it) and on the corners of three more. The edge
+    # votes of the blob take three directions, none joker-9's, and violet-25's outline, run
+    # on under joker-9, was the card there. The edges no found outline explains vote for
+    # joker-9; its outline shows across violet-25, whose does not across it.
+    heap = np.load(ACROSS_HEAP)
+    grey = heap["grey"]
+    card_mm = (float(heap["card_mm"][0]), float(heap["card_mm"][1]))
+    contour = heap["contour"].reshape(-1, 1, 2).astype(np.int32)
+    finding = cards._Finding(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), grey, 1.0, card_mm,
+                             np.zeros_like(grey), dark_rims=False)
+    assert finding.explain(contour, cv2.contourArea(contour)) is None
+
+    def at(truth: Any) -> list[CardQuad]:
+        return [q for q in finding.cards if np.linalg.norm(
+            np.array(q.corners_mm)[:, None] - truth[None], axis=2).min(axis=1).max() <= 2.5]
+
+    assert len(at(heap["truth"])) == 1
+    assert [len(at(beneath)) for beneath in heap["beneath"]] == [1]  # (still found)
+
+
 FAINT_BESIDE = ROOT / "tests" / "fixtures" / "vision" / "uno_dark_faint_beside.npz"
 
 
