@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from firmware.deck_profile import load_profile
 from firmware.service import TableService
@@ -38,6 +39,19 @@ SHOTS = ROOT / "out/screenshots"
 PIN = "731904"
 WORDS = load_catalogues()["en"]
 LEARNING_MS = 120_000  # the last confirmation learns the deck to find confusable faces
+
+
+def visit(page: Page, path: str) -> None:
+    """Go to `path`. An admin page reloads itself when the table changes (admin.js), and
+    on a slow machine that reload can land while the test navigates: Chromium then says
+    the navigation was interrupted by another one; the page asked is loaded again."""
+    for attempt in range(3):
+        try:
+            page.goto(path)
+            return
+        except PlaywrightError as error:
+            if attempt == 2 or "interrupted by another navigation" not in str(error):
+                raise
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +84,7 @@ def phone(browser: Browser, url: str, locale: str = "en-US") -> BrowserContext:
 
 
 def log_in(page: Page) -> None:
-    page.goto("/admin")
+    visit(page, "/admin")
     page.fill("#login-pin", PIN)
     page.click("#login-button")
     expect(page.locator("#enrol-link")).to_be_visible()
@@ -92,20 +106,20 @@ def lay_out(page: Page, service: TableService, camera: ReplayCamera, layout: lis
             number: int, layout_shot: str | None = None) -> list[np.ndarray]:
     """See the layout asked on the page, feed the camera's frames until the crops are
     cut, and see them on the page; returns the frames fed."""
-    page.goto("/admin/enrol")
+    visit(page, "/admin/enrol")
     places = page.locator("#enrol-layout .enrol-place")
     expect(places).to_have_count(len(layout))
     assert places.evaluate_all("ps => ps.map(p => p.dataset.code)") == layout
     if layout_shot:
         shot(page, layout_shot)
-    page.goto("about:blank")  # the layout page looks again every 2 s: stop it
+    visit(page, "about:blank")  # the layout page looks again every 2 s: stop it
     fed = []
     while (status := service.enrolment()) and status["state"] == "laying":
         frame = camera.read()
         assert frame is not None, f"the session ended before layout {number}"
         fed.append(frame.image)
         service.on_frame(frame.image)
-    page.goto("/admin/enrol")
+    visit(page, "/admin/enrol")
     crops = page.locator("#enrol-crops .enrol-crop img")
     expect(crops).to_have_count(len(layout))
     assert crops.evaluate_all("images => images.every(i => i.naturalWidth > 100)")
@@ -132,7 +146,7 @@ def test_a_deck_is_enrolled_on_the_page_from_the_camera(
                 page.click("#enrol-confirm-button")
                 named = service.enrolment()["card_texts"][layout[0]]["en"]  # "red 0"
                 expect(page.locator("main")).to_contain_text(f"two crops would be {named}")
-                page.goto("/admin/enrol")
+                visit(page, "/admin/enrol")
             page.click("#enrol-confirm-button", timeout=LEARNING_MS)
             expect(page.locator("#notice")).to_have_text(WORDS.say("done.enrol_answer"),
                                                          timeout=LEARNING_MS)
@@ -198,17 +212,17 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
                 page.click("#enrol-confirm-button")
                 expect(page.locator("main")).to_contain_text(english[0])
                 assert service.enrolment()["progress"] == status["progress"]
-                page.goto("/admin/enrol")
+                visit(page, "/admin/enrol")
                 if len(doubted) == 1:
                     # the table looks again (the same cards here): the crops are cut anew
                     page.click("#enrol-again-button")
                     expect(page.locator("#notice")).to_have_text(WORDS.say("done.enrol_again"))
                     expect(page.locator("#enrol-layout .enrol-place")).to_have_count(len(layout))
-                    page.goto("about:blank")
+                    visit(page, "about:blank")
                     said_in_romanian(ro, layout, status["card_texts"])
                     for image in fed:
                         service.on_frame(image)
-                    page.goto("/admin/enrol")
+                    visit(page, "/admin/enrol")
                     expect(page.locator("#enrol-crops .problem")).to_have_text(
                         status["problems"])
                 if layout[4:7] == ["wild", "wild-draw4", "blank"]:
@@ -225,7 +239,7 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
         assert set(profile.faces) == {code for layout in layouts for code in layout}
         # its black specials have no light rim: the profile knows, and the page says so
         assert profile.dark_faces
-        ro.goto("/admin/enrol")
+        visit(ro, "/admin/enrol")
         expect(ro.locator("#enrol-faces")).to_have_text(
             "Unele fețe sunt mai închise decât covorul, fără margine deschisă: sunt căutate și "
             "sub strălucirea unei lămpi.")
@@ -237,24 +251,24 @@ def test_a_layout_framed_unlike_the_others_is_kept_anyway(
 
 def frame_problem_in_romanian(ro: Page) -> None:
     """What is wrong with the camera's frame, on a Romanian phone."""
-    ro.goto("/admin/enrol")
+    visit(ro, "/admin/enrol")
     expect(ro.locator("#enrol-message")).to_have_text(
         "imaginea camerei e prea mică pentru a vedea covorul: verificați setările camerei")
     shot(ro, "enrol-frame-ro.png")
-    ro.goto("about:blank")  # the layout page looks again every 2 s
+    visit(ro, "about:blank")  # the layout page looks again every 2 s
 
 
 def said_in_romanian(ro: Page, layout: list[str], card_texts: dict[str, dict[str, str]]) -> None:
     """The session's words on a Romanian phone: the cards to lay out again, named as
     the page names them in play."""
-    ro.goto("/admin/enrol")
+    visit(ro, "/admin/enrol")
     named = [card_texts[code]["ro"] for code in layout]
     expect(ro.locator("#enrol-message")).to_have_text("mă uit din nou: așezați "
                                                       + ", ".join(named))
     expect(ro.locator("#enrol-layout .enrol-place .code")).to_have_text(named)
     assert not set(named) & set(layout)  # the table's words, not the codes
     shot(ro, "enrol-again-ro.png")
-    ro.goto("about:blank")  # the layout page looks again every 2 s
+    visit(ro, "about:blank")  # the layout page looks again every 2 s
 
 
 def problem_in_romanian_and_italian(ro: Page, it: Page) -> None:
@@ -265,7 +279,7 @@ def problem_in_romanian_and_italian(ro: Page, it: Page) -> None:
         (it, "le carte 5, 6 e 7 hanno una cornice diversa dalle altre (carte di un altro "
              "mazzo?)", "it"),
     ):
-        page.goto("/admin/enrol")
+        visit(page, "/admin/enrol")
         expect(page.locator("#enrol-crops .problem")).to_have_text([problem])
         shot(page, f"enrol-keep-{name}.png")
     ro.click("#enrol-confirm-button")
