@@ -194,7 +194,7 @@ def _settled(scores: Any, settle: float, least: float) -> float:  # pragma: no c
 
 @compiled
 def _raise_scores(picture: Any, scales: Any, bound: Any, template: Any, channel_sums: Any,
-                  shape: int, scores: Any, second: float, width: int, height: int,
+                  shape: int, scores: Any, floor: float, width: int, height: int,
                   shift_columns: int, settle: float, least: float) -> float:  # pragma: no cover
     """Compare one template with the windows of a picture whose bound lies above its floor,
     raising its shape's score; the floor after (_settled). The best-bounded window first
@@ -202,37 +202,37 @@ def _raise_scores(picture: Any, scales: Any, bound: Any, template: Any, channel_
     the second of two is compared even where the first's score raised the floor above its
     bound, a comparison more that can raise no score above what the first left."""
     first = int(np.argmax(bound))
-    if bound[first] > max(scores[shape], second):
+    if bound[first] > max(scores[shape], floor):
         value = _correlation(picture, first // shift_columns, first % shift_columns, template,
                              scales[first], channel_sums, width, height)
-        second = _raise(scores, shape, value, second, settle, least)
+        floor = _raise(scores, shape, value, floor, settle, least)
     waiting = -1  # a window above the floor, waiting for another
     for s in range(len(bound)):
-        if s == first or bound[s] <= max(scores[shape], second):
+        if s == first or bound[s] <= max(scores[shape], floor):
             continue
         if waiting < 0:
             waiting = s
             continue
         one, other = _correlations(picture, waiting, s, shift_columns, template, scales,
                                    channel_sums, width, height)
-        second = _raise(scores, shape, other,
-                        _raise(scores, shape, one, second, settle, least), settle, least)
+        floor = _raise(scores, shape, other,
+                       _raise(scores, shape, one, floor, settle, least), settle, least)
         waiting = -1
-    if waiting >= 0 and bound[waiting] > max(scores[shape], second):
+    if waiting >= 0 and bound[waiting] > max(scores[shape], floor):
         value = _correlation(picture, waiting // shift_columns, waiting % shift_columns,
                              template, scales[waiting], channel_sums, width, height)
-        second = _raise(scores, shape, value, second, settle, least)
-    return second
+        floor = _raise(scores, shape, value, floor, settle, least)
+    return floor
 
 
 @compiled
-def _raise(scores: Any, shape: int, value: float, second: float, settle: float,
+def _raise(scores: Any, shape: int, value: float, floor: float, settle: float,
            least: float) -> float:  # pragma: no cover
     """A shape's score raised to a value it reaches; the floor after (_settled)."""
     if value > scores[shape]:
         scores[shape] = value
         return _settled(scores, settle, least)
-    return second
+    return floor
 
 
 @compiled
