@@ -851,11 +851,11 @@ class TemplateIdentifier:
         # named again from the windows around its place: a view at another scale than the
         # guides' may lie best a pixel off (real UNO photos: 15 of 640 numerals unknown
         # from the one window, none from the nine)
-        again = [] if wide else [i for i, (code, _) in enumerate(answers) if code is None
-                                 and not lost[i] and per_shape[i].max() >= SHAPE_FLOOR]
-        if again:
-            for i, answer in zip(again, self._identify(
-                    patches[again], None if lights is None else lights[again], True),
+        widened = [] if wide else [i for i, (code, _) in enumerate(answers) if code is None
+                                   and not lost[i] and per_shape[i].max() >= SHAPE_FLOOR]
+        if widened:
+            for i, answer in zip(widened, self._identify(
+                    patches[widened], None if lights is None else lights[widened], True),
                     strict=True):
                 answers[i] = answer
         return answers
