@@ -4,6 +4,7 @@ white, both ways up, a cut a little off the card, and an explicit unknown otherw
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import cv2
@@ -50,6 +51,13 @@ from vision.template_identifier import (
 
 DECKS = Path(__file__).resolve().parents[2] / "referee" / "decks"
 Image = NDArray[np.uint8]
+
+
+def recorded_views(recorded: Mapping[str, Image]) -> dict[str, Image]:
+    """The enrolled views a recorded fixture (np.load's) holds, its "view CODE" arrays, by
+    code."""
+    return {key.removeprefix("view "): recorded[key] for key in recorded
+            if key.startswith("view ")}
 
 
 def deck_faces(name: str, px_per_mm: float = 4.0) -> dict[str, Image]:
@@ -600,8 +608,7 @@ def test_a_card_a_glare_washed_white_is_named_by_the_colours_under_it_in_a_measu
     # on it is measured and its cast taken off leaves the same colour; with no light
     # measured, the cast a clipped white leaves is not known: unknown
     recorded = np.load(WASHED)
-    views = {key.removeprefix("view "): recorded[key] for key in recorded
-             if key.startswith("view ")}
+    views = recorded_views(recorded)
     for code in ("red-3", "yellow-3"):
         patch, light = recorded[f"patch {code}"][None], recorded[f"light {code}"][None]
         # (an identifier each: one would answer the same patch from its memory)
@@ -619,8 +626,7 @@ def test_a_card_a_bright_light_washed_is_named_though_its_grey_spreads_little() 
     # lamp and a glare clipped their white, and their grey spreads 0.04 to 0.06 of its mean,
     # under MIN_CONTRAST, a blank's. Their shapes and colours are clear: named
     recorded = np.load(WASHED.with_name("uno_pale_washed.npz"))
-    views = {key.removeprefix("view "): recorded[key] for key in recorded
-             if key.startswith("view ")}
+    views = recorded_views(recorded)
     for code in ("yellow-2", "yellow-9", "back"):
         patch, light = recorded[f"patch {code}"][None], recorded[f"light {code}"][None]
         assert contrasts(grey(patch))[0] < MIN_CONTRAST, code
@@ -632,8 +638,7 @@ def test_a_washed_blank_is_no_card() -> None:
     # a white sheet under the same bright light: clipped, its grey spreading as a washed
     # card's (a soft shadow across it, the sensor's noise), but no shape of the deck in it
     recorded = np.load(WASHED.with_name("uno_pale_washed.npz"))
-    views = {key.removeprefix("view "): recorded[key] for key in recorded
-             if key.startswith("view ")}
+    views = recorded_views(recorded)
     rng = np.random.default_rng(3)
     ramp = np.linspace(225.0, 265.0, 64)[None, :, None]
     sheet = np.clip(ramp + rng.normal(0.0, 3.0, (88, 64, 3)), 0, 255).astype(np.uint8)[None]
@@ -667,8 +672,7 @@ def framed_tens_and_eighteens() -> tuple[TemplateIdentifier, NDArray[np.uint8], 
     enrolment session: dim, blurred), and a violet 18 of held-out table 1000032 as the
     reader cut it, with the light the mat showed beside it."""
     recorded = np.load(FRAMED_18)
-    views = {key.removeprefix("view "): recorded[key] for key in recorded
-             if key.startswith("view ")}
+    views = recorded_views(recorded)
     return (TemplateIdentifier.from_references(views), recorded["patch"],
             recorded["light"])
 
@@ -796,8 +800,7 @@ def test_a_card_whose_print_a_lamp_clipped_in_one_channel_is_named_in_the_lamps_
     # quarter of the views, either way up; against the views whole, two quarters of the
     # joker-7 lay nearer red and violet, and it was unknown)
     recorded = np.load(WARM_JOKERS)
-    views = {key.removeprefix("view "): recorded[key] for key in recorded
-             if key.startswith("view ")}
+    views = recorded_views(recorded)
     for code in ("joker-9", "joker-7 glare"):
         patch, light = recorded[f"patch {code}"][None], recorded[f"light {code}"][None]
         # (an identifier each: one would answer the same patch from its memory)
@@ -818,8 +821,7 @@ def dark_blanks() -> tuple[dict[str, NDArray[np.uint8]], Recorded]:
     with the light the mat showed beside each: four blanks (dim, a warm lamp, daylight
     with a glare elsewhere, dim) and a green 6 and a red 1 under glare spots."""
     recorded = np.load(DARK_BLANKS)
-    views = {key.removeprefix("view "): recorded[key] for key in recorded
-             if key.startswith("view ")}
+    views = recorded_views(recorded)
     cards = {key.removeprefix("patch "): (recorded[key],
                                           recorded["light " + key.removeprefix("patch ")])
              for key in recorded if key.startswith("patch ")}
@@ -908,8 +910,7 @@ def test_a_card_whose_quarters_show_two_colours_is_not_named_either() -> None:
     # yellow. Now unknown. Table 1000088: a red skip with a green card over one corner, one
     # quarter of four green, is still named
     recorded = np.load(SKIP_CORNERS)
-    views = {key.removeprefix("view "): recorded[key] for key in recorded
-             if key.startswith("view ")}
+    views = recorded_views(recorded)
     identifier = TemplateIdentifier.from_references(views)
     named = identifier.identify_batch(recorded["patches"], recorded["lights"])
     assert list(recorded["truths"]) == ["red-skip", "green-skip"]
