@@ -86,10 +86,7 @@ def _add_products(picture: Any, top: int, left: int, template: Any, width: int, 
 def _standardised_sum(lanes: Any, scale: Any, channel_sums: Any) -> float:  # pragma: no cover
     """The correlation from a window's products with a template kept per place along a row
     (channels interleaved): each channel's summed, scaled, less the mean's part."""
-    first, second = 0.0, 0.0
-    for j in range(0, len(lanes), 2):
-        first += lanes[j]
-        second += lanes[j + 1]
+    first, second = _channel_sums(lanes)
     return float(scale[0] * first + scale[1] * second
                  + scale[2] * channel_sums[0] + scale[3] * channel_sums[1])
 
