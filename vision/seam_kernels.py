@@ -168,15 +168,25 @@ def line_points(centre: Any, unit: Any, other: Any, t: Any, s: Any,
     `centre` along it), each sampled at t mm along `unit` (a column each): ((centre + t
     unit) + s other) px_per_mm, rounded once to float32 as numpy's broadcast steps round
     it."""
-    xs = np.empty((len(s), len(t)), np.float32)
-    ys = np.empty((len(s), len(t)), np.float32)
+    xs = np.empty(len(s) * len(t), np.float32)
+    ys = np.empty(len(s) * len(t), np.float32)
+    _put_lines(xs, ys, 0, centre, unit, other, t, s, px_per_mm)
+    return xs.reshape(len(s), len(t)), ys.reshape(len(s), len(t))
+
+
+@compiled
+def _put_lines(xs: Any, ys: Any, at: int, centre: Any, unit: Any, other: Any, t: Any, s: Any,
+               px_per_mm: float) -> int:  # pragma: no cover
+    """line_points' pixels written into flat `xs` and `ys` from `at`, line after line; where
+    the next pixel goes after them."""
     along_x, along_y = centre[0] + t * unit[0], centre[1] + t * unit[1]
     for j in range(len(s)):
         across_x, across_y = s[j] * other[0], s[j] * other[1]
         for i in range(len(t)):
-            xs[j, i] = np.float32((along_x[i] + across_x) * px_per_mm)
-            ys[j, i] = np.float32((along_y[i] + across_y) * px_per_mm)
-    return xs, ys
+            xs[at] = np.float32((along_x[i] + across_x) * px_per_mm)
+            ys[at] = np.float32((along_y[i] + across_y) * px_per_mm)
+            at += 1
+    return at
 
 
 @compiled
@@ -227,36 +237,36 @@ def profile_points(centres: Any, short_units: Any, long_units: Any, reaches: Any
     xs = np.empty((n, width), np.float32)
     ys = np.empty((n, width), np.float32)
     for card in range(n):
-        at = 0
-        for k in range(2):
-            unit = short_units[card] if k == 0 else long_units[card]
-            other = long_units[card] if k == 0 else short_units[card]
-            t, s = (t0, s0) if k == 0 else (t1, s1)
-            along_x = centres[card, 0] + t * unit[0]
-            along_y = centres[card, 1] + t * unit[1]
-            for j in range(len(s)):
-                across_x, across_y = s[j] * other[0], s[j] * other[1]
-                for i in range(len(t)):
-                    xs[card, at] = np.float32((along_x[i] + across_x) * px_per_mm)
-                    ys[card, at] = np.float32((along_y[i] + across_y) * px_per_mm)
-                    at += 1
+        at = _put_lines(xs[card], ys[card], 0, centres[card], short_units[card],
+                        long_units[card], t0, s0, px_per_mm)
+        _put_lines(xs[card], ys[card], at, centres[card], long_units[card], short_units[card],
+                   t1, s1, px_per_mm)
     return xs, ys, len(t0), len(t1)
 
 
 @compiled
-def _line_medians(lines: Any, out: Any) -> None:  # pragma: no cover
-    """Per sample (a column of `lines`: an odd number of rows of uint8, sorted in place
-    as far as needed), the middle value of its column as float64, in `out`. Bubble passes
-    of whole rows, each pair of rows ordered by their least and greatest sample by sample
-    (whole rows at once: the compiler does many samples an instruction), until the middle
-    row holds the middle values: the median of each column, as np.median gives it."""
+def _bubble_passes(lines: Any, passes: int) -> None:  # pragma: no cover
+    """Sort the columns of `lines` (rows of samples) in place, as far as `passes` passes of
+    whole rows take them: each pair of rows in turn ordered by their least and greatest
+    sample by sample (whole rows at once: the compiler does many samples an instruction),
+    each pass putting the greatest left of every column in its place, from the last row."""
     count, samples = lines.shape
-    for done in range(count // 2 + 1):  # each pass puts the greatest left in its place
+    for done in range(passes):
         for j in range(count - 1 - done):
             low, high = lines[j], lines[j + 1]
             for i in range(samples):
                 a, b = low[i], high[i]
                 low[i], high[i] = min(a, b), max(a, b)
+
+
+@compiled
+def _line_medians(lines: Any, out: Any) -> None:  # pragma: no cover
+    """Per sample (a column of `lines`: an odd number of rows of uint8, sorted in place
+    as far as needed), the middle value of its column as float64, in `out`: bubble passes
+    (_bubble_passes) until the middle row holds the middle values, the median of each
+    column as np.median gives it."""
+    count, samples = lines.shape
+    _bubble_passes(lines, count // 2 + 1)
     middle = lines[count // 2]
     for i in range(samples):
         out[i] = float(middle[i])
@@ -284,19 +294,13 @@ def profile_medians(strip: Any, samples: Any, rows: Any) -> Any:  # pragma: no c
 def column_quantiles(lines: Any, q: float) -> Any:  # pragma: no cover
     """np.quantile(lines, q, axis=0) of uint8 rows, in float64 (sorted in place as far as
     needed): numpy's linear interpolation between the two values about the q-th of each
-    column. Bubble passes of whole rows (each pair of rows ordered by their least and
-    greatest value column by column, many columns an instruction) put the greatest left in
-    its place each, until both those values are in theirs."""
+    column, once bubble passes (_bubble_passes) have put both those values in their
+    place."""
     count, samples = lines.shape
     virtual = (count - 1) * q
     below = int(np.floor(virtual))
     gamma = virtual - below
-    for done in range(count - below):
-        for j in range(count - 1 - done):
-            low, high = lines[j], lines[j + 1]
-            for i in range(samples):
-                x, y = low[i], high[i]
-                low[i], high[i] = min(x, y), max(x, y)
+    _bubble_passes(lines, count - below)
     out = np.empty(samples)
     for i in range(samples):
         a = float(lines[below, i])
