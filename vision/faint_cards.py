@@ -152,12 +152,12 @@ def sharp_sides(picture: Mask, corners_px: NDArray[np.floating[Any]],
               for p in (inner, outer)]
     steps = np.abs(values[0] - values[1]).reshape(4, len(SHIFTS_PX), len(ALONG))
     sharp = steps.max(axis=1) >= SHARP_STEP * PICTURE_SIGMA
-    inner_side = base - ACROSS_PX * normals[:, None]  # each point's inner side
-    inside_x = np.ascontiguousarray(inner_side[..., 0])
-    inside_y = np.ascontiguousarray(inner_side[..., 1])
     shares: Floats = sharp.mean(axis=1).astype(np.float32)
     if look is None or shares.min() == 1.0:  # (a side sharp all along is judged so anyway)
         return shares
+    inner_side = base - ACROSS_PX * normals[:, None]  # each point's inner side
+    inside_x = np.ascontiguousarray(inner_side[..., 0])
+    inside_y = np.ascontiguousarray(inner_side[..., 1])
     # (a point off the picture reads 0: no mat shows there either)
     judged = cv2.remap(look, inside_x, inside_y, cv2.INTER_NEAREST,
                        borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0  # (4 sides, points)
