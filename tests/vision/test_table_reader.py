@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.recorded import recorded_views
 from vision import render
 from vision.calibration import BadFrame, TableNotFound, calibrate
 from vision.cards import CardQuad, warp_patch
@@ -450,8 +451,7 @@ def test_a_card_whose_corner_another_covers_is_named_with_that_part_filled() -> 
     # rim on the light field, 10 % of the patch (the outline grown by its rim). As cut:
     # unknown (0.74-0.79 with the 13 at SIZE). Filled with the rest's median: named
     recorded = np.load(COVERED_CORNER)
-    views = {key.removeprefix("view "): recorded[key] for key in recorded
-             if key.startswith("view ")}
+    views = recorded_views(recorded)
     patch, cover, light = recorded["patch"], recorded["cover"], recorded["light"][None]
     # (an identifier each: one would answer the same patch from its memory)
     as_cut, filled = (TemplateIdentifier.from_references(views) for _ in range(2))

@@ -4,7 +4,6 @@ white, both ways up, a cut a little off the card, and an explicit unknown otherw
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 
 import cv2
@@ -12,6 +11,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from tests.vision.recorded import recorded_views
 from vision.deck_art import FaceArt, paint_face
 from vision.foreign_decks import DESIGNS, paint_deck
 from vision.identify import MIN_CONTRAST, augment, batch, contrasts, grey
@@ -51,13 +51,6 @@ from vision.template_identifier import (
 
 DECKS = Path(__file__).resolve().parents[2] / "referee" / "decks"
 Image = NDArray[np.uint8]
-
-
-def recorded_views(recorded: Mapping[str, Image]) -> dict[str, Image]:
-    """The enrolled views a recorded fixture (np.load's) holds, its "view CODE" arrays, by
-    code."""
-    return {key.removeprefix("view "): recorded[key] for key in recorded
-            if key.startswith("view ")}
 
 
 def deck_faces(name: str, px_per_mm: float = 4.0) -> dict[str, Image]:
