@@ -59,7 +59,7 @@ checked on decks generated apart (vision_bench.py --unseen-decks).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 
 import cv2
@@ -608,6 +608,31 @@ class RecentPatches:
 
 
 @dataclass(frozen=True, eq=False)
+class _Looks:
+    """What naming reads of a batch of patches besides their shapes' search, a row each:
+    what a wider search of some of them (TemplateIdentifier._identify) does not change."""
+
+    patches: Image8  # (n, height, width, 3), as cut
+    lights: Floats | None  # the light on each card (identify_batch's), where known
+    small: Image8  # the patches at SIZE
+    pictures: Floats  # those against their own white (white_balanced's)
+    whites: Floats  # that white's levels
+    inks: Floats  # the pictures' ink (what the shapes are searched in)
+    lifted: Floats  # the white levels the colours were read against (unclipped_whites')
+    colour_d: Floats  # the colours' distances (_colours_read's three)
+    hue_d: Floats
+    part_d: Floats
+    spread: NDArray[np.float64]  # the grey's spread (contrasts')
+    floors: Floats  # and the least a card's (contrast_floors')
+    lost: NDArray[np.bool_]  # whether the camera clipped its colour away (colour_lost)
+
+    def take(self, rows: Sequence[int]) -> _Looks:
+        """The same of these rows only."""
+        return replace(self, **{name: value[rows] for name, value in vars(self).items()
+                                if value is not None})
+
+
+@dataclass(frozen=True, eq=False)
 class TemplateIdentifier:
     """Names card patches of an enrolled deck by shape and colour, or None when unsure.
 
@@ -752,24 +777,57 @@ class TemplateIdentifier:
                   ) -> list[tuple[str | None, float]]:
         """identify_batch() without the memory of recent patches; `wide`, each card's
         shapes searched in the windows around its place (AlignedSearch.scored), not at it."""
+        looks = self._looks(patches, lights)
+        scored = self.search.scored(looks.inks, self.settle, self.least, wide)
+        answers = self._named(looks, scored)
+        # a card left unknown that a shape could name (its best SHAPE_FLOOR or closer) is
+        # named again from the windows around its place: a view at another scale than the
+        # guides' may lie best a pixel off (real UNO photos: 15 of 640 numerals unknown
+        # from the one window, none from the nine). Only its shapes are searched again:
+        # what its pictures show besides (`looks`) the wider windows do not change
+        widened = [] if wide else [i for i, (code, _) in enumerate(answers) if code is None
+                                   and not looks.lost[i]
+                                   and scored.scores[i].max() >= SHAPE_FLOOR]
+        if widened:
+            wider = looks.take(widened)
+            for i, answer in zip(widened, self._named(
+                    wider, self.search.scored(wider.inks, self.settle, self.least, True)),
+                    strict=True):
+                answers[i] = answer
+        return answers
+
+    def _looks(self, patches: Image8, lights: Floats | None) -> _Looks:
+        """What naming reads of the patches besides their shapes: their pictures, inks,
+        colours and contrasts (_Looks)."""
         small = _resized(patches, SIZE)
         pictures, whites = white_balanced(small, float(WHITE_PERCENTILE))
-        inks = ink(pictures)
-        scored = self.search.scored(inks, self.settle, self.least, wide)
-        per_shape = scored.scores
         # the colours against the white the light makes, where the camera clipped the card's
         # (the shapes against its own: its ink is as the views', whatever the white)
         lifted = whites if lights is None else unclipped_whites(small, whites, lights)
         colour_d, hue_d, part_d = self._colours_read(
             pictures if lifted is whites else _against(small, lifted))
-        spread = contrasts(grey(patches))
-        floors = contrast_floors(whites)
+        return _Looks(patches=patches, lights=lights, small=small, pictures=pictures,
+                      whites=whites, inks=ink(pictures), lifted=lifted, colour_d=colour_d,
+                      hue_d=hue_d, part_d=part_d, spread=np.asarray(contrasts(grey(patches))),
+                      floors=contrast_floors(whites),
+                      lost=(np.zeros(len(patches), bool) if lights is None
+                            else colour_lost(small, whites, lights)))
+
+    def _named(self, looks: _Looks, scored: Scored) -> list[tuple[str | None, float]]:
+        """The answer for each card of `looks` by its shapes' scores (`scored`, its search's)
+        and its colours: a close call looked at again finer, a card whose shape is named
+        but not its colours read again in the light, without a glare, or as a black face."""
+        patches, lights, small, pictures, whites = (looks.patches, looks.lights, looks.small,
+                                                    looks.pictures, looks.whites)
+        lifted, colour_d, hue_d, part_d = looks.lifted, looks.colour_d, looks.hue_d, looks.part_d
+        floors, lost = looks.floors, looks.lost
+        spread = looks.spread.tolist()  # (floats, as contrasts gives them: a float weighed
+        # against a float32 floor is taken as a float32)
+        per_shape = scored.scores
         close = np.flatnonzero(close_calls(per_shape)).tolist()
         fine_inks = (ink(balanced(patches[close], FINE_SIZE), FINE_SHADING_DEGREE) if close
-                     else inks[:0])
+                     else looks.inks[:0])
         fine = {i: self._fine_ratios(scored, i, fine_inks[k]) for k, i in enumerate(close)}
-        lost = (np.zeros(len(patches), bool) if lights is None
-                else colour_lost(small, whites, lights))
         answers = [(None, 0.0) if lost[i] else
                    self._decide(per_shape[i], colour_d[i], hue_d[i], spread[i], fine.get(i),
                                 part_d[i], floors[i])
@@ -847,17 +905,6 @@ class TemplateIdentifier:
                 if is_black:
                     answers[i] = self._decide(per_shape[i], black_d, black_hue_d, spread[i],
                                               fine.get(i), floor=floors[i])
-        # a card left unknown that a shape could name (its best SHAPE_FLOOR or closer) is
-        # named again from the windows around its place: a view at another scale than the
-        # guides' may lie best a pixel off (real UNO photos: 15 of 640 numerals unknown
-        # from the one window, none from the nine)
-        widened = [] if wide else [i for i, (code, _) in enumerate(answers) if code is None
-                                   and not lost[i] and per_shape[i].max() >= SHAPE_FLOOR]
-        if widened:
-            for i, answer in zip(widened, self._identify(
-                    patches[widened], None if lights is None else lights[widened], True),
-                    strict=True):
-                answers[i] = answer
         return answers
 
     @cached_property
