@@ -768,7 +768,7 @@ class _Finding:
         for contour in contours:
             outline = np.asarray(contour, np.int32)
             area = cv2.contourArea(outline) / s**2
-            if area < FAINT_EVIDENCE * self.card_area or not _holds_any(outline, seeds):
+            if area < FAINT_EVIDENCE * self.card_area or not _leads(outline, seeds):
                 continue
             cv2.drawContours(searched, [outline], -1, 255, -1)
             x, y, bw, bh = cv2.boundingRect(outline)
@@ -966,6 +966,17 @@ def _grown(cards: list[CardQuad], mm: float, px_per_mm: float) -> NDArray[np.int
 def _holds_any(contour: NDArray[np.int32], seeds: Mask) -> bool:
     """Whether a (filled) outline holds any pixel of `seeds`."""
     return _share_inside(contour, seeds, seeds, empty=0.0) > 0
+
+
+def _leads(outline: NDArray[np.int32], seeds: Mask) -> bool:
+    """Whether a faint blob is searched for cards: it holds part of `seeds` (the blobs no
+    card explains) or wraps round part of them (its hull holds some). A dark face's faint
+    blob is cut apart along the ring where it steps to a lighter print (a zero of the
+    difference a pixel wide): tempus-tall's back (tuning table 1000089), its oval nearly
+    touching both long sides, is two halves and the oval, and the halves hold none of the
+    oval's blob in the mask; a dark-rimmed face, its field the mat's grey, is a rim and a
+    numeral's ring round the numeral (uno-dark's green-8, table 1000240)."""
+    return _holds_any(np.asarray(cv2.convexHull(outline), np.int32), seeds)
 
 
 def _share_inside(contour: NDArray[np.int32], chosen: Mask | None, region: Mask,

@@ -968,3 +968,30 @@ def test_a_tile_lying_on_tiles_found_is_found_though_what_is_left_of_it_lacks_th
     left = _left_in_blob(top, tiles[:2])
     crooked = [q for q in left if np.hypot(*np.subtract(q.center_mm, tiles[3].center_mm)) < 2.0]
     assert len(crooked) == 1 and abs(crooked[0].angle_deg - tiles[3].angle_deg) < 4.0
+
+
+FAINT_SPLIT = ROOT / "tests" / "fixtures" / "vision" / "tempus_tall_faint_split.npz"
+
+
+def test_the_faint_pieces_of_a_face_cut_apart_round_its_print_are_all_searched() -> None:
+    # The faint search round tempus-tall's back on tuning table 1000089 (dim light, glare;
+    # 1 px/mm): its faint foreground, the blobs no card explains (the seeds: the mask shows
+    # only the light oval), and the picture of the difference. The dark field steps to the
+    # oval along a ring a pixel wide where the difference is nought, and the oval nearly
+    # touches both long sides: the field is two halves, and one holds none of the seeds.
+    # Searched only where a blob held seeds, the card was lost; a half wraps round the
+    # oval's blob, and with it the pieces mend into the card.
+    part = np.load(FAINT_SPLIT)
+    faint, seeds, truth = part["faint"], part["seeds"], part["truth"]
+    card_mm = (float(part["card_mm"][0]), float(part["card_mm"][1]))
+    contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    least = cards.FAINT_EVIDENCE * card_mm[0] * card_mm[1]
+    pieces = [np.asarray(c, np.int32) for c in contours if cv2.contourArea(c) >= least]
+    assert not all(cards._holds_any(piece, seeds) for piece in pieces)
+    assert all(cards._leads(piece, seeds) for piece in pieces)
+    found = cards._Finding(cv2.cvtColor(part["picture"], cv2.COLOR_GRAY2BGR), part["picture"],
+                           1.0, card_mm, faint, dark_rims=False,
+                           face_inset_mm=cards.FACE_INSET_MM)
+    found.mend([cards._Blob(piece, cv2.contourArea(piece), []) for piece in pieces])
+    assert [q for q in found.cards if np.linalg.norm(
+        np.array(q.corners_mm)[:, None] - truth[None], axis=2).min(axis=1).max() <= 2.0]
