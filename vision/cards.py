@@ -567,14 +567,14 @@ class _Finding:
         """The cards the fit missed in a blob, and other outlines there (extras, each with
         the cards it lies on as indices into the found and these): the parts of the blob
         outside the cards found, slivers LEFT_OPEN_MM wide cut off, explained each as a
-        card, a grid of cards, or fitted on its own; only outlines that are sharp steps in
-        the view (sharp_outline) are kept. The edge votes of a blob take a few side
-        positions per axis, 4 mm apart at least: a tile laid 2 mm along from the one it
-        touches, or one of many in a blob of several rows, gets no candidate of its own,
-        and one 1.5 mm off does not lie on the blob. Nor, where several cards of different
-        directions share a blob, does a card a few degrees off the blob's main direction;
-        the edges around a piece vote for it, and if it lies on cards found (`fit`: the
-        blob's) it is fitted in the whole blob (_on_found)."""
+        card, a grid of cards, or fitted on its own (on the blob's edges: _Fit.within);
+        only outlines that are sharp steps in the view (sharp_outline) are kept. The edge
+        votes of a blob take a few side positions per axis, 4 mm apart at least: a tile laid
+        2 mm along from the one it touches, or one of many in a blob of several rows, gets
+        no candidate of its own, and one 1.5 mm off does not lie on the blob. Nor, where
+        several cards of different directions share a blob, does a card a few degrees off
+        the blob's main direction; the edges around a piece vote for it, and if it lies on
+        cards found (`fit`: the blob's) it is fitted in the whole blob (_on_found)."""
         s = self.px_per_mm
         x, y, bw, bh = cv2.boundingRect(contour)
         rest = np.zeros((bh, bw), np.uint8)
@@ -599,12 +599,18 @@ class _Finding:
             grid = _as_card_or_grid(pts, area, self.card_mm)
             if not grid and not (low <= area <= high and self._holds_core(piece, rest, (x, y))):
                 continue  # (no card fits in it, or it is a hand or glare: not worth a fit)
-            fitted, others = (grid, []) if grid else _fit_cards(
-                piece, grey, s, self.card_mm, self.dark_rims, self.rims_seen, self.beside)
+            candidates = None if grid else fit.candidates_around(piece)
+            others: list[CardQuad] = []
+            if candidates is None:
+                fitted = grid or []
+            else:  # (on the blob's edges: vision.cards._Fit.within)
+                fitted, others = fit.within(piece).solve(candidates,
+                                                         _refined(area, self.card_area))
             sharp = [i for i, card in enumerate(fitted) if sharp_outline(card, grey, s)]
             index = {i: len(found) + len(cards) + n for n, i in enumerate(sharp)}
             cards.extend(fitted[i] for i in sharp)
-            on_top = [] if grid else self._on_found(piece, fit, grey, found + cards)
+            on_top = [] if candidates is None else self._on_found(piece, fit, candidates, grey,
+                                                                 found + cards)
             extras.extend(dataclasses.replace(e, beneath=tuple(index[i] for i in e.beneath
                                                               if i in index))
                           for e in others if sharp_outline(e, grey, s)
@@ -641,7 +647,7 @@ class _Finding:
         return [card for card in cards if not self._near_any(card, found)
                 and fit.on_top(card, found) and sharp_outline(card, grey, s)]
 
-    def _on_found(self, piece: NDArray[np.int32], fit: _Fit, grey: Frame,
+    def _on_found(self, piece: NDArray[np.int32], fit: _Fit, candidates: Vec, grey: Frame,
                   below: list[CardQuad]) -> list[CardQuad]:
         """The cards that the piece's edges vote for lying on cards found in the blob
         (`below`): the piece lacks what such a card covers of them (cut out with them), so
@@ -649,7 +655,7 @@ class _Finding:
         _Fit.lying_on) and kept if sharp, centred in the piece and half a card's width
         from the cards found (not one of them again)."""
         s = self.px_per_mm
-        return [card for card in fit.lying_on(piece, below)
+        return [card for card in fit.lying_on(piece, candidates, below)
                 if cv2.pointPolygonTest(piece, (card.center_mm[0] * s, card.center_mm[1] * s),
                                         False) >= 0
                 and not self._near_any(card, below) and sharp_outline(card, grey, s)]
@@ -1220,11 +1226,12 @@ def _blob_fit(contour: NDArray[np.int32], grey: Frame, px_per_mm: float,
     # whole numbers the same as over the whole ROI)
     ref = max(1.0, 0.5 * _percentile_f32(np.asarray(cv2.magnitude(edge_gx, edge_gy), np.float32
                                                     ).ravel(), 90)) if len(xs) else 1.0
+    near = None if beside is None or not rims_seen else np.ascontiguousarray(
+        beside[y0:y1, x0:x1])
     fit = _Fit(blob, edges, offset, px_per_mm, card_mm, (gx, gy), ref, xs, ys,
                edge_normal.astype(np.float64), dark_rims, rims_seen,
-               None if beside is None or not rims_seen
-               else np.asarray(cv2.bitwise_or(blob, beside[y0:y1, x0:x1]), np.uint8),
-               tuple(directions[VOTED_DIRECTIONS:]))
+               None if near is None else np.asarray(cv2.bitwise_or(blob, near), np.uint8),
+               near, tuple(directions[VOTED_DIRECTIONS:]))
     return fit, candidates
 
 
@@ -1303,6 +1310,8 @@ class _Fit:
     #: where a rim counts as shown (ROI pixels): the blob and the cards found beside it
     #: (_blob_fit's `beside`), or the blob alone (None)
     rims_shown_in: Mask | None = None
+    #: with `rims_seen`: the cards found beside the blob (ROI pixels of _blob_fit's `beside`)
+    beside: Mask | None = None
     #: the blob's edge directions (degrees mod 90) beyond those voted along (_directions)
     unvoted: tuple[float, ...] = ()
 
@@ -1393,10 +1402,10 @@ class _Fit:
                      and outline_kernels.overlap_area(quads_mm[extra], quads_mm[k]) >= limit
                      and self.lies_on(quads_mm[extra], quads_mm[k]))
 
-    def lying_on(self, piece: NDArray[np.int32], below: list[CardQuad]) -> list[CardQuad]:
-        """The cards that the edges in and around a piece of the blob vote for (and its own
-        corners and sides), fitted in the whole blob, that the piece alone cannot hold (a
-        fit on it had them to weigh) and that lie on cards `below` (on_top)."""
+    def candidates_around(self, piece: NDArray[np.int32]) -> Vec:
+        """The card outlines (ROI pixels) that the blob's edges in and around a piece of it
+        vote for (within the margin of a blob's own fit), and the piece's own corners and
+        sides: what a fit of the piece alone weighs, from the blob's edges."""
         s, offset = self.px_per_mm, self.offset
         x, y, w, h = cv2.boundingRect(piece)
         pad = round(4 * s)  # (the margin of a blob's own fit)
@@ -1408,15 +1417,38 @@ class _Fit:
                                  round(cv2.contourArea(piece)), s, self.card_mm)
         anchored = outline_kernels.anchored_quads(_outline_mm(piece, s), self.card_mm, s,
                                                   offset)
-        found, _ = self.solve(np.concatenate([votes, anchored]), REFINED)
-        if not found:
-            return []
+        return np.concatenate([votes, anchored])
+
+    def _piece_mask(self, piece: NDArray[np.int32]) -> Mask:
+        """A piece of the blob drawn in the blob's ROI."""
         on_piece = np.zeros_like(self.blob)
         cv2.drawContours(on_piece, [piece], -1, 255, -1,
-                         offset=(-round(offset[0]), -round(offset[1])))
+                         offset=(-round(self.offset[0]), -round(self.offset[1])))
+        return on_piece
+
+    def within(self, piece: NDArray[np.int32]) -> _Fit:
+        """The fit of a piece of the blob on the blob's edges, gradient and seams: the
+        piece's mask in place of the blob's (what a candidate must lie on, and where its
+        sides are free). A piece's own Canny pass cost as much as its blob's and mostly
+        found no card (the part of a card that others hide lacks a corner)."""
+        on_piece = self._piece_mask(piece)
+        shown_in = None if self.beside is None else np.asarray(
+            cv2.bitwise_or(on_piece, self.beside), np.uint8)
+        return dataclasses.replace(self, blob=on_piece, rims_shown_in=shown_in, unvoted=())
+
+    def lying_on(self, piece: NDArray[np.int32], candidates: Vec, below: list[CardQuad]
+                 ) -> list[CardQuad]:
+        """The cards among the `candidates` around a piece of the blob (candidates_around),
+        fitted in the whole blob, that the piece alone cannot hold (a fit on it had them to
+        weigh) and that lie on cards `below` (on_top)."""
+        found, _ = self.solve(candidates, REFINED)
+        if not found:
+            return []
+        s, offset = self.px_per_mm, self.offset
         held = outline_kernels.cover(np.array([card.corners_mm for card in found]), offset, s,
-                                     on_piece, _GRID_S_FLAT, _GRID_T_FLAT, _GRID_CORNER_INDEX,
-                                     MIN_COVER, _cover_inset(self.dark_rims))
+                                     self._piece_mask(piece), _GRID_S_FLAT, _GRID_T_FLAT,
+                                     _GRID_CORNER_INDEX, MIN_COVER,
+                                     _cover_inset(self.dark_rims))
         return [card for card, in_piece in zip(found, held.tolist(), strict=True)
                 if not in_piece and self.on_top(card, below)]
 
