@@ -535,7 +535,9 @@ def frame_to_full(args: argparse.Namespace) -> NDArray[np.float64]:
 def learning_cost(reader: TableReader, frame: Image, full: Image | None = None) -> float:
     """How much longer a frame that also learns the mat model takes than one that does not
     (ms), the same frame read again by the same reader: it learns on every LEARN_EVERY-th
-    frame it reads (the calibrating one first, the measured one second)."""
+    frame it reads (the calibrating one first, the measured one second). The same frame
+    read again is read in full (reuse_still off), not given its reading again."""
+    reader.reuse_still = False
     times = []
     for _ in range(3, LEARN_EVERY + 1):
         start = time.perf_counter()

@@ -7,6 +7,11 @@
 A camera with a second, larger stream of the same instant (a Pi camera's full frame)
 passes it too, `reader.read(frame, full=full)`: cards are found on the small frame and
 cut for naming from the large one, where a small card or a tile has its detail.
+
+A table lies still for seconds between moves: a frame whose pixels are those of the last
+frame read in full, within the camera's noise (vision.still), gets that frame's reading
+again (`repeated`) once FULL_READS frames in a row have been read in full so and alike,
+each naming every card with nothing covering the mat.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from vision.cards import (
 from vision.compiled import box_means, grid_medians
 from vision.identify import PATCH_SIZE, Identifier
 from vision.mat import MAT_BGR, MatSpec, TagPlacement
+from vision.still import StillTest
 
 DETECT_PX_PER_MM = 1.0
 THUMBNAIL_PX_PER_MM = 0.5
@@ -65,6 +71,11 @@ MIN_COVERED = 0.05  # share of a card below which a cover takes too little from 
 # covered less, none named; of 16 covered 5-20 %, 8, each right)
 MAX_COVERED = 0.2  # share of a card beyond which its uncovered part is too little to name
 SAME_SHAPE = 0.01  # how far a full frame's aspect ratio may differ from the small frame's
+FULL_READS = 3  # frames of a still table read in full, alike, before its reading is repeated:
+# a tracker's agreeing frames (firmware.tracker, 3) each read the table anew (a card's outline
+# in a pile is one of candidates a degree apart, the angle it settles with their median), and
+# a frame that missed a card the others found does not stand for the frames after it
+ALIKE_MM = 2.0  # how far a card may lie from where the frame before had it, the readings alike
 
 
 @dataclass
@@ -94,6 +105,37 @@ class TableReading:
     obstructed: bool
     thumbnail: NDArray[np.uint8] = field(repr=False)
     clutter: list[Clutter] = field(default_factory=list)
+    #: The frame showed the table as the last frame read in full did, within the camera's
+    #: noise: this is that frame's reading again (its thumbnail too), nothing found anew.
+    repeated: bool = False
+
+
+@dataclass
+class _LastRead:
+    """The last frame read in full, while its reading may be given again: how frames are
+    compared with it, its picture, the reading, the shape of its full frame if any, and
+    how many frames in a row were read in full showing the table so (this one too)."""
+
+    still: StillTest
+    picture: NDArray[np.uint8] = field(repr=False)
+    reading: TableReading = field(repr=False)
+    full_shape: tuple[int, ...] | None = None
+    read_in_full: int = 1
+    #: the frame's top-down view and what was found on it: a frame given this reading again
+    #: that falls due to teach the mat model (LEARN_EVERY) teaches it these
+    view: tuple[Frame, CardScan] | None = field(default=None, repr=False)
+
+    def compare(self, image: Frame, full: Frame | None, calibration: Calibration | None
+                ) -> tuple[bool, NDArray[np.uint8] | None]:
+        """Whether a frame (with its full twin, and a calibration if one is given) shows the
+        table as this frame did, and its picture if one was made (kept, if it is read in
+        full, for the frames after it: a picture is made once a frame)."""
+        if ((calibration is not None and calibration is not self.still.calibration)
+                or self.full_shape != (None if full is None else full.shape)
+                or image.shape != self.still.frame_shape):
+            return False, None
+        now = self.still.picture(image)
+        return self.still.same(self.picture, image, now), now
 
 
 @dataclass
@@ -171,11 +213,16 @@ class TableReader:
 
     It calibrates again when asked (`recalibrate()`), when the frame size changes, or
     when the mat tags no longer show where the calibration expects them.
+
+    With `reuse_still` (the default), a frame of a still table gets the reading of the
+    last frame read in full again (see the module's note); a benchmark that times the
+    same frame read again turns it off.
     """
 
     def __init__(self, mat: MatSpec, identifier: Identifier,
                  card_mm: tuple[float, float], px_per_mm: float = DETECT_PX_PER_MM,
-                 dark_rims: bool = False, dark_faces: bool = False) -> None:
+                 dark_rims: bool = False, dark_faces: bool = False,
+                 reuse_still: bool = True) -> None:
         self.mat = mat
         self.identifier = identifier
         self.card_mm = card_mm
@@ -189,6 +236,9 @@ class TableReader:
         self._sharp: SharpCut | None = None  # cuts from the full frames
         self._frames = 0  # frames read since the model was learnt
         self._tag_bands: NDArray[np.int64] | None = None  # view boxes of _tag_band_spans
+        self.reuse_still = reuse_still
+        self._last: _LastRead | None = None  # the last frame read in full, if reusable
+        self._still: StillTest | None = None  # planned once per calibration and frame size
 
     @property
     def calibration(self) -> Calibration | None:
@@ -196,6 +246,7 @@ class TableReader:
 
     def recalibrate(self) -> None:
         """Forget the calibration; the next frame calibrates again."""
+        self._last = None
         self._calibration = None
         self._valid = None
         self._model = None
@@ -208,6 +259,19 @@ class TableReader:
         full frame): the cards found on `frame` are cut from it for naming."""
         image = _bgr(check_frame(frame))
         source = NamingSource(image) if full is None else NamingSource.of(image, full)
+        last, self._last = self._last, None
+        still, picture = (False, None) if last is None else last.compare(
+            image, source.full, calibration)
+        if last is not None and still and last.read_in_full >= FULL_READS:
+            self._last = last
+            self._frames += 1
+            if self._frames % LEARN_EVERY == 0 and last.view is not None:
+                # the model learns on the frames it always did (frames read in full alone
+                # would shift which frames it learns from, and what it later finds)
+                self._learn(*last.view, self._current()[1])
+            reading = last.reading
+            return dataclasses.replace(reading, cards=list(reading.cards),
+                                       clutter=list(reading.clutter), repeated=True)
         if source.full is not None:  # planned on the frame that calibrates, a one-off
             self._sharp_cut(source.full.shape)
         if calibration is not None:
@@ -259,8 +323,20 @@ class TableReader:
         obstructed = covered or any(
             c.area_mm2 >= (REACHING_CARD_AREAS if c.at_edge else OBSTRUCTED_CARD_AREAS) * card_area
             for c in scan.clutter)
-        return TableReading(cards=cards, obstructed=obstructed, thumbnail=self._thumbnail(grey),
-                            clutter=scan.clutter)
+        reading = TableReading(cards=cards, obstructed=obstructed,
+                               thumbnail=self._thumbnail(grey), clutter=scan.clutter)
+        if self.reuse_still and not obstructed and all(c.code is not None for c in cards):
+            # (an unknown card is read again in full: each frame is another chance to name it)
+            test = self._still_test(cal, image.shape)
+            alike = (last is not None and still and test is last.still
+                     and _alike(last.reading, reading))
+            if picture is None or last is None or test is not last.still:
+                picture = test.picture(image)  # (else made for the comparison already)
+            self._last = _LastRead(test, picture, reading,
+                                   None if source.full is None else source.full.shape,
+                                   last.read_in_full + 1 if last is not None and alike else 1,
+                                   (top, scan))
+        return reading
 
     def _name_cards(self, source: NamingSource, cal: Calibration, scan: CardScan
                     ) -> tuple[list[CardQuad], list[tuple[str | None, float]]]:
@@ -429,6 +505,14 @@ class TableReader:
         if self._sharp is None or self._sharp.frame_shape != frame_shape:
             self._sharp = SharpCut.for_frames(frame_shape)
         return self._sharp
+
+    def _still_test(self, cal: Calibration, frame_shape: tuple[int, ...]) -> StillTest:
+        """How frames are compared with the last one read in full (planned once per
+        calibration and frame size)."""
+        if (self._still is None or self._still.calibration is not cal
+                or self._still.frame_shape != frame_shape):
+            self._still = StillTest.plan(cal, frame_shape)
+        return self._still
 
     def _warp(self, image: Frame, cal: Calibration) -> Frame:
         """The top-down view of the frame (planned once per calibration and frame size)."""
@@ -620,6 +704,22 @@ def cut_sharp(image: Frame, corners_px: NDArray[np.float64], size: tuple[int, in
     # a pixel of the shrunk part is the mean of factor x factor, centred at f q + (f - 1) / 2
     return warp_patch(np.asarray(part, np.uint8),
                       (corners_px - (x0, y0) - (factor - 1) / 2) / factor, size)
+
+
+def _alike(a: TableReading, b: TableReading) -> bool:
+    """Whether two readings say the same: the same cards, each within ALIKE_MM of where the
+    other has it, and as much clutter."""
+    if len(a.cards) != len(b.cards) or len(a.clutter) != len(b.clutter):
+        return False
+    left = list(b.cards)
+    for card in a.cards:
+        match = next((o for o in left if o.code == card.code and o.table_mm is not None
+                      and card.table_mm is not None
+                      and math.dist(o.table_mm, card.table_mm) <= ALIKE_MM), None)
+        if match is None:
+            return False
+        left.remove(match)
+    return True
 
 
 def _bgr(image: Frame) -> Frame:
