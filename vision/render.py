@@ -916,6 +916,12 @@ def _light(image: Image, lighting: Lighting) -> F32:
     return np.asarray(frame, dtype=np.float32)
 
 
+def sensor_noise(image: Image, rng: np.random.Generator, sigma: float = 2.0) -> Image:
+    """A rendered frame rendered without noise (`noise_sigma=0`, no JPEG) with the sensor's
+    noise added: the camera's next frame of a scene that did not change."""
+    return _sensor(image.astype(np.float32), rng, sigma)
+
+
 def _sensor(frame: F32, rng: np.random.Generator, sigma: float) -> Image:
     """Add near-Gaussian sensor noise (a centred sum of two uniform random bytes) and
     quantise to bytes, in one pass."""
