@@ -21,6 +21,16 @@ where that goes on the same place. Each is replayed through the whole pipeline
 - false take-backs: take-backs the table did not make.
 
 Each is given per 100 moves made by the table.
+
+Then the reader's own CPU time per frame over the sessions' frames (single-threaded), each
+frame read twice in turn: by a reader that reads every frame in full, as before a still
+table was read once, and by one that reads as play does (vision.still: a frame within the
+camera's noise of the last one read in full gets its reading again): median, 90th
+percentile, and the share of frames whose reading was repeated. The sessions' frames are
+mostly hands moving (about 8 frames a move, each settle 5 frames whose cards the renderer
+bends anew); `--pause N` adds N frames of the table at rest after each settle (N / 5
+seconds, only the sensor's noise new: SessionWriter.pause_frames), as a real table lies
+still between moves.
 """
 
 from __future__ import annotations
@@ -36,13 +46,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision_bench import HELD_OUT_SEEDS, held_out_seed  # noqa: E402  (beside this file)
 
-from firmware.session import replay_session  # noqa: E402
+from firmware.enrollment import build_reader  # noqa: E402
+from firmware.session import replay_session, session_mat  # noqa: E402
+from hardware.camera import read_session_metadata  # noqa: E402
+from referee.games import get_game  # noqa: E402
 from scripts.fixtures import camera, deserto, tempus, uno  # noqa: E402
 from vision.render import Lighting  # noqa: E402
 
@@ -65,9 +79,13 @@ class Tally:
     frames: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: the reader's CPU ms per frame: every frame read in full, and read as play reads
+    full_ms: list[float] = field(default_factory=list)
+    play_ms: list[float] = field(default_factory=list)
+    repeated: int = 0
 
 
-def _render(game: str, seed: int, moves: int, folder: Path) -> Path | None:
+def _render(game: str, seed: int, moves: int, folder: Path, pause: int = 0) -> Path | None:
     """Render one session of `game` into `folder`; None when the simulation gives none."""
     rng = np.random.default_rng(seed)
     low, high = SEATS[game]
@@ -75,14 +93,15 @@ def _render(game: str, seed: int, moves: int, folder: Path) -> Path | None:
     light = LIGHTS[int(rng.integers(len(LIGHTS)))]
     if game == "deserto":
         plan = deserto.SessionPlan("bench", names, light, seed, flagged_brigand=True,
-                                   reaches=True)
+                                   reaches=True, pause_frames=pause)
         steps, _ = deserto.simulate(plan, seed)
         deserto.render_session(plan, steps[:moves], seed, folder)
         return folder / "bench"
     module = tempus if game == "tempus" else uno
     # a flagged card, swapped for the seat's next one in one reach where it can be
     wanted = ("TEMPUS-ORDER",) if game == "tempus" else ("UNO-MATCH", "swap")
-    shared = camera.SessionPlan("bench", names, light, seed, wanted, reaches=True)
+    shared = camera.SessionPlan("bench", names, light, seed, wanted, reaches=True,
+                                pause_frames=pause)
     result = module.simulate(shared, seed)  # type: ignore[attr-defined]
     if result is None:
         return None
@@ -122,17 +141,47 @@ def score(session: Path, tally: Tally) -> None:
                            f"asks {asks[:3]}")
 
 
-def run(game: str, sessions: int, moves: int, seed_base: int) -> Tally:
+def time_reader(session: Path, tally: Tally) -> None:
+    """Read the session's frames with a reader that reads every frame in full and with one
+    that reads as play does, in turn frame by frame, and keep each read's CPU time."""
+    metadata = read_session_metadata(session)
+    deck = get_game(metadata["match"]["game"]).deck
+    mat = session_mat(metadata, session)
+    in_full, in_play = build_reader(deck, mat, save=False), build_reader(deck, mat, save=False)
+    in_full.reuse_still = False
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        for line in (session / "events.jsonl").read_text().splitlines():
+            event = json.loads(line)
+            if "frame" not in event:
+                continue
+            frame = cv2.imread(str(session / event["frame"]))
+            full = cv2.imread(str(session / event["full"])) if "full" in event else None
+            for reader, times in ((in_full, tally.full_ms), (in_play, tally.play_ms)):
+                start = time.process_time()
+                try:
+                    reading = reader.read(frame, full=full)
+                except Exception:  # a frame the pipeline notes and skips: timed all the same
+                    reading = None
+                times.append(1000 * (time.process_time() - start))
+            tally.repeated += reading is not None and reading.repeated
+    finally:
+        cv2.setNumThreads(threads)
+
+
+def run(game: str, sessions: int, moves: int, seed_base: int, pause: int = 0) -> Tally:
     tally = Tally()
     seed = seed_base
     with tempfile.TemporaryDirectory() as tmp:
         while tally.sessions < sessions:
             seed += 1
             folder = Path(tmp) / f"s{seed}"
-            session = _render(game, seed, moves, folder)
+            session = _render(game, seed, moves, folder, pause)
             if session is None:
                 continue
             score(session, tally)
+            time_reader(session, tally)
             if tally.notes and not tally.notes[-1].startswith("seed"):
                 tally.notes[-1] = f"seed {seed}, {tally.notes[-1]}"
             print(f"  {game} seed {seed}: {tally.sessions}/{sessions} sessions, "
@@ -150,12 +199,14 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--moves", type=int, default=16, help="steps of each game rendered")
     parser.add_argument("--seed-base", type=held_out_seed, default=HELD_OUT_SEEDS)
+    parser.add_argument("--pause", type=int, default=0,
+                        help="frames of the table at rest after each settle (5 a second)")
     args = parser.parse_args()
     print("| game | sessions (exact) | moves | false flags | missed moves | false questions "
           "| false take-backs | per 100 moves: flags / missed / questions |")
     print("|---|---|---|---|---|---|---|---|")
     for game in args.game or sorted(SEATS):
-        t = run(game, args.sessions, args.moves, args.seed_base)
+        t = run(game, args.sessions, args.moves, args.seed_base, args.pause)
         print(f"| {game} | {t.sessions} ({t.exact}) | {t.moves} | {t.false_flags} | {t.missed} "
               f"| {t.false_questions} | {t.false_take_backs} | {per_100(t.false_flags, t.moves)}"
               f" / {per_100(t.missed, t.moves)} / {per_100(t.false_questions, t.moves)} |")
@@ -163,6 +214,12 @@ def main() -> None:
             print(f"    {note}", file=sys.stderr)
         print(f"    replay {1000 * t.seconds / max(t.frames, 1):.1f} ms per frame "
               f"({t.frames} frames)", file=sys.stderr)
+        full, play = np.array(t.full_ms), np.array(t.play_ms)
+        print(f"    {game} reader CPU ms per frame ({len(full)} frames, pause {args.pause}): "
+              f"every frame in full median {np.median(full):.1f}, 90th percentile "
+              f"{np.percentile(full, 90):.1f}; a still table read once median "
+              f"{np.median(play):.1f}, 90th percentile {np.percentile(play, 90):.1f}, "
+              f"{100 * t.repeated / max(len(play), 1):.0f} % of frames repeated")
 
 
 if __name__ == "__main__":
