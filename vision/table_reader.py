@@ -8,10 +8,11 @@ A camera with a second, larger stream of the same instant (a Pi camera's full fr
 passes it too, `reader.read(frame, full=full)`: cards are found on the small frame and
 cut for naming from the large one, where a small card or a tile has its detail.
 
-A table lies still for seconds between moves: a frame whose pixels are those of the last
-frame read in full, within the camera's noise (vision.still), gets that frame's reading
-again (`repeated`) once FULL_READS frames in a row have been read in full so and alike,
-each naming every card with nothing covering the mat.
+A table lies still for seconds between moves: once FULL_READS frames in a row have been
+read in full alike, each naming every card with nothing covering the mat, a frame whose
+pixels are those of the last of them, within the camera's noise (vision.still), gets that
+frame's reading again (`repeated`). Only then are frames compared: a frame of a table that
+changes is read with no comparison's cost.
 """
 
 from __future__ import annotations
@@ -113,11 +114,12 @@ class TableReading:
 @dataclass
 class _LastRead:
     """The last frame read in full, while its reading may be given again: how frames are
-    compared with it, its picture, the reading, the shape of its full frame if any, and
-    how many frames in a row were read in full showing the table so (this one too)."""
+    compared with it, its picture (once FULL_READS frames in a row were read alike), the
+    reading, the shape of its full frame if any, and how many frames in a row were read
+    in full alike (this one too)."""
 
     still: StillTest
-    picture: NDArray[np.uint8] = field(repr=False)
+    picture: NDArray[np.uint8] | None = field(repr=False)
     reading: TableReading = field(repr=False)
     full_shape: tuple[int, ...] | None = None
     read_in_full: int = 1
@@ -130,7 +132,8 @@ class _LastRead:
         """Whether a frame (with its full twin, and a calibration if one is given) shows the
         table as this frame did, and its picture if one was made (kept, if it is read in
         full, for the frames after it: a picture is made once a frame)."""
-        if ((calibration is not None and calibration is not self.still.calibration)
+        if (self.picture is None
+                or (calibration is not None and calibration is not self.still.calibration)
                 or self.full_shape != (None if full is None else full.shape)
                 or image.shape != self.still.frame_shape):
             return False, None
@@ -262,7 +265,7 @@ class TableReader:
         last, self._last = self._last, None
         still, picture = (False, None) if last is None else last.compare(
             image, source.full, calibration)
-        if last is not None and still and last.read_in_full >= FULL_READS:
+        if last is not None and still:
             self._last = last
             self._frames += 1
             if self._frames % LEARN_EVERY == 0 and last.view is not None:
@@ -328,14 +331,16 @@ class TableReader:
         if self.reuse_still and not obstructed and all(c.code is not None for c in cards):
             # (an unknown card is read again in full: each frame is another chance to name it)
             test = self._still_test(cal, image.shape)
-            alike = (last is not None and still and test is last.still
+            # alike: the reading says what the last said, and no comparison found the pixels
+            # changed (a card nudged still reads alike: FULL_READS of it are read in full)
+            alike = (last is not None and test is last.still and picture is None
                      and _alike(last.reading, reading))
-            if picture is None or last is None or test is not last.still:
-                picture = test.picture(image)  # (else made for the comparison already)
+            read_in_full = last.read_in_full + 1 if last is not None and alike else 1
+            # (no frame is compared with one of the first FULL_READS - 1: no picture of it)
+            picture = test.picture(image) if read_in_full >= FULL_READS else None
             self._last = _LastRead(test, picture, reading,
                                    None if source.full is None else source.full.shape,
-                                   last.read_in_full + 1 if last is not None and alike else 1,
-                                   (top, scan))
+                                   read_in_full, (top, scan))
         return reading
 
     def _name_cards(self, source: NamingSource, cal: Calibration, scan: CardScan
