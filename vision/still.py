@@ -80,13 +80,11 @@ class StillTest:
         return np.asarray(cv2.resize(part, ((x1 - x0) // SHRINK, (y1 - y0) // SHRINK),
                                      interpolation=cv2.INTER_AREA), np.uint8)
 
-    def same(self, before: NDArray[np.uint8], image: Frame,
-             now: NDArray[np.uint8] | None = None) -> bool:
-        """Whether `image` (whose picture is `now`, if made already) shows the mat as the
-        frame whose picture is `before` did."""
+    def same(self, before: NDArray[np.uint8], image: Frame) -> bool:
+        """Whether `image` shows the mat as the frame whose picture is `before` did."""
         if image.shape != self.frame_shape:
             return False
-        now = self.picture(image) if now is None else now
+        now = self.picture(image)
         if now.shape != before.shape or now.size == 0:
             return False
         difference = np.asarray(cv2.absdiff(now, before), np.uint8)

@@ -127,18 +127,16 @@ class _LastRead:
     #: that falls due to teach the mat model (LEARN_EVERY) teaches it these
     view: tuple[Frame, CardScan] | None = field(default=None, repr=False)
 
-    def compare(self, image: Frame, full: Frame | None, calibration: Calibration | None
-                ) -> tuple[bool, NDArray[np.uint8] | None]:
+    def shown_again(self, image: Frame, full: Frame | None, calibration: Calibration | None
+                    ) -> bool:
         """Whether a frame (with its full twin, and a calibration if one is given) shows the
-        table as this frame did, and its picture if one was made (kept, if it is read in
-        full, for the frames after it: a picture is made once a frame)."""
+        table as this frame did; False too where it is not compared (no picture of this
+        frame, another calibration, another shape of frame or full frame)."""
         if (self.picture is None
                 or (calibration is not None and calibration is not self.still.calibration)
-                or self.full_shape != (None if full is None else full.shape)
-                or image.shape != self.still.frame_shape):
-            return False, None
-        now = self.still.picture(image)
-        return self.still.same(self.picture, image, now), now
+                or self.full_shape != (None if full is None else full.shape)):
+            return False
+        return self.still.same(self.picture, image)
 
 
 @dataclass
@@ -263,9 +261,7 @@ class TableReader:
         image = _bgr(check_frame(frame))
         source = NamingSource(image) if full is None else NamingSource.of(image, full)
         last, self._last = self._last, None
-        still, picture = (False, None) if last is None else last.compare(
-            image, source.full, calibration)
-        if last is not None and still:
+        if last is not None and last.shown_again(image, source.full, calibration):
             self._last = last
             self._frames += 1
             if self._frames % LEARN_EVERY == 0 and last.view is not None:
@@ -332,8 +328,9 @@ class TableReader:
             # (an unknown card is read again in full: each frame is another chance to name it)
             test = self._still_test(cal, image.shape)
             # alike: the reading says what the last said, and no comparison found the pixels
-            # changed (a card nudged still reads alike: FULL_READS of it are read in full)
-            alike = (last is not None and test is last.still and picture is None
+            # changed (the last had a picture: this frame was compared with it and is read in
+            # full, so it changed; a card nudged reads alike, and FULL_READS of it are read)
+            alike = (last is not None and test is last.still and last.picture is None
                      and _alike(last.reading, reading))
             read_in_full = last.read_in_full + 1 if last is not None and alike else 1
             # (no frame is compared with one of the first FULL_READS - 1: no picture of it)
