@@ -599,18 +599,19 @@ class _Finding:
             grid = _as_card_or_grid(pts, area, self.card_mm)
             if not grid and not (low <= area <= high and self._holds_core(piece, rest, (x, y))):
                 continue  # (no card fits in it, or it is a hand or glare: not worth a fit)
-            candidates = None if grid else fit.candidates_around(piece)
             others: list[CardQuad] = []
-            if candidates is None:
-                fitted = grid or []
-            else:  # (on the blob's edges: vision.cards._Fit.within)
-                fitted, others = fit.within(piece).solve(candidates,
-                                                         _refined(area, self.card_area))
+            on_top: list[CardQuad] = []
+            if grid:
+                fitted = grid
+            else:  # (on the blob's edges: _Fit.within)
+                candidates = fit.candidates_around(piece)
+                inside = fit.within(piece)
+                fitted, others = inside.solve(candidates, _refined(area, self.card_area))
             sharp = [i for i, card in enumerate(fitted) if sharp_outline(card, grey, s)]
             index = {i: len(found) + len(cards) + n for n, i in enumerate(sharp)}
             cards.extend(fitted[i] for i in sharp)
-            on_top = [] if candidates is None else self._on_found(piece, fit, candidates, grey,
-                                                                 found + cards)
+            if not grid:
+                on_top = self._on_found(piece, fit, inside.blob, candidates, grey, found + cards)
             extras.extend(dataclasses.replace(e, beneath=tuple(index[i] for i in e.beneath
                                                               if i in index))
                           for e in others if sharp_outline(e, grey, s)
@@ -647,15 +648,15 @@ class _Finding:
         return [card for card in cards if not self._near_any(card, found)
                 and fit.on_top(card, found) and sharp_outline(card, grey, s)]
 
-    def _on_found(self, piece: NDArray[np.int32], fit: _Fit, candidates: Vec, grey: Frame,
-                  below: list[CardQuad]) -> list[CardQuad]:
+    def _on_found(self, piece: NDArray[np.int32], fit: _Fit, on_piece: Mask, candidates: Vec,
+                  grey: Frame, below: list[CardQuad]) -> list[CardQuad]:
         """The cards that the piece's edges vote for lying on cards found in the blob
         (`below`): the piece lacks what such a card covers of them (cut out with them), so
         no fit on the piece weighs it; they are fitted in the whole blob (its `fit`:
-        _Fit.lying_on) and kept if sharp, centred in the piece and half a card's width
-        from the cards found (not one of them again)."""
+        _Fit.lying_on; `on_piece`, the piece drawn in its ROI) and kept if sharp, centred
+        in the piece and half a card's width from the cards found (not one of them again)."""
         s = self.px_per_mm
-        return [card for card in fit.lying_on(piece, candidates, below)
+        return [card for card in fit.lying_on(on_piece, candidates, below)
                 if cv2.pointPolygonTest(piece, (card.center_mm[0] * s, card.center_mm[1] * s),
                                         False) >= 0
                 and not self._near_any(card, below) and sharp_outline(card, grey, s)]
@@ -1419,34 +1420,30 @@ class _Fit:
                                                   offset)
         return np.concatenate([votes, anchored])
 
-    def _piece_mask(self, piece: NDArray[np.int32]) -> Mask:
-        """A piece of the blob drawn in the blob's ROI."""
-        on_piece = np.zeros_like(self.blob)
-        cv2.drawContours(on_piece, [piece], -1, 255, -1,
-                         offset=(-round(self.offset[0]), -round(self.offset[1])))
-        return on_piece
-
     def within(self, piece: NDArray[np.int32]) -> _Fit:
         """The fit of a piece of the blob on the blob's edges, gradient and seams: the
         piece's mask in place of the blob's (what a candidate must lie on, and where its
         sides are free). A piece's own Canny pass cost as much as its blob's and mostly
         found no card (the part of a card that others hide lacks a corner)."""
-        on_piece = self._piece_mask(piece)
+        on_piece = np.zeros_like(self.blob)  # (the piece drawn in the blob's ROI)
+        cv2.drawContours(on_piece, [piece], -1, 255, -1,
+                         offset=(-round(self.offset[0]), -round(self.offset[1])))
         shown_in = None if self.beside is None else np.asarray(
             cv2.bitwise_or(on_piece, self.beside), np.uint8)
         return dataclasses.replace(self, blob=on_piece, rims_shown_in=shown_in, unvoted=())
 
-    def lying_on(self, piece: NDArray[np.int32], candidates: Vec, below: list[CardQuad]
+    def lying_on(self, on_piece: Mask, candidates: Vec, below: list[CardQuad]
                  ) -> list[CardQuad]:
         """The cards among the `candidates` around a piece of the blob (candidates_around),
-        fitted in the whole blob, that the piece alone cannot hold (a fit on it had them to
-        weigh) and that lie on cards `below` (on_top)."""
+        fitted in the whole blob, that the piece alone (`on_piece`: drawn in the ROI, as
+        within's fit has it) cannot hold (a fit on it had them to weigh) and that lie on
+        cards `below` (on_top)."""
         found, _ = self.solve(candidates, REFINED)
         if not found:
             return []
         s, offset = self.px_per_mm, self.offset
         held = outline_kernels.cover(np.array([card.corners_mm for card in found]), offset, s,
-                                     self._piece_mask(piece), _GRID_S_FLAT, _GRID_T_FLAT,
+                                     on_piece, _GRID_S_FLAT, _GRID_T_FLAT,
                                      _GRID_CORNER_INDEX, MIN_COVER,
                                      _cover_inset(self.dark_rims))
         return [card for card, in_piece in zip(found, held.tolist(), strict=True)
