@@ -55,9 +55,10 @@ from vision_bench import HELD_OUT_SEEDS, held_out_seed  # noqa: E402  (beside th
 
 from firmware.enrollment import build_reader  # noqa: E402
 from firmware.session import replay_session, session_mat  # noqa: E402
-from hardware.camera import read_session_metadata  # noqa: E402
+from hardware.camera import ReplayCamera, read_session_metadata  # noqa: E402
 from referee.games import get_game  # noqa: E402
 from scripts.fixtures import camera, deserto, tempus, uno  # noqa: E402
+from vision.calibration import VisionError  # noqa: E402
 from vision.render import Lighting  # noqa: E402
 
 SEATS = {"deserto": (2, 4), "tempus": (2, 5), "uno": (2, 6)}
@@ -152,20 +153,16 @@ def time_reader(session: Path, tally: Tally) -> None:
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:
-        for line in (session / "events.jsonl").read_text().splitlines():
-            event = json.loads(line)
-            if "frame" not in event:
-                continue
-            frame = cv2.imread(str(session / event["frame"]))
-            full = cv2.imread(str(session / event["full"])) if "full" in event else None
-            for reader, times in ((in_full, tally.full_ms), (in_play, tally.play_ms)):
-                start = time.process_time()
-                try:
-                    reading = reader.read(frame, full=full)
-                except Exception:  # a frame the pipeline notes and skips: timed all the same
-                    reading = None
-                times.append(1000 * (time.process_time() - start))
-            tally.repeated += reading is not None and reading.repeated
+        with ReplayCamera(session) as frames:
+            while (frame := frames.read()) is not None:
+                for reader, times in ((in_full, tally.full_ms), (in_play, tally.play_ms)):
+                    start = time.process_time()
+                    try:
+                        reading = reader.read(frame.image, full=frame.full)
+                    except VisionError:  # a frame the pipeline notes and skips: timed too
+                        reading = None
+                    times.append(1000 * (time.process_time() - start))
+                tally.repeated += reading is not None and reading.repeated
     finally:
         cv2.setNumThreads(threads)
 
