@@ -121,11 +121,11 @@ class _LastRead:
     still: StillTest
     picture: NDArray[np.uint8] | None = field(repr=False)
     reading: TableReading = field(repr=False)
-    full_shape: tuple[int, ...] | None = None
-    read_in_full: int = 1
+    full_shape: tuple[int, ...] | None
+    read_in_full: int
     #: the frame's top-down view and what was found on it: a frame given this reading again
     #: that falls due to teach the mat model (LEARN_EVERY) teaches it these
-    view: tuple[Frame, CardScan] | None = field(default=None, repr=False)
+    view: tuple[Frame, CardScan] = field(repr=False)
 
     def shown_again(self, image: Frame, full: Frame | None, calibration: Calibration | None
                     ) -> bool:
@@ -264,7 +264,7 @@ class TableReader:
         if last is not None and last.shown_again(image, source.full, calibration):
             self._last = last
             self._frames += 1
-            if self._frames % LEARN_EVERY == 0 and last.view is not None:
+            if self._frames % LEARN_EVERY == 0:
                 # the model learns on the frames it always did (frames read in full alone
                 # would shift which frames it learns from, and what it later finds)
                 self._learn(*last.view, self._current()[1])
