@@ -417,12 +417,19 @@ def odd_borders(crops: Sequence[Image8],
 
 
 def moved(before: Sequence[LaidCard], after: Sequence[LaidCard]) -> bool:
-    """Whether the layout changed between two frames (a card added, taken or moved)."""
+    """Whether the layout changed between two frames (a card added, taken or moved): each
+    card has one within STILL_MM in the other frame, both ways (cards lie a card apart,
+    so that pairs them one to one). Centres sorted and paired in order did not: cards laid
+    in a column lie at nearly the same x, and a tenth of a millimetre's jitter swapped
+    their order, so a still layout seemed moved 125 mm."""
     if len(before) != len(after):
         return True
-    left = sorted(c.center_mm for c in before)
-    right = sorted(c.center_mm for c in after)
-    return any(math.dist(a, b) > STILL_MM for a, b in zip(left, right, strict=True))
+    return not (_each_near(before, after) and _each_near(after, before))
+
+
+def _each_near(cards: Sequence[LaidCard], others: Sequence[LaidCard]) -> bool:
+    return all(any(math.dist(card.center_mm, other.center_mm) <= STILL_MM for other in others)
+               for card in cards)
 
 
 def grid_rows(count: int, columns: int = GRID_COLUMNS) -> list[int]:

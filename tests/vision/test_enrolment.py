@@ -18,6 +18,7 @@ from vision.calibration import calibrate
 from vision.deck_art import FaceArt, paint_face
 from vision.deck_measure import measure_deck
 from vision.enrolment import (
+    LaidCard,
     blurred,
     border_colour,
     cards_in_photos,
@@ -28,6 +29,7 @@ from vision.enrolment import (
     grid_places_mm,
     grid_rows,
     in_grid_order,
+    moved,
     odd_borders,
     off_size,
     seen_px_per_mm,
@@ -224,6 +226,20 @@ def test_the_grid_the_page_draws() -> None:
     places = grid_places_mm((297.0, 210.0), 6)
     assert places[0][1] < places[4][1] and places[0][0] < places[1][0]
     assert np.mean([p[0] for p in places[:4]]) == 297.0
+
+
+def test_a_still_layout_is_still_though_cards_in_a_column_swap_their_order_by_x() -> None:
+    """Two cards laid in a column lie at nearly the same x: from one frame to the next
+    their order by x flips on a tenth of a millimetre (recorded: an enrolment's second
+    pass waited a layout too long, and cut the next layout's cards as this one's)."""
+    def laid(*centres: tuple[float, float]) -> list[LaidCard]:
+        return [LaidCard(c, (0.0, 1.0), (56.0, 87.0)) for c in centres]
+
+    before = laid((136.0, 146.9), (136.1, 271.9), (240.0, 147.0))
+    assert not moved(before, laid((136.1, 146.9), (136.0, 271.9), (240.1, 147.1)))
+    assert moved(before, laid((136.0, 146.9), (136.1, 271.9), (243.0, 147.0)))  # 3 mm
+    assert moved(before, laid((136.0, 146.9), (136.1, 271.9)))  # one taken
+    assert moved(before, laid((136.0, 146.9), (136.1, 271.9), (136.0, 146.9)))  # one swapped
 
 
 def phone_photo(card: np.ndarray, seed: int, shift_x: float = 0.0) -> np.ndarray:
