@@ -31,11 +31,23 @@ mostly hands moving (about 8 frames a move, each settle 5 frames whose cards the
 bends anew); `--pause N` adds N frames of the table at rest after each settle (N / 5
 seconds, only the sensor's noise new: SessionWriter.pause_frames), as a real table lies
 still between moves.
+
+`--design NAME` plays UNO with a deck the project never drew (an UNO-like design of
+`vision.foreign_decks`, at its own size) instead of our art, as a table with its own
+deck does, seen as the Pi camera's two streams (1280x720 frames, cards named from the
+2304x1296 full frame beside each, as `vision_bench.py --unseen-decks`). The design's
+faces are first laid out for `tableref enrol` (a rendered enrolment session, two
+passes), every crop confirmed, and the profile it writes names the sessions' cards, in
+their replay and in the reader's time. The table names no card on the page: a card the
+camera cannot name is a question it asks (a false question) and holds the moves after
+it until the next frames name it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import sys
 import tempfile
@@ -53,17 +65,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision_bench import HELD_OUT_SEEDS, held_out_seed  # noqa: E402  (beside this file)
 
+from firmware.cli import main as tableref  # noqa: E402
 from firmware.enrollment import build_reader  # noqa: E402
 from firmware.session import replay_session, session_mat  # noqa: E402
 from hardware.camera import ReplayCamera, read_session_metadata  # noqa: E402
 from referee.games import get_game  # noqa: E402
 from scripts.fixtures import camera, deserto, tempus, uno  # noqa: E402
+from scripts.fixtures.camera import ROOT, CardArt  # noqa: E402
+from scripts.fixtures.enrolment import record_enrolment  # noqa: E402
 from vision.calibration import VisionError  # noqa: E402
+from vision.foreign_decks import DESIGNS, paint_deck  # noqa: E402
 from vision.render import Lighting  # noqa: E402
 
 SEATS = {"deserto": (2, 4), "tempus": (2, 5), "uno": (2, 6)}
 #: Questions a game asks by design, whatever the camera sees.
 BY_DESIGN = ("fed a set",)
+#: The decks the project never drew that a table plays UNO with (`--design`).
+UNO_DESIGNS = sorted(name for name, design in DESIGNS.items() if design.deck == "uno")
+PRINT_SEED = 1  # the printing of a design (as benchmarks/vision_bench.py's unseen decks)
+ENROL_SEED = 700_000  # the rendered enrolment session's
 LIGHTS: tuple[Callable[[], Lighting], ...] = (Lighting.dim, Lighting.dim, Lighting.warm_lamp,
                                               Lighting.daylight)
 
@@ -86,8 +106,43 @@ class Tally:
     repeated: int = 0
 
 
-def _render(game: str, seed: int, moves: int, folder: Path, pause: int = 0) -> Path | None:
-    """Render one session of `game` into `folder`; None when the simulation gives none."""
+@dataclass(frozen=True)
+class OwnDeck:
+    """A table's own deck: how its cards are printed, and the data folder whose deck
+    profile `tableref enrol` wrote from them."""
+
+    art: CardArt
+    data: Path
+
+
+def enrol_design(name: str, folder: Path) -> OwnDeck:
+    """The UNO-like design `name` printed, its enrolment session rendered into `folder`
+    and enrolled through `tableref enrol --second-pass`, every crop confirmed."""
+    design = DESIGNS[name]
+    faces = json.loads((ROOT / "referee/decks/uno.json").read_text(encoding="utf-8"))["faces"]
+    art = CardArt(paint_deck(design, faces, PRINT_SEED), design.card_mm, design.corner_radius_mm)
+    enrolment, data = folder / "enrolment", folder / "data"
+    record_enrolment(enrolment, dict(art.faces), art.card_mm, ENROL_SEED,
+                     f"vision.foreign_decks {name}", corner_radius_mm=art.corner_radius_mm,
+                     rendered_by="benchmarks/tracking_bench.py")
+    layouts = len(json.loads((enrolment / "session.json").read_text(encoding="utf-8"))
+                  ["enrolment"]["layouts"])
+    answers = folder / "answers.txt"
+    answers.write_text("y\n" * 2 * layouts, encoding="utf-8")
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+        code = tableref(["enrol", "--game", "uno", "--camera", str(enrolment), "--data",
+                         str(data), "--answers", str(answers), "--second-pass"])
+    if code != 0:
+        raise SystemExit(f"{name}: tableref enrol failed ({code}): {said.getvalue()[-600:]}")
+    print(f"  {name}: enrolled, {said.getvalue().strip().splitlines()[-1]}", file=sys.stderr)
+    return OwnDeck(art, data)
+
+
+def _render(game: str, seed: int, moves: int, folder: Path, pause: int = 0,
+            own: OwnDeck | None = None) -> Path | None:
+    """Render one session of `game` (with the cards of `own`, if given) into `folder`; None
+    when the simulation gives none."""
     rng = np.random.default_rng(seed)
     low, high = SEATS[game]
     names = tuple(f"P{i}" for i in range(int(rng.integers(low, high + 1))))
@@ -106,7 +161,11 @@ def _render(game: str, seed: int, moves: int, folder: Path, pause: int = 0) -> P
     result = module.simulate(shared, seed)  # type: ignore[attr-defined]
     if result is None:
         return None
-    module.render_session(shared, result[0][:moves], seed, folder)  # type: ignore[attr-defined]
+    if own is not None:
+        uno.render_session(shared, result[0][:moves], seed, folder, own.art,
+                           streams=camera.TWO_STREAMS)
+    else:
+        module.render_session(shared, result[0][:moves], seed, folder)  # type: ignore[attr-defined]
     return folder / "bench"
 
 
@@ -114,10 +173,10 @@ def _key(event: dict[str, Any]) -> str:
     return json.dumps([event["move"], event["ok"], event["rules"]], sort_keys=True)
 
 
-def score(session: Path, tally: Tally) -> None:
+def score(session: Path, tally: Tally, data: Path | None = None) -> None:
     expected = [json.loads(line) for line in (session / "expected.jsonl").read_text().splitlines()]
     started = time.perf_counter()
-    pipeline = replay_session(session)
+    pipeline = replay_session(session, data=data)
     tally.seconds += time.perf_counter() - started
     tally.frames += len(list((session / "frames").iterdir()))
     made = [e for e in expected if "index" in e]
@@ -142,13 +201,15 @@ def score(session: Path, tally: Tally) -> None:
                            f"asks {asks[:3]}")
 
 
-def time_reader(session: Path, tally: Tally) -> None:
+def time_reader(session: Path, tally: Tally, data: Path | None = None) -> None:
     """Read the session's frames with a reader that reads every frame in full and with one
-    that reads as play does, in turn frame by frame, and keep each read's CPU time."""
+    that reads as play does, in turn frame by frame, and keep each read's CPU time (the
+    deck profile in the data folder `data` names the cards, if there is one)."""
     metadata = read_session_metadata(session)
     deck = get_game(metadata["match"]["game"]).deck
     mat = session_mat(metadata, session)
-    in_full, in_play = build_reader(deck, mat, save=False), build_reader(deck, mat, save=False)
+    in_full, in_play = (build_reader(deck, mat, data=data, save=False),
+                        build_reader(deck, mat, data=data, save=False))
     in_full.reuse_still = False
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
@@ -167,18 +228,21 @@ def time_reader(session: Path, tally: Tally) -> None:
         cv2.setNumThreads(threads)
 
 
-def run(game: str, sessions: int, moves: int, seed_base: int, pause: int = 0) -> Tally:
+def run(game: str, sessions: int, moves: int, seed_base: int, pause: int = 0,
+        design: str | None = None) -> Tally:
     tally = Tally()
     seed = seed_base
     with tempfile.TemporaryDirectory() as tmp:
+        own = enrol_design(design, Path(tmp) / "deck") if design else None
+        data = own.data if own else None
         while tally.sessions < sessions:
             seed += 1
             folder = Path(tmp) / f"s{seed}"
-            session = _render(game, seed, moves, folder, pause)
+            session = _render(game, seed, moves, folder, pause, own)
             if session is None:
                 continue
-            score(session, tally)
-            time_reader(session, tally)
+            score(session, tally, data)
+            time_reader(session, tally, data)
             if tally.notes and not tally.notes[-1].startswith("seed"):
                 tally.notes[-1] = f"seed {seed}, {tally.notes[-1]}"
             print(f"  {game} seed {seed}: {tally.sessions}/{sessions} sessions, "
@@ -198,13 +262,19 @@ def main() -> None:
     parser.add_argument("--seed-base", type=held_out_seed, default=HELD_OUT_SEEDS)
     parser.add_argument("--pause", type=int, default=0,
                         help="frames of the table at rest after each settle (5 a second)")
+    parser.add_argument("--design", choices=UNO_DESIGNS,
+                        help="play UNO with this enrolled deck the project never drew")
     args = parser.parse_args()
+    if args.design and (args.game or ["uno"]) != ["uno"]:
+        parser.error("--design plays UNO: leave --game out or give --game uno")
+    games = ["uno"] if args.design else args.game or sorted(SEATS)
     print("| game | sessions (exact) | moves | false flags | missed moves | false questions "
           "| false take-backs | per 100 moves: flags / missed / questions |")
     print("|---|---|---|---|---|---|---|---|")
-    for game in args.game or sorted(SEATS):
-        t = run(game, args.sessions, args.moves, args.seed_base, args.pause)
-        print(f"| {game} | {t.sessions} ({t.exact}) | {t.moves} | {t.false_flags} | {t.missed} "
+    for game in games:
+        t = run(game, args.sessions, args.moves, args.seed_base, args.pause, args.design)
+        label = f"{game}, {args.design}" if args.design else game
+        print(f"| {label} | {t.sessions} ({t.exact}) | {t.moves} | {t.false_flags} | {t.missed} "
               f"| {t.false_questions} | {t.false_take_backs} | {per_100(t.false_flags, t.moves)}"
               f" / {per_100(t.missed, t.moves)} / {per_100(t.false_questions, t.moves)} |")
         for note in t.notes:
