@@ -32,12 +32,13 @@ bends anew); `--pause N` adds N frames of the table at rest after each settle (N
 seconds, only the sensor's noise new: SessionWriter.pause_frames), as a real table lies
 still between moves.
 
-`--design NAME` plays UNO with a deck the project never drew (an UNO-like design of
+`--design NAME` plays UNO or Tempus with a deck the project never drew (a design of
 `vision.foreign_decks`, at its own size) instead of our art, as a table with its own
 deck does, seen as the Pi camera's two streams (1280x720 frames, cards named from the
 2304x1296 full frame beside each, as `vision_bench.py --unseen-decks`). The design's
 faces are first laid out for `tableref enrol` (a rendered enrolment session, two
-passes), every crop confirmed, and the profile it writes names the sessions' cards, in
+passes), every crop kept as right (whatever a warning says: the crops are right; the
+warnings are counted), and the profile it writes names the sessions' cards, in
 their replay and in the reader's time. The table names no card on the page: a card the
 camera cannot name is a question it asks (a false question) and holds the moves after
 it until the next frames name it.
@@ -80,8 +81,11 @@ from vision.render import Lighting  # noqa: E402
 SEATS = {"deserto": (2, 4), "tempus": (2, 5), "uno": (2, 6)}
 #: Questions a game asks by design, whatever the camera sees.
 BY_DESIGN = ("fed a set",)
-#: The decks the project never drew that a table plays UNO with (`--design`).
-UNO_DESIGNS = sorted(name for name, design in DESIGNS.items() if design.deck == "uno")
+#: The decks the project never drew that a table plays with (`--design`): the layouts of
+#: the rendered tables have room for cards no wider than the game's own (tempus-tall's
+#: 70 mm cards would touch their neighbours)
+OWN_DECKS = sorted(name for name, design in DESIGNS.items()
+                   if design.card_mm[0] <= get_game(design.deck).deck.card_mm[0] + 3.0)
 PRINT_SEED = 1  # the printing of a design (as benchmarks/vision_bench.py's unseen decks)
 ENROL_SEED = 700_000  # the rendered enrolment session's
 LIGHTS: tuple[Callable[[], Lighting], ...] = (Lighting.dim, Lighting.dim, Lighting.warm_lamp,
@@ -116,26 +120,31 @@ class OwnDeck:
 
 
 def enrol_design(name: str, folder: Path) -> OwnDeck:
-    """The UNO-like design `name` printed, its enrolment session rendered into `folder`
-    and enrolled through `tableref enrol --second-pass`, every crop confirmed."""
+    """The design `name` printed, its enrolment session rendered into `folder` and
+    enrolled through `tableref enrol --second-pass`, every crop confirmed."""
     design = DESIGNS[name]
-    faces = json.loads((ROOT / "referee/decks/uno.json").read_text(encoding="utf-8"))["faces"]
+    faces = json.loads((ROOT / f"referee/decks/{design.deck}.json").read_text(encoding="utf-8")
+                       )["faces"]
     art = CardArt(paint_deck(design, faces, PRINT_SEED), design.card_mm, design.corner_radius_mm)
     enrolment, data = folder / "enrolment", folder / "data"
     record_enrolment(enrolment, dict(art.faces), art.card_mm, ENROL_SEED,
                      f"vision.foreign_decks {name}", corner_radius_mm=art.corner_radius_mm,
-                     rendered_by="benchmarks/tracking_bench.py")
+                     rendered_by="benchmarks/tracking_bench.py", game=design.deck)
     layouts = len(json.loads((enrolment / "session.json").read_text(encoding="utf-8"))
                   ["enrolment"]["layouts"])
-    answers = folder / "answers.txt"
-    answers.write_text("y\n" * 2 * layouts, encoding="utf-8")
+    answers = folder / "answers.txt"  # the crops are right: kept whatever a warning says
+    answers.write_text("y!\n" * 2 * layouts, encoding="utf-8")
     said = io.StringIO()
     with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
-        code = tableref(["enrol", "--game", "uno", "--camera", str(enrolment), "--data",
+        code = tableref(["enrol", "--game", design.deck, "--camera", str(enrolment), "--data",
                          str(data), "--answers", str(answers), "--second-pass"])
     if code != 0:
         raise SystemExit(f"{name}: tableref enrol failed ({code}): {said.getvalue()[-600:]}")
-    print(f"  {name}: enrolled, {said.getvalue().strip().splitlines()[-1]}", file=sys.stderr)
+    warned = [line.split(". crops:")[0] for line in said.getvalue().splitlines()
+              if "(y! to keep them" in line]
+    print(f"  {name}: enrolled, {said.getvalue().strip().splitlines()[-1]}; the crops of "
+          f"{len(warned)} of {2 * layouts} layouts (all right) warned of: {warned}",
+          file=sys.stderr)
     return OwnDeck(art, data)
 
 
@@ -162,8 +171,8 @@ def _render(game: str, seed: int, moves: int, folder: Path, pause: int = 0,
     if result is None:
         return None
     if own is not None:
-        uno.render_session(shared, result[0][:moves], seed, folder, own.art,
-                           streams=camera.TWO_STREAMS)
+        module.render_session(shared, result[0][:moves], seed, folder,  # type: ignore[attr-defined]
+                              own.art, streams=camera.TWO_STREAMS)
     else:
         module.render_session(shared, result[0][:moves], seed, folder)  # type: ignore[attr-defined]
     return folder / "bench"
@@ -262,12 +271,17 @@ def main() -> None:
     parser.add_argument("--seed-base", type=held_out_seed, default=HELD_OUT_SEEDS)
     parser.add_argument("--pause", type=int, default=0,
                         help="frames of the table at rest after each settle (5 a second)")
-    parser.add_argument("--design", choices=UNO_DESIGNS,
-                        help="play UNO with this enrolled deck the project never drew")
+    parser.add_argument("--design", choices=OWN_DECKS,
+                        help="play the design's game with this enrolled deck the project "
+                             "never drew")
     args = parser.parse_args()
-    if args.design and (args.game or ["uno"]) != ["uno"]:
-        parser.error("--design plays UNO: leave --game out or give --game uno")
-    games = ["uno"] if args.design else args.game or sorted(SEATS)
+    games = args.game or sorted(SEATS)
+    if args.design:
+        game = DESIGNS[args.design].deck
+        if games != [game] and args.game:
+            parser.error(f"{args.design} is a deck of {game}: leave --game out or give "
+                         f"--game {game}")
+        games = [game]
     print("| game | sessions (exact) | moves | false flags | missed moves | false questions "
           "| false take-backs | per 100 moves: flags / missed / questions |")
     print("|---|---|---|---|---|---|---|---|")
