@@ -338,8 +338,7 @@ class EnrolSession:
         if self.pass_number < self.passes:
             self.pass_number += 1
             self.views.append({})
-            self.pending = list(self.codes)
-            self._taken = None
+            self.pending = list(self.codes)  # (the last layout is still to be taken away)
             return self._say(Said("enrol.say.second_pass", cards=Cards(self.asked())))
         self._confusions = confusions(self.views, self._checker)
         self.state = "done"

@@ -125,6 +125,21 @@ def test_a_card_of_another_deck_is_refused(
     assert earlier.read_bytes() == EARLIER
 
 
+def test_the_first_pass_last_cards_still_lying_there_are_not_the_second_pass_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The table answers the first pass's last crops while its cards still lie on the mat:
+    the frames after show them still, and the second pass waits for them to go (they were
+    taken as its first layout, every crop 'looks like' what it is)."""
+    last = FRAMES[2 * LAYOUTS - 2:2 * LAYOUTS]
+    frames = FRAMES[:2 * LAYOUTS] + last + last + FRAMES[2 * LAYOUTS:]
+    session = session_of(tmp_path / "session", frames)
+    assert enrol(session, tmp_path / "data", "y\n" * (2 * LAYOUTS), "--second-pass") == 0
+    out = capsys.readouterr().out
+    assert "take the cards just seen away" in out.split("first pass done")[1]
+    assert "looks like" not in out
+
+
 def test_a_swapped_pair_is_caught_by_the_second_pass(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
