@@ -88,6 +88,10 @@ OWN_DECKS = sorted(name for name, design in DESIGNS.items()
                    if design.card_mm[0] <= get_game(design.deck).deck.card_mm[0] + 3.0)
 PRINT_SEED = 1  # the printing of a design (as benchmarks/vision_bench.py's unseen decks)
 ENROL_SEED = 700_000  # the rendered enrolment session's
+#: Frames of each layout held still in the enrolment (2 s): the flow takes a layout from
+#: two alike frames in a row, and with two a layout one frame of which the camera could
+#: not use was taken from the next layout's frames and named as this one's
+STILL_FRAMES = 4
 LIGHTS: tuple[Callable[[], Lighting], ...] = (Lighting.dim, Lighting.dim, Lighting.warm_lamp,
                                               Lighting.daylight)
 
@@ -129,7 +133,8 @@ def enrol_design(name: str, folder: Path) -> OwnDeck:
     enrolment, data = folder / "enrolment", folder / "data"
     record_enrolment(enrolment, dict(art.faces), art.card_mm, ENROL_SEED,
                      f"vision.foreign_decks {name}", corner_radius_mm=art.corner_radius_mm,
-                     rendered_by="benchmarks/tracking_bench.py", game=design.deck)
+                     rendered_by="benchmarks/tracking_bench.py", game=design.deck,
+                     still_frames=STILL_FRAMES)
     layouts = len(json.loads((enrolment / "session.json").read_text(encoding="utf-8"))
                   ["enrolment"]["layouts"])
     answers = folder / "answers.txt"  # the crops are right: kept whatever a warning says
