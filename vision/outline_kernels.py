@@ -194,7 +194,7 @@ def cover(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, grid_s: Vec, gr
 
 
 def outline_scores(quads: Vec, offset: Vec, px_per_mm: float, blob: Mask, edges: Mask,
-                   gx: NDArray[np.float32], gy: NDArray[np.float32], ref: float, steps: Vec,
+                   gx: NDArray[np.int16], gy: NDArray[np.int16], ref: float, steps: Vec,
                    shifts: Vec, grid_s: Vec, grid_t: Vec, corners: NDArray[np.intp],
                    min_cover: float, dark_rims: bool = False, inset_mm: float = 0.0
                    ) -> tuple[Vec, Vec]:
@@ -258,8 +258,9 @@ def _outline_inside(quad: Any, other: Any, steps: Any, shifts: Any, margin: floa
             across_mm = shifts[t] / px_per_mm
             r, col, ok = _pixel(xs[p] + nxs[p] * across_mm, ys[p] + nys[p] * across_mm,
                                 ox, oy, px_per_mm, scale, gh, gw)
-            vx = gx[r, col] if ok else np.float32(0.0)
-            vy = gy[r, col] if ok else np.float32(0.0)
+            # (the gradient's whole numbers, int16, weighed as float32 as they always were)
+            vx = np.float32(gx[r, col]) if ok else np.float32(0.0)
+            vy = np.float32(gy[r, col]) if ok else np.float32(0.0)
             across = abs(np.float64(vx) * nxs[p] + np.float64(vy) * nys[p])
             if across >= np.float32(0.85) * np.hypot(vx, vy) and across > 0:
                 aligned = True
@@ -271,8 +272,8 @@ def _outline_inside(quad: Any, other: Any, steps: Any, shifts: Any, margin: floa
 
 
 def outline_inside(quad: Vec, other: Vec, steps: Vec, shifts: Vec, margin: float, offset: Vec,
-                   px_per_mm: float, edges: Mask, gx: NDArray[np.float32],
-                   gy: NDArray[np.float32]) -> float | None:
+                   px_per_mm: float, edges: Mask, gx: NDArray[np.int16],
+                   gy: NDArray[np.int16]) -> float | None:
     """Of the points at `steps` along each side of `quad` (4 x 2, mm) that lie inside the
     convex quad `other`, at least `margin` from its sides: the share on an edge pixel where
     the gradient, at one of the `shifts` (pixels) across the side, runs across the side (at
@@ -626,8 +627,8 @@ def _border_gradient(image: Any, gx: Any, gy: Any) -> None:  # pragma: no cover
             gx[r, c], gy[r, c] = dx, dy
 
 
-def border_gradient(image: Mask, gx: NDArray[np.float32], gy: NDArray[np.float32]) -> None:
-    """Write into the border pixels of gx and gy (float32) the 3 x 3 Sobel gradient of the
+def border_gradient(image: Mask, gx: NDArray[np.int16], gy: NDArray[np.int16]) -> None:
+    """Write into the border pixels of gx and gy (int16) the 3 x 3 Sobel gradient of the
     grey image there, the image mirrored at its border as cv2.Sobel's
     default mirrors it (BORDER_REFLECT_101): whole numbers, the same to the bit."""
     _border_gradient(image, gx, gy)
@@ -648,7 +649,7 @@ def _edge_pixels(edges: Any, gx: Any, gy: Any) -> Any:  # pragma: no cover
     return xs, ys, on_gx, on_gy
 
 
-def edge_pixels(edges: Mask, gx: NDArray[np.float32], gy: NDArray[np.float32]
+def edge_pixels(edges: Mask, gx: NDArray[np.int16], gy: NDArray[np.int16]
                 ) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float32],
                            NDArray[np.float32]]:
     """The edge pixels (set in `edges`) row by row, as np.nonzero gives them: their x and y,

@@ -55,7 +55,8 @@ def test_outline_scores_are_the_numpy_ones(dark_rims: bool) -> None:
         edges = ((rng.random((h, w)) < 0.3) * 255).astype(np.uint8)
         if dark_rims:  # some of the other pixels stand for seams between dark rims
             edges[(edges == 0) & (rng.random((h, w)) < 0.2)] = outline_kernels.SEAM_PIXEL
-        gx, gy = (rng.normal(0, 50, (h, w)).astype(np.float32) for _ in range(2))
+        gx, gy = (np.round(rng.normal(0, 50, (h, w))).astype(np.int16)  # (whole, as Sobel's)
+                  for _ in range(2))
         px_per_mm = float(rng.choice([1.0, 1.5, 1.37]))
         offset = rng.integers(0, 40, 2).astype(np.float64)
         quads = _quads(rng, 30, w, h)
@@ -131,9 +132,10 @@ def test_side_pairs_are_the_strongest_pairs_apart() -> None:
 
 def _outline_inside_numpy(quad: NDArray[np.float64], other: NDArray[np.float64],
                           offset: NDArray[np.float64], px_per_mm: float,
-                          edges: NDArray[np.uint8], gx: NDArray[np.float32],
-                          gy: NDArray[np.float32]) -> float | None:
-    """The share of quad's outline inside `other` on an edge, as numpy arrays."""
+                          edges: NDArray[np.uint8], gx: NDArray[np.int16],
+                          gy: NDArray[np.int16]) -> float | None:
+    """The share of quad's outline inside `other` on an edge, as numpy arrays (the gradient
+    read as float32)."""
     along = np.roll(quad, -1, axis=0) - quad
     normal = np.stack([along[:, 1], -along[:, 0]], axis=1)
     normal /= np.linalg.norm(normal, axis=1, keepdims=True)
@@ -152,8 +154,8 @@ def _outline_inside_numpy(quad: NDArray[np.float64], other: NDArray[np.float64],
     pts, normals = pts[inside], normals[inside]
     at = pts[None] + normals[None] * (_ACROSS_SHIFTS / px_per_mm)
     ok, index = _is_set(gx, at.reshape(-1, 2), offset, px_per_mm)
-    sx = np.where(ok, gx.ravel()[index], 0.0).reshape(3, -1)
-    sy = np.where(ok, gy.ravel()[index], 0.0).reshape(3, -1)
+    sx = np.where(ok, gx.ravel()[index].astype(np.float32), 0.0).reshape(3, -1)
+    sy = np.where(ok, gy.ravel()[index].astype(np.float32), 0.0).reshape(3, -1)
     across = np.abs(sx * normals[None, :, 0] + sy * normals[None, :, 1])
     aligned = ((across >= 0.85 * np.hypot(sx, sy)) & (across > 0)).any(axis=0)
     ok, index = _is_set(edges, pts, offset, px_per_mm)
@@ -165,7 +167,8 @@ def test_outline_inside_is_the_numpy_one() -> None:
     for trial in range(200):
         h, w = (int(v) for v in rng.integers(60, 240, 2))
         edges = ((rng.random((h, w)) < 0.4) * 255).astype(np.uint8)
-        gx, gy = (rng.normal(0, 50, (h, w)).astype(np.float32) for _ in range(2))
+        gx, gy = (np.round(rng.normal(0, 50, (h, w))).astype(np.int16)  # (whole, as Sobel's)
+                  for _ in range(2))
         if trial % 4 == 0:
             gy[:] = 0  # gradients all across one axis: the 0.85 limit exactly
         px_per_mm = float(rng.choice([1.0, 1.5, 1.37]))
@@ -318,7 +321,8 @@ def test_histogram_and_edge_pixels_are_numpys() -> None:
         under, off = outline_kernels.histograms_split(image, mask)
         assert np.array_equal(under, expected)
         assert np.array_equal(off, np.bincount(image[mask == 0], minlength=256))
-        gx, gy = (rng.normal(0, 50, (h, w)).astype(np.float32) for _ in range(2))
+        gx, gy = (np.round(rng.normal(0, 50, (h, w))).astype(np.int16)  # (whole, as Sobel's)
+                  for _ in range(2))
         xs, ys, on_gx, on_gy = outline_kernels.edge_pixels(mask, gx, gy)
         want_y, want_x = np.nonzero(mask)
         assert np.array_equal(xs, want_x) and np.array_equal(ys, want_y)
@@ -326,12 +330,13 @@ def test_histogram_and_edge_pixels_are_numpys() -> None:
         # the fit's strength of an edge: OpenCV's magnitude of the gradient at the edge
         # pixels alone, the same as over the whole image for a Sobel gradient of grey levels
         # (whole numbers: OpenCV's vector and scalar paths then agree)
-        sobel_x, sobel_y = (rng.integers(-1020, 1021, (h, w)).astype(np.float32)
+        sobel_x, sobel_y = (rng.integers(-1020, 1021, (h, w)).astype(np.int16)
                             for _ in range(2))
         _, _, on_x, on_y = outline_kernels.edge_pixels(mask, sobel_x, sobel_y)
         if len(xs):
             assert np.array_equal(cv2.magnitude(on_x, on_y).ravel(),
-                                  cv2.magnitude(sobel_x, sobel_y)[mask > 0])
+                                  cv2.magnitude(sobel_x.astype(np.float32),
+                                                sobel_y.astype(np.float32))[mask > 0])
 
 
 def test_gradients_and_edges_are_opencvs_sobel_and_canny() -> None:
@@ -341,8 +346,9 @@ def test_gradients_and_edges_are_opencvs_sobel_and_canny() -> None:
     for h, w in shapes:
         image = cv2.GaussianBlur(rng.integers(0, 256, (h, w)).astype(np.uint8), (0, 0), 1.5)
         gx, gy, edges = _gradients_and_edges(image, 10.0, 25.0)
-        assert np.array_equal(gx, cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3))
-        assert np.array_equal(gy, cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
+        assert gx.dtype == gy.dtype == np.int16
+        assert np.array_equal(gx, cv2.Sobel(image, cv2.CV_16S, 1, 0, ksize=3))
+        assert np.array_equal(gy, cv2.Sobel(image, cv2.CV_16S, 0, 1, ksize=3))
         assert np.array_equal(edges, cv2.Canny(image, 10.0, 25.0))
 
 
