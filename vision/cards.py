@@ -1038,11 +1038,16 @@ _SHARP_ACROSS = np.arange(-2.0, 2.5, 1.0)
 _NEXT_CORNER = [1, 2, 3, 0]  # np.roll(corners, -1, axis=0) without its overhead
 
 
-def sharp_outline(quad: CardQuad, grey: Frame, px_per_mm: float) -> bool:
+def sharp_outline(quad: CardQuad, grey: Frame, px_per_mm: float, on: Mask | None = None
+                  ) -> bool:
     """Whether a card's outline is a sharp step in the view: along most of it (the
     median over its sides) the steepest step between neighbouring pixels across it is
     SHARP_EDGE or more. Glare is a soft blob, smooth inside, where the fit may take the
-    blob's border for most of an outline and find no edge to say otherwise."""
+    blob's border for most of an outline and find no edge to say otherwise.
+
+    With `on` (the pixels that show the mat), only the points of the outline where every
+    pixel stepped through shows it are judged, if a quarter of them do: a glare spot fitted
+    beside a tag or the view's edge takes that edge for a side of its outline, sharp."""
     corners = np.array(quad.corners_mm, np.float64) * px_per_mm
     sides = corners[_NEXT_CORNER] - corners
     normals = np.stack([sides[:, 1], -sides[:, 0]], axis=1) / np.hypot(
@@ -1050,10 +1055,16 @@ def sharp_outline(quad: CardQuad, grey: Frame, px_per_mm: float) -> bool:
     points = (corners[:, None, None, :] + _SHARP_ALONG[None, :, None, None] * sides[:, None, None]
               + _SHARP_ACROSS[None, None, :, None] * normals[:, None, None, :])
     h, w = grey.shape[:2]
-    pixels = np.minimum(np.maximum(np.rint(points).astype(np.intp), 0), (w - 1, h - 1))
+    rounded = np.rint(points).astype(np.intp)
+    pixels = np.minimum(np.maximum(rounded, 0), (w - 1, h - 1))
     # (side, point along it, step across it); whole steps, as exact as in floats
     levels = grey[pixels[..., 1], pixels[..., 0]].astype(np.int16)
     steps = np.abs(np.diff(levels, axis=2)).max(axis=2)
+    if on is not None:  # (a pixel off the view shows no mat)
+        shown = (rounded == pixels).all(axis=3) & (on[pixels[..., 1], pixels[..., 0]] > 0)
+        judged = shown.all(axis=2)
+        if 4 * int(judged.sum()) >= judged.size:
+            steps = steps[judged]
     return float(np.median(steps)) >= SHARP_EDGE
 
 

@@ -541,8 +541,10 @@ class TableReader:
         stay: they are how this mat looks. So does a card found in glare whose outline is
         no sharp step (a lamp's spot on the bare mat may be as large as a big card and be
         fitted as one): learnt from the local estimate instead, the glare would differ from
-        the model as a card-shaped blob in every frame that follows."""
-        sharp = [q for q in scan.cards if sharp_outline(q, grey, self.px_per_mm)]
+        the model as a card-shaped blob in every frame that follows. A spot beside a tag or
+        the view's edge takes their edge for a side: an outline is judged where the mat
+        shows."""
+        sharp = [q for q in scan.cards if sharp_outline(q, grey, self.px_per_mm, valid)]
         covered = self._card_pixels(top, dataclasses.replace(scan, cards=sharp))
         blurred = cv2.GaussianBlur(grey, (3, 3), 0)
         gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3) / 8

@@ -995,3 +995,21 @@ def test_the_faint_pieces_of_a_face_cut_apart_round_its_print_are_all_searched()
     found.mend([cards._Blob(piece, cv2.contourArea(piece), []) for piece in pieces])
     assert [q for q in found.cards if np.linalg.norm(
         np.array(q.corners_mm)[:, None] - truth[None], axis=2).min(axis=1).max() <= 2.0]
+
+
+GLARE_BY_TAG = ROOT / "tests" / "fixtures" / "vision" / "uno_dark_glare_by_tag.npz"
+
+
+def test_a_glare_spot_beside_a_tag_is_no_sharp_outline_where_the_mat_shows() -> None:
+    # The bare mat of uno-dark's tuning table 1000204 (dim light, a glare spot in the top
+    # left corner; the view's top left, 1 px/mm): the spot was fitted as a card between a
+    # tag and the view's top edge, and the tag's edge made its outline sharp, so the mat
+    # model took the spot for a card and learnt the mat there without its glare: in every
+    # frame after, the glare was a card-shaped blob (an unknown card) and the card under it
+    # was lost. Judged where the mat shows, the spot is soft.
+    part = np.load(GLARE_BY_TAG)
+    corners = part["spot"]
+    spot = CardQuad(tuple((float(x), float(y)) for x, y in corners),
+                    (float(corners[:, 0].mean()), float(corners[:, 1].mean())), 0.0)
+    assert cards.sharp_outline(spot, part["grey"], 1.0)
+    assert not cards.sharp_outline(spot, part["grey"], 1.0, part["valid"])
