@@ -714,6 +714,20 @@ class _Finding:
             self.extras.extend(blob.extras)
             self._left_over(blob.contour, blob.area)
 
+    def mend_bits(self, pieces: list[_Blob], bits: list[_Blob]) -> None:
+        """Mend once more the pieces (mended before) that hold no card yet, with the
+        `bits` within MEND_MM of them that hold none either: bits of faint foreground too
+        small to lead a search, or holding no part of the mask (a dark rim the glare or
+        the dark broke into dashes, its numeral the only piece the mask shows: uno-dark's
+        red-2 on tuning table 1000095). Mended with the first pieces, the bits change
+        what is found where a card was (green-2 beside it lost)."""
+        open_pieces = [_Blob(p.contour, p.area, []) for p in pieces
+                       if not _on_any(p.contour, self.cards, self.px_per_mm)]
+        near = [b for b in _near(bits, open_pieces, MEND_MM * self.px_per_mm)
+                if not _on_any(b.contour, self.cards, self.px_per_mm)]
+        if near:
+            self.mend(open_pieces + near)
+
     def finish(self) -> None:
         """Look for faint cards around what no card explains (_faint_cards); the rest that
         is large is clutter."""
@@ -783,10 +797,13 @@ class _Finding:
         # a card's faint face cut across by its print's mat-grey bands, and a whole card's
         # faint blob no card explains, cracked open along such a band: mended together
         pieces: list[_Blob] = []
+        strays: list[_Blob] = []  # the faint bits too small to lead (mend_bits)
         for contour in contours:
             outline = np.asarray(contour, np.int32)
             area = cv2.contourArea(outline) / s**2
             if area < FAINT_EVIDENCE * self.card_area or not _leads(outline, seeds):
+                if area < 0.6 * self.card_area:
+                    strays.append(_Blob(outline, area, []))
                 continue
             cv2.drawContours(searched, [outline], -1, 255, -1)
             x, y, bw, bh = cv2.boundingRect(outline)
@@ -798,6 +815,7 @@ class _Finding:
                     unexplained := found.explain(outline, area, seams=False)) is not None:
                 pieces.append(unexplained)
         found.mend(pieces)
+        found.mend_bits(pieces, strays)
         # touching dark faces inside light rims make one faint blob; darker than the mat,
         # each face is a blob of its own, a card's middle (looked for in the box of the
         # blobs searched, where all the darker pixels it looks at lie, and a margin)
@@ -979,6 +997,21 @@ def _grown(cards: list[CardQuad], mm: float, px_per_mm: float) -> NDArray[np.int
                       for x, y in reach.tolist()], np.float64)
     grown: Vec = centres + (corners - centres) * scale[:, None, None]
     return np.round(grown * px_per_mm).astype(np.int32)
+
+
+def _near(blobs: list[_Blob], to: list[_Blob], reach: float) -> list[_Blob]:
+    """The blobs whose bounding box lies within `reach` (px) of the box of one of `to`."""
+    if not blobs or not to:
+        return []
+    boxes = np.array([cv2.boundingRect(b.contour) for b in to], np.float64)
+    low, high = boxes[:, :2] - reach, boxes[:, :2] + boxes[:, 2:] + reach
+    near = []
+    for blob in blobs:
+        x, y, bw, bh = cv2.boundingRect(blob.contour)
+        if ((x + bw >= low[:, 0]) & (x <= high[:, 0]) & (y + bh >= low[:, 1])
+                & (y <= high[:, 1])).any():
+            near.append(blob)
+    return near
 
 
 def _holds_any(contour: NDArray[np.int32], seeds: Mask) -> bool:

@@ -1013,3 +1013,37 @@ def test_a_glare_spot_beside_a_tag_is_no_sharp_outline_where_the_mat_shows() -> 
                     (float(corners[:, 0].mean()), float(corners[:, 1].mean())), 0.0)
     assert cards.sharp_outline(spot, part["grey"], 1.0)
     assert not cards.sharp_outline(spot, part["grey"], 1.0, part["valid"])
+
+
+DASHED_RIM = ROOT / "tests" / "fixtures" / "vision" / "uno_dark_dashed_rim.npz"
+
+
+def test_a_rim_broken_into_dashes_is_mended_with_the_piece_the_mask_showed() -> None:
+    # The faint search round uno-dark's red-2 on tuning table 1000095 (dim light under a
+    # glare; 1 px/mm): its faint foreground, the blobs no card explains (the seeds: the mask
+    # shows its numeral and bits of its face) and the picture of the difference. Its black
+    # rim is dashes, each too small to lead a search; the pieces that lead make no card.
+    # Mended with the dashes beside them, they are the card.
+    part = np.load(DASHED_RIM)
+    faint, seeds, truth = part["faint"], part["seeds"], part["truth"]
+    card_mm = (float(part["card_mm"][0]), float(part["card_mm"][1]))
+    card_area = card_mm[0] * card_mm[1]
+    contours, _ = cv2.findContours(faint, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    pieces, bits = [], []
+    for contour in contours:
+        blob = cards._Blob(np.asarray(contour, np.int32), cv2.contourArea(contour), [])
+        leads = blob.area >= cards.FAINT_EVIDENCE * card_area and cards._leads(blob.contour, seeds)
+        (pieces if leads else bits).append(blob)
+    assert pieces and all(p.area < 0.6 * card_area for p in pieces)
+    found = cards._Finding(cv2.cvtColor(part["picture"], cv2.COLOR_GRAY2BGR), part["picture"],
+                           1.0, card_mm, faint, dark_rims=True,
+                           face_inset_mm=cards.FACE_INSET_MM, rims_seen=True)
+
+    def on_truth() -> list[CardQuad]:
+        return [q for q in found.cards if np.linalg.norm(
+            np.array(q.corners_mm)[:, None] - truth[None], axis=2).min(axis=1).max() <= 4.0]
+
+    found.mend(pieces)
+    assert not on_truth()
+    found.mend_bits(pieces, bits)
+    assert len(on_truth()) == 1
