@@ -110,6 +110,9 @@ FAINT_EVIDENCE = 0.02
 DIM_MAT = 48.0
 GLARE_RATIO = 2.0
 GLARE_PERCENTILE = 99.0  # (of the mat's sample: a glare spot, not a lone bright pixel)
+#: the band (mm) along the view's edges (the mat's) where the faint foreground is not looked
+#: at (_faint_cards)
+EDGE_MM = 5.0
 #: a face darker than the mat inside a light rim is this much (mm a side) smaller than its
 #: card at most, in the faint difference: the rim, the blur and the face's edge, lightened
 #: by that blur, under the threshold (_faces)
@@ -786,6 +789,7 @@ class _Finding:
         beside = _drawn(self.cards, s, 1.0, h, w)
         faint = np.asarray(cv2.subtract(seen.foreground, beside), np.uint8)  # (0s and 255s)
         cv2.subtract(seeds, beside, dst=seeds)
+        _clear_edges(faint, s)
         for cut in (faint, seeds):
             cv2.drawContours(cut, [arm.contour for arm in arms], -1, 0, -1)
             cv2.drawContours(cut, [arm.contour for arm in arms], -1, 0, max(3, round(4 * s)))
@@ -997,6 +1001,15 @@ def _grown(cards: list[CardQuad], mm: float, px_per_mm: float) -> NDArray[np.int
                       for x, y in reach.tolist()], np.float64)
     grown: Vec = centres + (corners - centres) * scale[:, None, None]
     return np.round(grown * px_per_mm).astype(np.int32)
+
+
+def _clear_edges(mask: Mask, px_per_mm: float) -> None:
+    """Clear a band EDGE_MM wide along the view's edges (the mat's), in place. The mat's
+    own edge, where the view the model learnt from and this one may differ by the table
+    beyond it a pixel or two off, is a ring round the whole view in the faint foreground:
+    one blob that holds every card, none searched (uno-dark, tuning table 1000247)."""
+    edge = math.ceil(EDGE_MM * px_per_mm)
+    mask[:edge], mask[-edge:], mask[:, :edge], mask[:, -edge:] = 0, 0, 0, 0
 
 
 def _near(blobs: list[_Blob], to: list[_Blob], reach: float) -> list[_Blob]:
