@@ -1018,13 +1018,12 @@ def _near(blobs: list[_Blob], to: list[_Blob], reach: float) -> list[_Blob]:
         return []
     boxes = np.array([cv2.boundingRect(b.contour) for b in to], np.float64)
     low, high = boxes[:, :2] - reach, boxes[:, :2] + boxes[:, 2:] + reach
-    near = []
-    for blob in blobs:
-        x, y, bw, bh = cv2.boundingRect(blob.contour)
-        if ((x + bw >= low[:, 0]) & (x <= high[:, 0]) & (y + bh >= low[:, 1])
-                & (y <= high[:, 1])).any():
-            near.append(blob)
-    return near
+    # (every blob against every box at once: a noisy faint view has hundreds of bits)
+    x, y, bw, bh = np.array([cv2.boundingRect(b.contour) for b in blobs], np.float64).T[
+        :, :, None]
+    hit = ((x + bw >= low[:, 0]) & (x <= high[:, 0]) & (y + bh >= low[:, 1])
+           & (y <= high[:, 1])).any(axis=1)
+    return [blob for blob, near in zip(blobs, hit.tolist(), strict=True) if near]
 
 
 def _holds_any(contour: NDArray[np.int32], seeds: Mask) -> bool:
