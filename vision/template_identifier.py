@@ -166,6 +166,7 @@ PART_MARGIN = 0.1  # histogram distance by which another colour of the shape mus
 # another one covers by a corner (one quarter of four another colour) is still named; on
 # 200 held-out tables of each of the five unseen designs, four named right that lay a third
 # under another card's colour are unknown too, and no fully visible one
+_PART_MARGIN = np.float32(PART_MARGIN)  # (as a part's float32 distances take it)
 COLOUR_MASS = 0.05  # share of a card's pixels below which its colours (and black) are too
 # few to make a whole histogram of: a grey blank's stays as slight as its colours are
 WASHED_CONTRAST = 0.03  # the grey spread a card whose white the camera clipped must have at
@@ -225,6 +226,8 @@ def unclipped_whites(small: Image8, whites: Floats, lights: Floats) -> Floats:
     channel clipped, or all, or no light measured (no mat seen, its gain 0) keeps its own:
     `whites` itself when no picture has a level lifted."""
     clipped = white_clipped(whites)
+    if not clipped.any():  # (the usual batch: no white clipped, none lifted)
+        return whites
     usable = _liftable(clipped, lights)
     pixels = small.shape[1] * small.shape[2]
     for i in np.flatnonzero(usable):
@@ -945,11 +948,17 @@ class TemplateIdentifier:
         in half of those that show colour at least, another colour of the shape lies nearer
         than `colour` by PART_MARGIN."""
         rivals = [c for c in self.colours_of[shape] if c != colour]
-        shown = part_d[~np.isnan(part_d[:, 0])]
-        if not rivals or not len(shown):
+        if not rivals:
             return False
-        against = shown[:, rivals].min(axis=1) < shown[:, colour] - PART_MARGIN
-        return bool(2 * int(against.sum()) >= len(shown))
+        shown = against = 0
+        for part in part_d.tolist():  # (a few parts: numpy's calls cost more than the test)
+            if part[0] != part[0]:  # NaN: the part shows too little colour to say
+                continue
+            shown += 1
+            # the colour's distance less the margin in float32, as numpy's array less it
+            against += bool(min(part[c] for c in rivals)
+                            < np.float32(part[colour]) - _PART_MARGIN)
+        return shown > 0 and 2 * against >= shown
 
     def _colour_distances(self, hist: Floats) -> Floats:
         """How far each histogram lies from each colour, (patches, colours): from the

@@ -51,7 +51,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
+from typing import Any
 
 import cv2
 import numpy as np
@@ -79,13 +80,35 @@ COARSE = 2  # times smaller each way, the pictures and templates that place a pi
 
 
 @cache
-@cache
-def _blas() -> ThreadpoolController:
+def _blas() -> _OneThread:
     """The BLAS the matmuls run on, whose threads a search (and learning one) keeps to
     one: its matmuls are too small for threads to pay, and on a busy machine (the Pi runs
     the camera and the page too) their waiting for each other cost ten times the work.
     Found once (finding the process's libraries takes about 0.4 ms, each search)."""
-    return ThreadpoolController()
+    return _OneThread(ThreadpoolController().select(user_api="blas").lib_controllers)
+
+
+class _OneThread:
+    """A context in which the BLAS libraries given run on one thread, each set back to its
+    own count after: what ThreadpoolController.limit(limits=1) does, without its survey of
+    every library's state on the way in (about 10 us a search, a fifth of a one-card
+    search's own arithmetic). Contexts may nest."""
+
+    def __init__(self, libraries: Sequence[Any]) -> None:
+        self._libraries = list(libraries)
+        self._kept: list[list[tuple[Any, int]]] = []
+
+    def __enter__(self) -> None:
+        kept = [(library, library.num_threads) for library in self._libraries]
+        for library, threads in kept:
+            if threads != 1:
+                library.set_num_threads(1)
+        self._kept.append(kept)
+
+    def __exit__(self, *exc: object) -> None:
+        for library, threads in self._kept.pop():
+            if threads != 1:
+                library.set_num_threads(threads)
 
 
 def standardised(x: Floats) -> Floats:
@@ -138,7 +161,7 @@ class ShapeSearch:
         (w, h), (mx, my) = size, margin
         tw, th = w - 2 * mx, h - 2 * my
         pictures = templates.reshape(len(templates), th, tw, 2).astype(np.float64)
-        with _blas().limit(limits=1, user_api="blas"):
+        with _blas():
             rows, columns, mixing = _separable_basis(pictures)
         (p, q), k = rows.shape[1:] + columns.shape[1:], mixing.shape[1]
         row_basis = np.zeros((2 * my + 1, p, h))
@@ -171,7 +194,7 @@ class ShapeSearch:
     def n_shapes(self) -> int:
         return len(self.starts)
 
-    @property
+    @cached_property
     def ends(self) -> NDArray[np.intp]:
         """The template after each shape's last."""
         return np.append(self.starts[1:], len(self.shapes))
@@ -188,7 +211,7 @@ class ShapeSearch:
         shape, and every correlation (a hair above, for rounding) as its bound."""
         windows = self.windows(inks)
         n, shifts, values = windows.shape
-        with _blas().limit(limits=1, user_api="blas"):
+        with _blas():
             products = (windows.reshape(n * shifts, values) @ self.templates.T
                         ).reshape(n, shifts, -1)
             scales = self._bounds(inks)[1]
@@ -206,7 +229,7 @@ class ShapeSearch:
           ratio is under `settle` either way;
         - with `least`, a picture whose best score lies below it has every score no
           higher than the full one (its best too), and below `least`."""
-        with _blas().limit(limits=1, user_api="blas"):
+        with _blas():
             return self._scored(inks, settle, least)
 
     def _scored(self, inks: Floats, settle: float = 0.0, least: float = -np.inf) -> Scored:
@@ -229,7 +252,7 @@ class ShapeSearch:
     def bounds(self, inks: Floats) -> Floats:
         """An upper bound on the correlation of every window of each picture with every
         template: (pictures, shifts, templates)."""
-        with _blas().limit(limits=1, user_api="blas"):
+        with _blas():
             return self._bounds(inks)[0]
 
     def _bounds(self, inks: Floats) -> tuple[Floats, Floats]:
@@ -354,7 +377,7 @@ class AlignedSearch:
         """ShapeSearch.scored over the windows near each picture's place (`wide`: within
         WIDE_REACH of it), their shifts those of the whole picture."""
         search = self.wide if wide else self.near
-        with _blas().limit(limits=1, user_api="blas"):
+        with _blas():
             origins = self.places(inks, search)
             return dataclasses.replace(
                 search._scored(self.cut_near(inks, origins, search), settle, least),
@@ -363,7 +386,7 @@ class AlignedSearch:
     def full_scored(self, inks: Floats, wide: bool = False) -> Scored:
         """scored() with every pair near each picture's place compared (every score full)."""
         search = self.wide if wide else self.near
-        with _blas().limit(limits=1, user_api="blas"):
+        with _blas():
             origins = self.places(inks, search)
         return dataclasses.replace(search.full_scored(self.cut_near(inks, origins, search)),
                                    origins=origins)
@@ -385,19 +408,10 @@ class AlignedSearch:
                                       (w // COARSE, n * 2 * (h // COARSE)),
                                       interpolation=cv2.INTER_AREA), np.float32)
         # (a plane is a whole number of coarse rows high: no coarse row mixes two)
-        # every coarse window of each picture, (pictures, rows, columns, channels, height,
-        # width) as a view of the coarse planes, then copied out a row of values each
         (cw, ch), (ctw, cth) = (w // COARSE, h // COARSE), self.coarse_window
-        step = small.itemsize
-        windows: Floats = np.ndarray(
-            (n, ch - cth + 1, cw - ctw + 1, 2, cth, ctw), np.float32, small,
-            strides=(2 * ch * cw * step, cw * step, step, ch * cw * step, cw * step, step)
-        ).reshape(n * (ch - cth + 1) * (cw - ctw + 1), 2, -1)
-        sums = windows.sum(axis=2)
-        centred = np.einsum("wcv,wcv->wc", windows, windows) - sums ** 2 / windows.shape[2]
-        windows /= np.sqrt(np.maximum(centred, 0.0))[:, :, None] + 1e-6
-        matches = (windows.reshape(len(windows), -1) @ self.guides.T).reshape(
-            n, ch - cth + 1, cw - ctw + 1, len(self.guides))
+        windows = search_kernels.coarse_windows(small, n, ch, cw, cth, ctw)
+        matches = (windows @ self.guides.T).reshape(n, ch - cth + 1, cw - ctw + 1,
+                                                   len(self.guides))
         fine = search_kernels.fine_places(
             np.ascontiguousarray(inks, np.float32).reshape(n, h, 2 * w), matches,
             self.fine_guides, self.turns, GUIDES, COARSE, 2 * my, 2 * mx)
@@ -452,6 +466,9 @@ def _window_sums(planar: Floats, window: tuple[int, int], shifts: tuple[int, int
     (in float64) of all the pictures stacked: no window crosses from one to the next."""
     (tw, th), (nx, ny) = window, shifts
     c, n, h, w = planar.shape
+    if (nx, ny) == (1, 1) and (tw, th) == (w, h):  # one window, the whole picture (REACH 0)
+        sums, squares = search_kernels.whole_sums(planar)
+        return sums, np.sqrt(np.maximum(squares - sums ** 2 / (tw * th), 0.0))
     total, squared = (np.asarray(image, np.float64) for image in cv2.integral2(
         planar.reshape(c * n * h, w), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F))
 

@@ -11,8 +11,10 @@ from vision.search_kernels import (
     _correlation,
     _correlations,
     best_scores,
+    coarse_windows,
     fine_places,
     weighted_correlation,
+    whole_sums,
     window_correlations,
 )
 from vision.template_search import ShapeSearch, standardised
@@ -196,3 +198,43 @@ def test_a_place_is_refined_to_the_window_its_best_shapes_guides_match_best() ->
         assert tuple(placed[0]) in four
         if guide in (2, 3, 4, 5) and (y, x) in four:
             assert tuple(placed[0]) == (y, x)
+
+
+def test_a_pictures_sums_are_its_planes_stacked_integral_images_to_the_bit() -> None:
+    """whole_sums gives what cv2.integral2 of the planes stacked gives for a window the size
+    of a plane (template_search._window_sums, one shift): each plane's total less the total
+    before it, of the values and of their squares."""
+    rng = np.random.default_rng(6)
+    planar = rng.normal(0.3, 0.2, (2, 5, 40, 26)).astype(np.float32)
+    sums, squares = whole_sums(planar)
+    total, squared = cv2.integral2(planar.reshape(-1, 26), sdepth=cv2.CV_64F,
+                                   sqdepth=cv2.CV_64F)
+    ends = np.arange(1, 11) * 40
+    assert np.array_equal(sums.ravel(), total[ends, 26] - total[ends - 40, 26])
+    assert np.array_equal(squares.ravel(), squared[ends, 26] - squared[ends - 40, 26])
+
+
+def test_coarse_windows_are_each_channel_of_every_window_over_its_centred_length() -> None:
+    """A row per window of each picture's planes (rows of columns), each channel over its
+    centred length (its mean left in), the first channel's values before the second's."""
+    rng = np.random.default_rng(7)
+    n, height, width, wh, ww = 3, 12, 9, 8, 6
+    planes = rng.random((n * 2 * height, width)).astype(np.float32)
+    planes[2 * height : 3 * height] = 0.5  # a flat channel: finite, no division by 0
+    out = coarse_windows(planes, n, height, width, wh, ww)
+    pictures = planes.reshape(n, 2, height, width)
+    expected = []
+    for i in range(n):
+        for r in range(height - wh + 1):
+            for c in range(width - ww + 1):
+                window = pictures[i, :, r : r + wh, c : c + ww].reshape(2, -1).astype(np.float64)
+                centred = window - window.mean(axis=1, keepdims=True)
+                expected.append((window / (np.linalg.norm(centred, axis=1, keepdims=True)
+                                           + 1e-6)).ravel())
+    assert out.shape == (n * (height - wh + 1) * (width - ww + 1), 2 * wh * ww)
+    assert np.allclose(out, np.array(expected), atol=1e-4)
+    assert np.isfinite(out).all()
+    windows = out.reshape(len(out), 2, -1)
+    lengths = np.linalg.norm(windows - windows.mean(axis=2, keepdims=True), axis=2)
+    flat = np.arange(len(out)) // 20 == 1  # the second picture's windows (20 a picture)
+    assert np.allclose(lengths[~flat], 1.0, atol=1e-4) and np.allclose(lengths[flat, 1], 1.0)
