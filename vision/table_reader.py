@@ -56,6 +56,7 @@ from vision.cards import (
 from vision.compiled import box_means, grid_medians
 from vision.identify import PATCH_SIZE, Identifier
 from vision.mat import MAT_BGR, MatSpec, TagPlacement
+from vision.rim_faces import face_outline
 from vision.still import StillTest
 
 DETECT_PX_PER_MM = 1.0
@@ -307,7 +308,7 @@ class TableReader:
         self._frames += 1
         if self._frames % LEARN_EVERY == 0:
             self._learn(top, scan, valid)
-        quads, named = self._name_cards(source, cal, scan)
+        quads, named = self._name_cards(source, cal, scan, grey)
         # every card's corners in the frame at once
         corners_px = np.zeros((0, 4, 2))
         if quads:
@@ -340,9 +341,10 @@ class TableReader:
                                    read_in_full, (top, scan))
         return reading
 
-    def _name_cards(self, source: NamingSource, cal: Calibration, scan: CardScan
+    def _name_cards(self, source: NamingSource, cal: Calibration, scan: CardScan, grey: Frame
                     ) -> tuple[list[CardQuad], list[tuple[str | None, float]]]:
-        """The card outlines to report and (code or None, confidence) of each."""
+        """The card outlines to report and (code or None, confidence) of each (`grey`: the
+        view's grey levels)."""
         quads = list(scan.cards)
         named = self._name(source, cal, quads)
         # an unknown outline may be a phantom: try the rival outlines there, all at once
@@ -352,9 +354,29 @@ class TableReader:
                                           strict=True):
             if code is not None and named[i][0] is None:  # the first rival named wins
                 quads[i], named[i] = alt, (code, conf)
+        if self.dark_rims:
+            self._name_faces(source, cal, grey, quads, named)
         if self.identifier.reads_covered:
             self._name_covered(source, cal, quads, named)
         return self._name_extras(source, cal, scan, quads, named)
+
+    def _name_faces(self, source: NamingSource, cal: Calibration, grey: Frame,
+                    quads: list[CardQuad], named: list[tuple[str | None, float]]) -> None:
+        """Name again each unknown card of a dark-rimmed deck at the outline its light face
+        gives it (vision.rim_faces: on others of its deck, its outer edge shows none), in
+        place where that names it, unless another card named lies there already."""
+        faces = [(i, face) for i, (quad, (code, _)) in enumerate(zip(quads, named, strict=True))
+                 if code is None and (face := face_outline(grey, quad, self.card_mm,
+                                                           self.px_per_mm)) is not None]
+        if not faces:
+            return
+        apart = min(self.card_mm) / 2
+        for (i, face), (code, conf) in zip(faces, self._name(source, cal, [f for _, f in faces]),
+                                           strict=True):
+            if code is not None and not any(
+                    math.dist(face.center_mm, q.center_mm) < apart
+                    for q, (other, _) in zip(quads, named, strict=True) if other is not None):
+                quads[i], named[i] = face, (code, conf)
 
     def _name_covered(self, source: NamingSource, cal: Calibration, quads: list[CardQuad],
                       named: list[tuple[str | None, float]]) -> None:
