@@ -66,16 +66,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision_bench import HELD_OUT_SEEDS, held_out_seed  # noqa: E402  (beside this file)
 
-from firmware.cli import main as tableref  # noqa: E402
 from firmware.enrollment import build_reader  # noqa: E402
 from firmware.session import replay_session, session_mat  # noqa: E402
 from hardware.camera import ReplayCamera, read_session_metadata  # noqa: E402
 from referee.games import get_game  # noqa: E402
 from scripts.fixtures import camera, deserto, tempus, uno  # noqa: E402
-from scripts.fixtures.camera import ROOT, CardArt  # noqa: E402
-from scripts.fixtures.enrolment import record_enrolment  # noqa: E402
+from scripts.fixtures.camera import CardArt  # noqa: E402
+from scripts.fixtures.enrolment import enrol_recorded, record_enrolment  # noqa: E402
+from scripts.fixtures.foreign import printed  # noqa: E402
 from vision.calibration import VisionError  # noqa: E402
-from vision.foreign_decks import DESIGNS, paint_deck  # noqa: E402
+from vision.foreign_decks import DESIGNS  # noqa: E402
 from vision.render import Lighting  # noqa: E402
 
 SEATS = {"deserto": (2, 4), "tempus": (2, 5), "uno": (2, 6)}
@@ -127,28 +127,23 @@ def enrol_design(name: str, folder: Path) -> OwnDeck:
     """The design `name` printed, its enrolment session rendered into `folder` and
     enrolled through `tableref enrol --second-pass`, every crop confirmed."""
     design = DESIGNS[name]
-    faces = json.loads((ROOT / f"referee/decks/{design.deck}.json").read_text(encoding="utf-8")
-                       )["faces"]
-    art = CardArt(paint_deck(design, faces, PRINT_SEED), design.card_mm, design.corner_radius_mm)
+    art = printed(design, PRINT_SEED)
     enrolment, data = folder / "enrolment", folder / "data"
     record_enrolment(enrolment, dict(art.faces), art.card_mm, ENROL_SEED,
                      f"vision.foreign_decks {name}", corner_radius_mm=art.corner_radius_mm,
                      rendered_by="benchmarks/tracking_bench.py", game=design.deck,
                      still_frames=STILL_FRAMES)
-    layouts = len(json.loads((enrolment / "session.json").read_text(encoding="utf-8"))
-                  ["enrolment"]["layouts"])
-    answers = folder / "answers.txt"  # the crops are right: kept whatever a warning says
-    answers.write_text("y!\n" * 2 * layouts, encoding="utf-8")
     said = io.StringIO()
     with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
-        code = tableref(["enrol", "--game", design.deck, "--camera", str(enrolment), "--data",
-                         str(data), "--answers", str(answers), "--second-pass"])
+        # the crops are right: kept whatever a warning says
+        code = enrol_recorded(enrolment, data, design.deck, answer="y!")
     if code != 0:
         raise SystemExit(f"{name}: tableref enrol failed ({code}): {said.getvalue()[-600:]}")
+    crops = [line for line in said.getvalue().splitlines() if line.startswith("the crops:")]
     warned = [line.split(". crops:")[0] for line in said.getvalue().splitlines()
               if "(y! to keep them" in line]
     print(f"  {name}: enrolled, {said.getvalue().strip().splitlines()[-1]}; the crops of "
-          f"{len(warned)} of {2 * layouts} layouts (all right) warned of: {warned}",
+          f"{len(warned)} of {len(crops)} layouts (all right) warned of: {warned}",
           file=sys.stderr)
     return OwnDeck(art, data)
 
@@ -175,11 +170,9 @@ def _render(game: str, seed: int, moves: int, folder: Path, pause: int = 0,
     result = module.simulate(shared, seed)  # type: ignore[attr-defined]
     if result is None:
         return None
-    if own is not None:
-        module.render_session(shared, result[0][:moves], seed, folder,  # type: ignore[attr-defined]
-                              own.art, streams=camera.TWO_STREAMS)
-    else:
-        module.render_session(shared, result[0][:moves], seed, folder)  # type: ignore[attr-defined]
+    module.render_session(shared, result[0][:moves], seed, folder,  # type: ignore[attr-defined]
+                          art=own.art if own else None,
+                          streams=camera.TWO_STREAMS if own else None)
     return folder / "bench"
 
 
@@ -283,7 +276,7 @@ def main() -> None:
     games = args.game or sorted(SEATS)
     if args.design:
         game = DESIGNS[args.design].deck
-        if games != [game] and args.game:
+        if args.game and args.game != [game]:
             parser.error(f"{args.design} is a deck of {game}: leave --game out or give "
                          f"--game {game}")
         games = [game]
