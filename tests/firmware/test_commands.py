@@ -69,6 +69,9 @@ def test_a_remi_move_is_said_once_with_what_it_did() -> None:
            "in a meld" in lines
     assert "#19 Ana shows their rack: red 5, red 8, blue 7, black 11, yellow 1, joker, " \
            "black 13; 7 tiles, 110 points against them" in lines
+    # the last rack shown ends the round: what it counts against its seat is said too
+    assert lines[-1] == "#20 Bogdan shows an empty rack: 0 points against them; round 1: " \
+        "Ana -60, Bogdan +190; Bogdan starts the next"
 
 
 def test_a_kanaloa_trick_names_the_winning_card_only_when_another_played_it() -> None:

@@ -78,25 +78,36 @@ def news(before: RemiState, move: Move, after: RemiState) -> str:
     if kind == "discard":
         return t("; seat {current} to play", current=after.turn.seat)
     if kind == "reveal" and after.round > before.round:
-        scores = Text.joined(", ", (t("seat {seat} {points:+d}", seat=s, points=p)
-                                    for s, p in enumerate(after.last_round)))
-        if after.phase == "over":
-            return t("; round {round}: {scores}; the game is over", round=before.round,
-                     scores=scores)
-        return t("; round {round}: {scores}; seat {seat} starts the next", round=before.round,
-                 scores=scores, seat=after.starter)
-    if kind == "reveal" and not move.get("tiles"):
-        return t(": 0 points against them")
+        # the last rack shown ends the round: its points against it are said too
+        return Text.joined("", (_against(move, before), _round_end(before, after)))
     if kind == "reveal":
-        points = sum(rack_value(code, before.options) for code in move.get("tiles"))
-        return tn("; {count} tiles, {points} points against them",
-                  "; 1 tile, {points} points against them",
-                  count=len(move.get("tiles")), points=points)
+        return _against(move, before)
     if kind == "pe-tabla":
         return ""  # the announcement is the whole news
     if kind == "atu":
         return t(": {points} points this round", points=before.options["atu_bonus"])
     return tn("and holds {count} tiles", "and holds 1 tile", count=after.racks[seat])
+
+
+def _against(move: Move, before: RemiState) -> Text:
+    """What a shown rack counts against its seat."""
+    if not move.get("tiles"):
+        return t(": 0 points against them")
+    points = sum(rack_value(code, before.options) for code in move.get("tiles"))
+    return tn("; {count} tiles, {points} points against them",
+              "; 1 tile, {points} points against them",
+              count=len(move.get("tiles")), points=points)
+
+
+def _round_end(before: RemiState, after: RemiState) -> Text:
+    """A round's scores, once its last rack is shown, and who starts the next."""
+    scores = Text.joined(", ", (t("seat {seat} {points:+d}", seat=s, points=p)
+                                for s, p in enumerate(after.last_round)))
+    if after.phase == "over":
+        return t("; round {round}: {scores}; the game is over", round=before.round,
+                 scores=scores)
+    return t("; round {round}: {scores}; seat {seat} starts the next", round=before.round,
+             scores=scores, seat=after.starter)
 
 
 def unused_proof(rule: str, index: int, seat: int, code: str,
