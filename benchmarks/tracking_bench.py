@@ -81,11 +81,13 @@ from vision.render import Lighting  # noqa: E402
 SEATS = {"deserto": (2, 4), "tempus": (2, 5), "uno": (2, 6)}
 #: Questions a game asks by design, whatever the camera sees.
 BY_DESIGN = ("fed a set",)
-#: The decks the project never drew that a table plays with (`--design`): the layouts of
-#: the rendered tables have room for cards no wider than the game's own (tempus-tall's
-#: 70 mm cards would touch their neighbours)
+#: The decks the project never drew that a table plays with (`--design`): UNO's rendered
+#: tables lay a hand out at its cards' size (scripts.fixtures.uno.layout); Tempus' sets lie
+#: in places made for 63 x 88 mm cards, with room for cards 3 mm wider at most
+#: (tempus-tall's 70 x 120 mm cards would lie on their neighbours)
 OWN_DECKS = sorted(name for name, design in DESIGNS.items()
-                   if design.card_mm[0] <= get_game(design.deck).deck.card_mm[0] + 3.0)
+                   if design.deck == "uno"
+                   or design.card_mm[0] <= get_game(design.deck).deck.card_mm[0] + 3.0)
 PRINT_SEED = 1  # the printing of a design (as benchmarks/vision_bench.py's unseen decks)
 ENROL_SEED = 700_000  # the rendered enrolment session's
 #: Frames of each layout held still in the enrolment (2 s): the flow takes a layout from
@@ -167,7 +169,9 @@ def _render(game: str, seed: int, moves: int, folder: Path, pause: int = 0,
     wanted = ("TEMPUS-ORDER",) if game == "tempus" else ("UNO-MATCH", "swap")
     shared = camera.SessionPlan("bench", names, light, seed, wanted, reaches=True,
                                 pause_frames=pause)
-    result = module.simulate(shared, seed)  # type: ignore[attr-defined]
+    # (a hand laid out at the round's end must fit the mat at the deck's own size)
+    result = (uno.simulate(shared, seed, own.art.card_mm) if own and module is uno
+              else module.simulate(shared, seed))  # type: ignore[attr-defined]
     if result is None:
         return None
     module.render_session(shared, result[0][:moves], seed, folder,  # type: ignore[attr-defined]
