@@ -310,6 +310,7 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int,
     near_x, near_y, near_normal = np.empty(n_px), np.empty(n_px), np.empty(n_px)
     near_a, near_b = np.empty(n_px), np.empty(n_px)
     in_a, in_b = np.empty(n_px, np.bool_), np.empty(n_px, np.bool_)
+    banded = np.empty(n_px, np.int64)  # those in a band, in their order
     quarter = np.pi / 4
     for k in range(quads.shape[0]):
         quad = quads[k]
@@ -336,8 +337,9 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int,
             near = 0
             side_counts[:] = 0
             # which of them lie in the band along a side (3 px off its ends), in a pass
-            # without branches, then the votes of those in their order: a quarter less
-            # time than both at once, a pixel at a time
+            # without branches; those listed in a second (a branch a pixel mispredicted
+            # often: a tempus-tall card lies among 2,400 edge pixels, a sixth in a band); then
+            # the votes of those in their order: a quarter less time than all at once
             for i in range(n_near):
                 rx, ry = near_x[i] - cx, near_y[i] - cy
                 a = rx * c + ry * s
@@ -346,10 +348,13 @@ def _refine(quads: Any, px: Any, py: Any, normal: Any, rounds: int,
                 near_a[i], near_b[i] = a, b
                 in_a[i] = (abs(abs_a - half_a) < 2.5) & (abs_b < half_b - 3)
                 in_b[i] = (abs(abs_b - half_b) < 2.5) & (abs_a < half_a - 3)
+            n_band = 0
             for i in range(n_near):
+                banded[n_band] = i
+                n_band += in_a[i] | in_b[i]
+            for m in range(n_band):
+                i = banded[m]
                 band_a, band_b = in_a[i], in_b[i]
-                if not (band_a or band_b):
-                    continue
                 a, b = near_a[i], near_b[i]
                 dev = _quarter_turn_mod(near_normal[i] - theta + quarter) - quarter
                 if not abs(dev) < 0.2:
@@ -470,9 +475,8 @@ def _axis_votes(pos: Any, chosen: Any, low: float, n: int) -> Any:  # pragma: no
     """Edge votes per pixel position along an axis (the chosen edge pixels at pos - low,
     rounded), spread over +-1 pixel."""
     hist = np.zeros(n)
-    for i in range(len(pos)):
-        if chosen[i]:
-            hist[int(np.rint(pos[i] - low))] += 1.0
+    for i in range(len(pos)):  # (every pixel adds, 0 or 1: no branch, and no call to rint)
+        hist[np.int64(((pos[i] - low) + _ROUNDING) - _ROUNDING)] += np.float64(chosen[i])
     spread = np.empty(n)
     for i in range(n):
         spread[i] = hist[i] + 0.5 * ((hist[i - 1] if i > 0 else 0.0)
