@@ -980,14 +980,49 @@ def _faces_margin(px_per_mm: float) -> int:
 
 def _reaches(mask: Mask, radius: float) -> bool:
     """Whether a pixel of the mask lies `radius` px or further from its nearest 0 pixel (the
-    exact Euclidean distance transform's largest value, as it says): the 5 x 5 chamfer
-    distance, a third of its time, settles all but a mask whose largest distance is within
-    CHAMFER_5_BOUNDS of the radius."""
+    exact Euclidean distance transform's largest value, as it says): a disc about the
+    likeliest such pixel settles most (_disc_inside: 34 of tempus-tall's 38 pieces on tables
+    1000000-039, at a third of the time), the 5 x 5 chamfer distance, a third of the exact
+    transform's time, all but a mask whose largest distance is within CHAMFER_5_BOUNDS of
+    the radius."""
+    if _disc_inside(mask, radius):
+        return True
     reach = float(cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_5).max())
     under, over = CHAMFER_5_BOUNDS
     if reach < under * radius or reach >= over * radius:
         return reach >= over * radius
     return float(cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE).max()) >= radius
+
+
+def _disc_inside(mask: Mask, radius: float) -> bool:
+    """Whether every pixel nearer than `radius` px (and a hundredth, for rounding) to one
+    pixel of the mask is set: then that pixel lies `radius` or further from every 0. The
+    pixel is the middle of the block deepest in the mask shrunk four times (its 4 x 4
+    blocks set whole: the largest of their chamfer distance transform)."""
+    h, w = mask.shape
+    if min(h, w) < 4:
+        return False
+    shrunk = cv2.resize(mask, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    blocks = np.zeros((h // 4 + 2, w // 4 + 2), np.uint8)  # (a border of 0s round them)
+    blocks[1:-1, 1:-1] = shrunk == 255  # (INTER_AREA's mean is 255 only if all 16 are)
+    _, deepest, _, (bx, by) = cv2.minMaxLoc(cv2.distanceTransform(blocks, cv2.DIST_L2,
+                                                                   cv2.DIST_MASK_3))
+    reach, disc, pixels = _disc(radius)
+    x, y = 4 * (bx - 1) + 2, 4 * (by - 1) + 2
+    if deepest <= 0 or not (reach <= x < w - reach and reach <= y < h - reach):
+        return False
+    around = mask[y - reach:y + reach + 1, x - reach:x + reach + 1]
+    return cv2.countNonZero(cv2.bitwise_and(around, disc)) == pixels
+
+
+@functools.cache
+def _disc(radius: float) -> tuple[int, Mask, int]:
+    """The half-width of the square round a disc of `radius` px (and a hundredth), the
+    disc's pixels in it (255), and how many they are."""
+    reach = math.ceil(radius + 0.01)
+    dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
+    disc = np.where(np.hypot(dx, dy) < radius + 0.01, 255, 0).astype(np.uint8)
+    return reach, disc, int(np.count_nonzero(disc))
 
 
 def _grown(cards: list[CardQuad], mm: float, px_per_mm: float) -> NDArray[np.int32]:
