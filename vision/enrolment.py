@@ -54,6 +54,7 @@ BORDER_TOL = 45.0  # Lab distance from the deck's border colour that another dec
 BLUR_PX = 3.4  # an outline's step wider than this (pixels): the frame is blurred
 STILL_MM = 2.0  # a card moved less than this between two frames lies still
 GRID_COLUMNS = 4
+LABEL_SCALES = (0.45, 0.4, 0.35)  # the contact sheet's type sizes (OpenCV's font scale)
 GRID_PITCH_MM = (105.0, 130.0)  # where the page draws the grid's places (centre to centre)
 PHOTO_CROPPED_SHARE = 0.6  # a card outline this large (or none): the photo is already
 # cropped to the card (inside a cropped card, its printed field is such an outline)
@@ -480,9 +481,23 @@ def contact_sheet(crops: Sequence[Image8], labels: Sequence[str], columns: int =
         x, y = pad + c * (w + pad), pad + r * (h + label_h + pad)
         sheet[y:y + h, x:x + w] = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
         cv2.rectangle(sheet, (x - 1, y - 1), (x + w, y + h), (80, 80, 80), 1)
-        cv2.putText(sheet, f"{i + 1} {label}"[:18], (x, y + h + 16), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.45, (20, 20, 20), 1, cv2.LINE_AA)
+        text, scale = _fitted(f"{i + 1} {label}", w)
+        cv2.putText(sheet, text, (x, y + h + 16), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                    (20, 20, 20), 1, cv2.LINE_AA)
     return sheet
+
+
+def _fitted(text: str, width: int) -> tuple[str, float]:
+    """The label and the largest of the contact sheet's type sizes it fits `width` pixels
+    at ("1 1st: yellow-reverse" did not at the first, and cut to 18 letters read as
+    yellow-reve); cut short only where even the smallest does not fit."""
+    for scale in LABEL_SCALES:
+        if cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)[0][0] <= width:
+            return text, scale
+    smallest = LABEL_SCALES[-1]
+    while text and cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, smallest, 1)[0][0] > width:
+        text = text[:-1]
+    return text, smallest
 
 
 def find_card_in_photo(photo: Image8) -> Image8:

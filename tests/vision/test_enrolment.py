@@ -18,7 +18,9 @@ from vision.calibration import calibrate
 from vision.deck_art import FaceArt, paint_face
 from vision.deck_measure import measure_deck
 from vision.enrolment import (
+    LABEL_SCALES,
     LaidCard,
+    _fitted,
     blurred,
     border_colour,
     cards_in_photos,
@@ -283,3 +285,13 @@ def test_a_card_running_off_its_photo_is_cut_once_the_other_photos_show_the_deck
     assert [c.shape for c in whole] == [find_card_in_photo(p).shape for p in photos]
     h, w = cut.shape[:2]
     assert h > w and abs(h / w - CARD_MM[1] / CARD_MM[0]) < 0.12
+
+
+def test_a_crop_s_label_is_set_smaller_to_fit_under_it_and_cut_only_past_the_smallest() -> None:
+    width = 112  # a crop's width on the contact sheet
+    assert _fitted("1 yellow-reverse", width) == ("1 yellow-reverse", LABEL_SCALES[0])
+    text, scale = _fitted("1 1st: yellow-reverse", width)  # the first pass's, beside
+    assert text == "1 1st: yellow-reverse" and scale < LABEL_SCALES[0]
+    text, scale = _fitted("12 1st: " + "x" * 40, width)
+    assert scale == LABEL_SCALES[-1] and text.startswith("12 1st: x") and len(text) < 48
+    assert cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)[0][0] <= width
