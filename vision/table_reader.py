@@ -347,61 +347,78 @@ class TableReader:
         view's grey levels)."""
         quads = list(scan.cards)
         named = self._name(source, cal, quads)
-        # an unknown outline may be a phantom: try the rival outlines there, all at once
-        tries = [(i, alt) for i, quad in enumerate(quads) if named[i][0] is None
-                 for alt in quad.alternatives]
-        for (i, alt), (code, conf) in zip(tries, self._name(source, cal, [a for _, a in tries]),
-                                          strict=True):
-            if code is not None and named[i][0] is None:  # the first rival named wins
-                quads[i], named[i] = alt, (code, conf)
-        if self.dark_rims:
-            self._name_faces(source, cal, grey, quads, named)
-        if self.identifier.reads_covered:
-            self._name_covered(source, cal, quads, named)
+        self._name_unknown(source, cal, grey, quads, named)
         return self._name_extras(source, cal, scan, quads, named)
 
-    def _name_faces(self, source: NamingSource, cal: Calibration, grey: Frame,
-                    quads: list[CardQuad], named: list[tuple[str | None, float]]) -> None:
-        """Name again each unknown card of a dark-rimmed deck at the outline its light face
-        gives it (vision.rim_faces: on others of its deck, its outer edge shows none), in
-        place where that names it, unless another card named lies there already."""
-        faces = [(i, face) for i, (quad, (code, _)) in enumerate(zip(quads, named, strict=True))
-                 if code is None and (face := face_outline(grey, quad, self.card_mm,
-                                                           self.px_per_mm)) is not None]
-        if not faces:
+    def _name_unknown(self, source: NamingSource, cal: Calibration, grey: Frame,
+                      quads: list[CardQuad], named: list[tuple[str | None, float]]) -> None:
+        """Name again each card left unknown, in place, by three more looks in turn: its
+        rival outlines (an unknown outline may be a phantom: the first rival named wins),
+        then the outline its light face gives it (a dark-rimmed deck: _face_taken), then
+        its patch with the part other outlines cover filled (_covers). What each look cuts
+        follows from the first naming, so the three are named in one batch (a batch costs
+        about a card's naming besides its cards; tempus-framed's looks took 1.05 batches a
+        read, in 25 of 40 reads): a card an earlier look names takes no later look's
+        answer, and where a rival or a face replaced an outline, the covers are made again
+        as the outlines then lie and one that differs is cut and named again."""
+        unknown = [i for i, (code, _) in enumerate(named) if code is None]
+        rivals = [(i, alt) for i in unknown for alt in quads[i].alternatives]
+        faces = [(i, face) for i in unknown if self.dark_rims and (
+            face := face_outline(grey, quads[i], self.card_mm, self.px_per_mm)) is not None]
+        covers = self._covers(quads, unknown)
+        if not (rivals or faces or covers):
             return
-        apart = min(self.card_mm) / 2
-        for (i, face), (code, conf) in zip(faces, self._name(source, cal, [f for _, f in faces]),
-                                           strict=True):
-            if code is not None and not any(
-                    math.dist(face.center_mm, q.center_mm) < apart
-                    for q, (other, _) in zip(quads, named, strict=True) if other is not None):
-                quads[i], named[i] = face, (code, conf)
+        answers = self._name(source, cal, [alt for _, alt in rivals] + [f for _, f in faces]
+                             + [quads[i] for i in covers],
+                             [None] * (len(rivals) + len(faces)) + list(covers.values()))
+        before = list(quads)
+        for (i, alt), answer in zip(rivals, answers[:len(rivals)], strict=True):
+            if answer[0] is not None and named[i][0] is None:
+                quads[i], named[i] = alt, answer
+        for (i, face), answer in zip(faces, answers[len(rivals):len(rivals) + len(faces)],
+                                     strict=True):
+            if named[i][0] is None and self._face_taken(face, answer, quads, named):
+                quads[i], named[i] = face, answer
+        covered = dict(zip(covers, answers[len(rivals) + len(faces):], strict=True))
+        left = [i for i in unknown if named[i][0] is None]
+        if any(quad is not old for quad, old in zip(quads, before, strict=True)):
+            now = self._covers(quads, left)
+            again = {i: cover for i, cover in now.items()
+                     if i not in covers or not np.array_equal(cover, covers[i])}
+            covered.update(zip(again, self._name(source, cal, [quads[i] for i in again],
+                                                 list(again.values())), strict=True))
+            covers = now
+        for i in left:
+            if i in covers and covered[i][0] is not None:
+                named[i] = covered[i]
 
-    def _name_covered(self, source: NamingSource, cal: Calibration, quads: list[CardQuad],
-                      named: list[tuple[str | None, float]]) -> None:
-        """Name again each unknown card that other outlines cover in part, that part filled
-        with its own field (the median of the rest of it), in place. A card's corner laid on
-        another hides a few per cent of it, but its rim and print, dark on the card's light
-        field, took its correlation with its own face from above 0.9 to 0.74-0.79 (held-out
-        tempus-framed tables 1000040-1000119: 6 of the 13 fully visible cards left unknown).
-        Which card lies on top is not known: the part is left out either way."""
-        todo = []
-        for i, (quad, (code, _)) in enumerate(zip(quads, named, strict=True)):
-            if code is None:
-                cover = self._cover(quad, [q for j, q in enumerate(quads) if j != i])
-                if cover is not None:
-                    todo.append((i, cover))
-        if not todo:
-            return
-        patches = self._cut(source, cal, [quads[i] for i, _ in todo])
-        for patch, (_, cover) in zip(patches, todo, strict=True):
-            fill_covered(patch, cover)
-        lights = self._lights([quads[i] for i, _ in todo])
-        for (i, _), (code, conf) in zip(todo, self.identifier.identify_batch(patches, lights),
-                                        strict=True):
-            if code is not None:
-                named[i] = (code, conf)
+    def _face_taken(self, face: CardQuad, answer: tuple[str | None, float],
+                    quads: list[CardQuad], named: list[tuple[str | None, float]]) -> bool:
+        """Whether an unknown card of a dark-rimmed deck is named at the outline its light
+        face gives it (vision.rim_faces: on others of its deck, its outer edge shows none):
+        where that names it, unless another card named lies there already."""
+        apart = min(self.card_mm) / 2
+        return answer[0] is not None and not any(
+            math.dist(face.center_mm, q.center_mm) < apart
+            for q, (other, _) in zip(quads, named, strict=True) if other is not None)
+
+    def _covers(self, quads: list[CardQuad], cards: list[int]) -> dict[int, Mask]:
+        """The part of each of these cards (indices into `quads`) that the other outlines
+        cover (_cover), where it is worth naming the card again with that part filled with
+        its own field (the median of the rest of it): card -> mask; none unless the
+        identifier names such patches (reads_covered). A card's corner laid on another
+        hides a few per cent of it, but its rim and print, dark on the card's light field,
+        took its correlation with its own face from above 0.9 to 0.74-0.79 (held-out
+        tempus-framed tables 1000040-1000119: 6 of the 13 fully visible cards left
+        unknown). Which card lies on top is not known: the part is left out either way."""
+        if not self.identifier.reads_covered:
+            return {}
+        out = {}
+        for i in cards:
+            cover = self._cover(quads[i], [q for j, q in enumerate(quads) if j != i])
+            if cover is not None:
+                out[i] = cover
+        return out
 
     def _cover(self, quad: CardQuad, others: list[CardQuad]) -> Mask | None:
         """The pixels of the card's patch (PATCH_SIZE) that other outlines cover, each grown
@@ -471,13 +488,18 @@ class TableReader:
             self._valid = view_mask(calibration, self.px_per_mm)
             self._model = None
 
-    def _name(self, source: NamingSource, cal: Calibration, quads: list[CardQuad]
-              ) -> list[tuple[str | None, float]]:
-        """(code or None, confidence) of each card outline."""
+    def _name(self, source: NamingSource, cal: Calibration, quads: list[CardQuad],
+              covers: list[Mask | None] | None = None) -> list[tuple[str | None, float]]:
+        """(code or None, confidence) of each card outline; `covers`, where given, the part
+        of each card's patch (or None) to fill with its own field before (fill_covered)."""
         if not quads:
             return []
-        lights = self._lights(quads) if self.identifier.reads_light else None
-        return self.identifier.identify_batch(self._cut(source, cal, quads), lights)
+        filled = [] if covers is None else [(k, c) for k, c in enumerate(covers) if c is not None]
+        lights = self._lights(quads) if self.identifier.reads_light or filled else None
+        patches = self._cut(source, cal, quads)
+        for k, cover in filled:
+            fill_covered(patches[k], cover)
+        return self.identifier.identify_batch(patches, lights)
 
     def _lights(self, quads: list[CardQuad]) -> NDArray[np.float32] | None:
         """The light on each card, (n, 3): each channel's gain on the mat where it lies, the

@@ -459,3 +459,76 @@ def test_a_card_whose_corner_another_covers_is_named_with_that_part_filled() -> 
     fill_covered(patch, cover)
     assert (patch[cover] == patch[cover][0]).all()
     assert filled.identify_batch(patch[None], light)[0][0] == "red-13"
+
+
+class _MarkedCards:
+    """An identifier for a reader whose cut gives each outline a patch marked with its
+    number (channel 0) and a dark bottom-right corner (channel 1) that a cover over that
+    corner fills: it names the outlines and covered patches it is told to, and keeps the
+    batches it was asked."""
+
+    reads_light = True
+    reads_covered = True
+
+    def __init__(self, plain: dict[int, str], covered: dict[int, str]) -> None:
+        self.plain, self.covered = plain, covered
+        self.batches: list[list[tuple[int, bool]]] = []
+
+    def identify_batch(self, patches: Any, lights: Any = None) -> list[tuple[str | None, float]]:
+        seen = [(int(p[0, 0, 0]), bool(p[-1, -1, 1] > 100)) for p in patches]
+        self.batches.append(seen)
+        return [((self.covered if filled else self.plain).get(k), 0.9) for k, filled in seen]
+
+
+def _marked_reader(outlines: list[CardQuad], identifier: _MarkedCards) -> TableReader:
+    reader = TableReader(default_mat(), identifier, CARD)  # type: ignore[arg-type]
+
+    def cut(source: Any, cal: Any, quads: list[CardQuad]) -> Any:
+        patches = np.full((len(quads), 88, 64, 3), 200, np.uint8)
+        patches[:, 60:, 40:, 1] = 7
+        for patch, quad in zip(patches, quads, strict=True):
+            patch[..., 0] = next(k for k, o in enumerate(outlines) if o is quad)
+        return patches
+
+    reader._cut = cut  # type: ignore[method-assign]
+    return reader
+
+
+def test_an_unknown_cards_rival_and_covered_looks_are_one_batch_the_rival_first() -> None:
+    # card 0 unknown, card 1 named over its bottom right corner; 2 is card 0's rival outline
+    card = CardQuad.from_axes((150.0, 150.0), (0.0, 1.0), CARD)
+    rival = CardQuad.from_axes((152.0, 150.0), (0.0, 1.0), CARD)
+    card = dataclasses.replace(card, alternatives=(rival,))
+    corner = CardQuad.from_axes((190.0, 210.0), (0.0, 1.0), CARD)
+    # the rival names card 0, and so would its covered patch otherwise: the rival wins
+    identifier = _MarkedCards({2: "vizier"}, {0: "oasis"})
+    reader = _marked_reader([card, corner, rival], identifier)
+    quads, named = [card, corner], [(None, 0.1), ("back", 0.9)]
+    reader._name_unknown(None, None, None, quads, named)  # type: ignore[arg-type]
+    assert quads == [rival, corner] and named == [("vizier", 0.9), ("back", 0.9)]
+    assert identifier.batches == [[(2, False), (0, True)]]
+
+
+def test_a_cover_an_outline_replaced_after_it_was_cut_is_made_again() -> None:
+    # card 0's corner lies under card 1, whose rival (2) lies far off and is named: as the
+    # outlines then lie nothing covers card 0, and its covered look's answer is left
+    card = CardQuad.from_axes((150.0, 150.0), (0.0, 1.0), CARD)
+    far = CardQuad.from_axes((400.0, 300.0), (0.0, 1.0), CARD)
+    corner = dataclasses.replace(CardQuad.from_axes((190.0, 210.0), (0.0, 1.0), CARD),
+                                 alternatives=(far,))
+    identifier = _MarkedCards({2: "treasure"}, {0: "oasis"})
+    reader = _marked_reader([card, corner, far], identifier)
+    named: list[tuple[str | None, float]]
+    quads, named = [card, corner], [(None, 0.1), (None, 0.1)]
+    reader._name_unknown(None, None, None, quads, named)  # type: ignore[arg-type]
+    assert quads == [card, far] and named == [(None, 0.1), ("treasure", 0.9)]
+    assert identifier.batches == [[(2, False), (0, True), (1, False)]]
+    # card 1 far off, its rival over card 0's corner and named: card 0's cover is new, and
+    # card 0 is named with it in a batch of its own
+    far = dataclasses.replace(far, alternatives=(corner,))
+    identifier = _MarkedCards({2: "treasure"}, {0: "oasis"})
+    reader = _marked_reader([card, far, corner], identifier)
+    quads, named = [card, far], [(None, 0.1), (None, 0.1)]
+    reader._name_unknown(None, None, None, quads, named)  # type: ignore[arg-type]
+    assert quads == [card, corner] and named == [("oasis", 0.9), ("treasure", 0.9)]
+    assert identifier.batches == [[(2, False)], [(0, True)]]
