@@ -81,13 +81,10 @@ from vision.render import Lighting  # noqa: E402
 SEATS = {"deserto": (2, 4), "tempus": (2, 5), "uno": (2, 6)}
 #: Questions a game asks by design, whatever the camera sees.
 BY_DESIGN = ("fed a set",)
-#: The decks the project never drew that a table plays with (`--design`): UNO's rendered
-#: tables lay a hand out at its cards' size (scripts.fixtures.uno.layout); Tempus' sets lie
-#: in places made for 63 x 88 mm cards, with room for cards 3 mm wider at most
-#: (tempus-tall's 70 x 120 mm cards would lie on their neighbours)
-OWN_DECKS = sorted(name for name, design in DESIGNS.items()
-                   if design.deck == "uno"
-                   or design.card_mm[0] <= get_game(design.deck).deck.card_mm[0] + 3.0)
+#: The decks the project never drew that a table plays with (`--design`): the rendered
+#: tables lay them out at their cards' size (UNO's revealed hands:
+#: scripts.fixtures.uno.layout; Tempus' sets: scripts.fixtures.tempus.places)
+OWN_DECKS = sorted(DESIGNS)
 PRINT_SEED = 1  # the printing of a design (as benchmarks/vision_bench.py's unseen decks)
 ENROL_SEED = 700_000  # the rendered enrolment session's
 #: Frames of each layout held still in the enrolment (2 s): the flow takes a layout from
