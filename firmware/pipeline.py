@@ -100,6 +100,8 @@ class RefereePipeline:
 
     `transcript` collects what happened, in order: every ruling (as `referee check`
     prints it, plus the move), take-backs, questions for the table and frame problems.
+    `card_mm` is the size of the table's cards, where not the game's own deck's (a deck
+    profile's: Game.interpreter).
     """
 
     def __init__(
@@ -114,9 +116,11 @@ class RefereePipeline:
         match_id: int | None = None,
         buttons: int | None = None,
         accepted: Iterable[int] = (),
+        card_mm: tuple[float, float] | None = None,
     ) -> None:
         self.match = match
-        self.interpreter: TableInterpreter[Any] = match.game.interpreter(match.header)
+        # (the places of a game laid out by its cards' size follow the table's own deck's)
+        self.interpreter: TableInterpreter[Any] = match.game.interpreter(match.header, card_mm)
         self._reader = reader
         self._tracker = tracker
         self._panel = panel

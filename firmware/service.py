@@ -440,6 +440,7 @@ class TableService:
             match, reader, tracker, self._panel, VisionError, self, self._store, match_id,
             buttons=self._buttons,
             accepted=[i for i, stored in enumerate(logged) if stored.accepted],
+            card_mm=reader.card_mm,
         )
 
     def _end_current(self) -> None:

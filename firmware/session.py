@@ -71,7 +71,8 @@ def build_pipeline(
         match.play(parse_move(game, logged, len(header.seats)))
     reader = build_reader(game.deck, mat, deck_photos, data, save=False)  # only reads
     tracker = Tracker(mat.center_mm, tracker_settings)
-    return RefereePipeline(match, reader, tracker, panel, VisionError, feed, store, match_id)
+    return RefereePipeline(match, reader, tracker, panel, VisionError, feed, store, match_id,
+                           card_mm=reader.card_mm)
 
 
 def replay_outcome(pipeline: RefereePipeline) -> list[dict[str, Any]]:

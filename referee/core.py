@@ -255,8 +255,12 @@ class Game(abc.ABC, Generic[StateT]):
         """What everyone at the table may see (no hands): zones, counts, for the page."""
 
     @abc.abstractmethod
-    def interpreter(self, header: Header) -> TableInterpreter[StateT]:
-        """How this game reads the table: camera views and button presses to moves."""
+    def interpreter(self, header: Header, card_mm: tuple[float, float] | None = None
+                    ) -> TableInterpreter[StateT]:
+        """How this game reads the table: camera views and button presses to moves.
+        `card_mm`: the size of the cards on the table (a table's own deck, as its profile
+        measured them), where the game's places follow it; the game's own deck's if not
+        given."""
 
     def check_header(self, header: Header) -> Header:
         """Validate seats and options; fill in defaults for options not given."""

@@ -7,13 +7,18 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from firmware.deck_profile import load_profile
 from firmware.pipeline import RefereePipeline
-from firmware.session import replay_outcome, replay_session
+from firmware.session import build_pipeline, replay_outcome, replay_session
 from hardware.panel import SimulatedPanel
+from referee.core import Game, Header
+from referee.games import get_game
+from referee.table import TableInterpreter
+from vision.mat import default_mat
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures/foreign/uno-classic"
 SESSION = FIXTURE / "session"
@@ -64,3 +69,24 @@ def test_a_discard_it_cannot_name_is_asked_about_and_the_card_on_it_waits_for_th
         covering = transcript[named + 1]
         assert covering["move"]["cards"] == [covered_by]
         assert covering["seat"] != transcript[named]["seat"]
+
+
+def test_the_game_is_laid_out_by_the_profile_s_card_size(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose places follow its cards' size (Deserto's cells, Tempus's sets, Remi's
+    melds) is read at the size the table's own deck measured, not at our deck's."""
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE / "profile", data / "decks/uno")
+    asked: list[tuple[float, float] | None] = []
+    uno = get_game("uno")
+    made = type(uno).interpreter
+
+    def interpreter(game: Game[Any], header: Header, card_mm: tuple[float, float] | None = None
+                    ) -> TableInterpreter[Any]:
+        asked.append(card_mm)
+        return made(game, header, card_mm)
+
+    monkeypatch.setattr(type(uno), "interpreter", interpreter)
+    build_pipeline(Header("uno", ("Ana", "Bogdan")), default_mat(), SimulatedPanel(2),
+                   data=data)
+    assert asked == [load_profile(FIXTURE / "profile").card_mm] != [uno.deck.card_mm]

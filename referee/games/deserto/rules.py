@@ -289,8 +289,9 @@ class Deserto(Game[DesertoState]):
             "hands": list(state.hands),
         }
 
-    def interpreter(self, header: Header) -> DesertoTable:
-        return DesertoTable(self.deck.card_mm)
+    def interpreter(self, header: Header, card_mm: tuple[float, float] | None = None
+                    ) -> DesertoTable:
+        return DesertoTable(card_mm or self.deck.card_mm)
 
 
 def _previous_player(state: DesertoState, seat: int) -> int:

@@ -269,7 +269,10 @@ class Kanaloa(Game[KanaloaState]):
     def board(self, state: KanaloaState) -> Board:
         return board(state, self.trump(state))
 
-    def interpreter(self, header: Header) -> KanaloaTable:
+    def interpreter(self, header: Header, card_mm: tuple[float, float] | None = None
+                    ) -> KanaloaTable:
+        """(The ring, the trick and the seats are read by order and nearness: no place
+        follows the cards' size.)"""
         return KanaloaTable(self.deck, len(header.seats))
 
     # -- judging ------------------------------------------------------------------

@@ -187,8 +187,9 @@ class Remi(Game[RemiState]):
     def page_moves(self, state: RemiState) -> list[PageMove]:
         return page_moves(state)
 
-    def interpreter(self, header: Header) -> RemiTable:
-        return RemiTable(len(header.seats))
+    def interpreter(self, header: Header, card_mm: tuple[float, float] | None = None
+                    ) -> RemiTable:
+        return RemiTable(len(header.seats), card_mm or self.deck.card_mm)
 
     def public_view(self, state: RemiState) -> dict[str, Any]:
         return {

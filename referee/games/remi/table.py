@@ -51,9 +51,10 @@ SIDE_X_MM = 200.0
 #: Where each seat sits, by the number of players (seat 0 at the mat's bottom edge).
 SIDES = {2: ("bottom", "top"), 3: ("bottom", "right", "left"),
          4: ("bottom", "right", "top", "left")}
-#: Two tiles of one meld lie about a tile's width apart along its line, in line across it.
-ALONG_MM = 26.0
-ACROSS_MM = 9.0
+#: Two tiles of one meld lie about a tile's width apart along its line, in line across it:
+#: their centres at most this many tile widths apart along it, and across it.
+ALONG_WIDTHS = 1.3
+ACROSS_WIDTHS = 0.45
 #: The row's first tile lies turned a quarter: this far from the others is crosswise.
 CROSSWISE_DEG = 45.0
 BACK = "back"
@@ -78,8 +79,11 @@ class Reading:
 class RemiTable(TableInterpreter[RemiState]):
     """Reads the row and the melds; presses for a draw, "pe tablă" and a shown rack."""
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, seats: int, tile_mm: tuple[float, float] = (20.0, 30.0)) -> None:
+        """`tile_mm`: the tiles' size (a table's own set, as its profile measured it)."""
         self._seats = seats
+        self._along_mm = ALONG_WIDTHS * tile_mm[0]
+        self._across_mm = ACROSS_WIDTHS * tile_mm[0]
         self._sides = SIDES[seats]
         #: The last view, read again when a press says what it could not (a draw).
         self._view: TableView | None = None
@@ -143,7 +147,7 @@ class RemiTable(TableInterpreter[RemiState]):
         row = tuple(str(c.code) for c in ordered)
         melds: list[SeenMeld] = []
         for side, cards in by_side.items():
-            lines = _lines(cards, across_x=side in ("left", "right"))
+            lines = _lines(cards, side in ("left", "right"), self._along_mm, self._across_mm)
             if side not in self._sides:
                 if any(code != BACK for line in lines for code in line):
                     return None
@@ -300,9 +304,11 @@ def _first(state: RemiState) -> str | None:
     return state.row[0][1] if state.row else None
 
 
-def _lines(cards: list[ViewCard], across_x: bool) -> list[tuple[str, ...]]:
+def _lines(cards: list[ViewCard], across_x: bool, along_mm: float, across_mm: float
+           ) -> list[tuple[str, ...]]:
     """Tiles touching in lines (along x in front of the bottom and top seats, along y in
-    front of the side seats), each line in the order it lies."""
+    front of the side seats: `across_x`), each line in the order it lies; two tiles of a
+    line lie at most `along_mm` apart along it and `across_mm` across it."""
 
     def along(c: ViewCard) -> float:
         return c.y_mm if across_x else c.x_mm
@@ -314,8 +320,8 @@ def _lines(cards: list[ViewCard], across_x: bool) -> list[tuple[str, ...]]:
     for card in sorted(cards, key=along):
         for group in groups:
             end = group[-1]
-            if abs(along(card) - along(end)) <= ALONG_MM and \
-                    abs(across(card) - across(end)) <= ACROSS_MM:
+            if abs(along(card) - along(end)) <= along_mm and \
+                    abs(across(card) - across(end)) <= across_mm:
                 group.append(card)
                 break
         else:

@@ -548,5 +548,6 @@ class Tempus(Game[TempusState]):
     def page_moves(self, state: TempusState) -> list[PageMove]:
         return count_offer(state, self.playing_cards)
 
-    def interpreter(self, header: Header) -> TempusTable:
-        return TempusTable(self.deck.card_mm)
+    def interpreter(self, header: Header, card_mm: tuple[float, float] | None = None
+                    ) -> TempusTable:
+        return TempusTable(card_mm or self.deck.card_mm)

@@ -317,7 +317,10 @@ class Uno(Game[UnoState]):
     def page_moves(self, state: UnoState) -> list[PageMove]:
         return page_moves(state)
 
-    def interpreter(self, header: Header) -> UnoTable:
+    def interpreter(self, header: Header, card_mm: tuple[float, float] | None = None
+                    ) -> UnoTable:
+        """(The discard pile and the hands are read by nearness to the mat's centre and
+        the seats: no place follows the cards' size.)"""
         return UnoTable(self)
 
     # -- judging ------------------------------------------------------------------

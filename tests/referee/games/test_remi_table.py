@@ -17,19 +17,26 @@ Melds = Sequence[Sequence[str | None]]
 
 
 def view(row: Sequence[str | None] = (), bottom: Melds = (), right: Melds = (),
-         top: Melds = (), left: Melds = ()) -> TableView:
+         top: Melds = (), left: Melds = (), pitch: tuple[float, float] = (21.0, 32.0)
+         ) -> TableView:
     """Tiles as they lie: the row in two lines across the middle, each seat's melds one
-    to a line in front of it, tiles touching (21 mm apart)."""
-    cards = [ViewCard(code, -190.0 + 21 * (n % 19), -17.0 if n < 19 else 17.0)
+    to a line in front of it, tiles touching (`pitch`: 21 mm apart along a line, the lines
+    32 mm apart, for our 20 x 30 mm tiles)."""
+    step, line = pitch
+    cards = [ViewCard(code, -190.0 + step * (n % 19), -17.0 if n < 19 else 17.0)
              for n, code in enumerate(row)]
     for k, meld in enumerate(bottom):
-        cards += [ViewCard(code, -150.0 + 21 * n, 80.0 + 32 * k) for n, code in enumerate(meld)]
+        cards += [ViewCard(code, -150.0 + step * n, 80.0 + line * k)
+                  for n, code in enumerate(meld)]
     for k, meld in enumerate(top):
-        cards += [ViewCard(code, -150.0 + 21 * n, -80.0 - 32 * k) for n, code in enumerate(meld)]
+        cards += [ViewCard(code, -150.0 + step * n, -80.0 - line * k)
+                  for n, code in enumerate(meld)]
     for k, meld in enumerate(right):
-        cards += [ViewCard(code, 230.0 + 32 * k, -130.0 + 21 * n) for n, code in enumerate(meld)]
+        cards += [ViewCard(code, 230.0 + line * k, -130.0 + step * n)
+                  for n, code in enumerate(meld)]
     for k, meld in enumerate(left):
-        cards += [ViewCard(code, -230.0 - 32 * k, -130.0 + 21 * n) for n, code in enumerate(meld)]
+        cards += [ViewCard(code, -230.0 - line * k, -130.0 + step * n)
+                  for n, code in enumerate(meld)]
     return TableView(tuple(cards))
 
 
@@ -108,6 +115,23 @@ def test_melds_are_read_when_the_turn_s_discard_shows_not_before() -> None:
     assert moves == [Move(0, "lay", {"melds": OPENING}),
                      Move(0, "discard", {"tile": "black-2"})]
     assert match.state.opened[0] and match.state.turn.seat == 1
+
+
+def test_a_table_s_own_larger_tiles_touch_further_apart_in_a_meld() -> None:
+    """A set of 26 x 36 mm tiles (its profile's size) laid touching: 27 mm apart."""
+    match, _ = started()
+    table = GAME.interpreter(match.header, (26.0, 36.0))
+    play_all(match, table.on_press(match.state, Press(0, "press"), None))
+    laid = view(row(match), bottom=OPENING, pitch=(27.0, 40.0))
+    assert table.on_view(match.state, laid, None) == []
+    discarded = view([*row(match), "black-2"], bottom=OPENING, pitch=(27.0, 40.0))
+    # read at our tiles' size, each tile was a meld of its own: a lay-out flagged illegal
+    ours = GAME.interpreter(match.header)
+    assert ours.on_view(match.state, laid, None) == []
+    [lay, _] = ours.on_view(match.state, discarded, None)
+    assert isinstance(lay, Play) and all(len(meld) == 1 for meld in lay.move.get("melds"))
+    assert play_all(match, table.on_view(match.state, discarded, None)) == [
+        Move(0, "lay", {"melds": OPENING}), Move(0, "discard", {"tile": "black-2"})]
 
 
 def opened() -> tuple[Match[RemiState], RemiTable, list[str]]:
