@@ -79,8 +79,9 @@ class Reading:
 class RemiTable(TableInterpreter[RemiState]):
     """Reads the row and the melds; presses for a draw, "pe tablă" and a shown rack."""
 
-    def __init__(self, seats: int, tile_mm: tuple[float, float] = (20.0, 30.0)) -> None:
-        """`tile_mm`: the tiles' size (a table's own set, as its profile measured it)."""
+    def __init__(self, seats: int, tile_mm: tuple[float, float]) -> None:
+        """`tile_mm`: the tiles' size (our set's, or a table's own as its profile measured
+        it)."""
         self._seats = seats
         self._along_mm = ALONG_WIDTHS * tile_mm[0]
         self._across_mm = ACROSS_WIDTHS * tile_mm[0]
