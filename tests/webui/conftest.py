@@ -32,6 +32,15 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 ]
+#: How the browser tests open the page: on a phone's screen (390 x 844 CSS pixels, twice
+#: as dense, touch), in English until the page is switched (Accept-Language).
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "en-US",
+}
 PNG = b"\x89PNG\r\n\x1a\nfake-card"
 JPEG = b"\xff\xd8\xff\xe0fake-photo"
 PIN = "1234"
@@ -251,6 +260,12 @@ def admin(phone: Phone) -> Phone:
 @pytest.fixture
 def refused() -> Callable[[TestResponse], str]:
     return message_of
+
+
+@pytest.fixture(scope="session")
+def phone_screen() -> dict[str, Any]:
+    """PHONE: the browser context's settings of a phone (browser.new_context(**...))."""
+    return PHONE
 
 
 @pytest.fixture(scope="module")

@@ -45,13 +45,6 @@ from webui.server import RunningServer, serve
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = ROOT / "tests/fixtures/deserto/two-players-daylight"
 SHOTS = ROOT / "out/screenshots"
-PHONE: dict[str, Any] = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-    "locale": "en-US",  # the page picks English from Accept-Language until switched
-}
 LIVE_MS = 3000  # a move must reach an open page within this (the issue asks for 1 s)
 PIN = "482916"
 WORDS = load_catalogues()  # the page's chrome, per language
@@ -126,12 +119,13 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
 
 
 @pytest.fixture
-def phone(browser: Browser, table: Table) -> Iterator[Callable[[], Page]]:
+def phone(browser: Browser, table: Table, phone_screen: dict[str, Any]
+          ) -> Iterator[Callable[[], Page]]:
     """Open a new phone (its own cookies) on the page; all are closed after the test."""
     contexts: list[BrowserContext] = []
 
     def open_phone() -> Page:
-        context = browser.new_context(base_url=table.url, **PHONE)
+        context = browser.new_context(base_url=table.url, **phone_screen)
         context.set_default_timeout(5000)
         contexts.append(context)
         return context.new_page()
@@ -142,10 +136,10 @@ def phone(browser: Browser, table: Table) -> Iterator[Callable[[], Page]]:
 
 
 @pytest.fixture(scope="module")
-def pin(browser: Browser, table: Table) -> str:
+def pin(browser: Browser, table: Table, phone_screen: dict[str, Any]) -> str:
     """The first run, on the page: no PIN yet, so /admin asks for one and sets it."""
     assert not table.service.pin_is_set()
-    context = browser.new_context(base_url=table.url, **PHONE)
+    context = browser.new_context(base_url=table.url, **phone_screen)
     try:
         page = context.new_page()
         page.goto("/admin")

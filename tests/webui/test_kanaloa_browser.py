@@ -29,8 +29,6 @@ from webui.server import serve
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = ROOT / "tests/fixtures/kanaloa/three-players-daylight"
 SHOTS = ROOT / "out/screenshots"
-PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-                         "is_mobile": True, "has_touch": True, "locale": "en-US"}
 LIVE_MS = 3000
 # From the session's expected.jsonl: move 4 is Kai's blue-9 winning the first trick (his
 # boat sails to ocean-1b, red: the trump); move 6 is Tama's green-2, no red, on the
@@ -81,10 +79,11 @@ def test_the_snapshot_carries_the_race_in_every_language(
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_page_shows_the_race_on_a_phone(
-        race: tuple[str, dict[str, Any]], browser: Browser, language: str) -> None:
+        race: tuple[str, dict[str, Any]], browser: Browser, phone_screen: dict[str, Any],
+        language: str) -> None:
     url, snapshot = race
     board = snapshot["board"]
-    context = browser.new_context(base_url=url, **PHONE)
+    context = browser.new_context(base_url=url, **phone_screen)
     context.set_default_timeout(5000)
     try:
         page: Page = context.new_page()

@@ -33,8 +33,6 @@ from webui.server import RunningServer, serve
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = ROOT / "tests/fixtures/remi/four-players-dim"
 SHOTS = ROOT / "out/screenshots"
-PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-                         "is_mobile": True, "has_touch": True, "locale": "en-US"}
 WORDS = load_catalogues()
 # From the session's expected.jsonl: the frame before Ana lays out her second and third
 # melds (move #21). By then Dan has opened (#18) and discarded yellow 7 (#19), Ana drawn.
@@ -98,9 +96,11 @@ def ended(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[
         store.close()
 
 
-def phone_page(browser: Browser, url: str, language: str) -> tuple[BrowserContext, Page]:
-    """A phone's page of the table at `url`, in `language`, live."""
-    context = browser.new_context(base_url=url, **PHONE)
+def phone_page(browser: Browser, screen: dict[str, Any], url: str, language: str
+               ) -> tuple[BrowserContext, Page]:
+    """A phone's page (`screen`: conftest's phone_screen) of the table at `url`, in
+    `language`, live."""
+    context = browser.new_context(base_url=url, **screen)
     context.set_default_timeout(5000)
     page = context.new_page()
     page.goto(f"/lang/{language}")
@@ -121,9 +121,10 @@ def test_the_snapshot_holds_the_row_the_melds_with_their_owners_and_the_racks(
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_page_shows_the_row_the_melds_and_the_racks_on_a_phone(
-        opened: tuple[str, dict[str, Any]], browser: Browser, language: str) -> None:
+        opened: tuple[str, dict[str, Any]], browser: Browser, phone_screen: dict[str, Any],
+        language: str) -> None:
     url, snapshot = opened
-    context, page = phone_page(browser, url, language)
+    context, page = phone_page(browser, phone_screen, url, language)
     try:
         seats = page.locator("#seats li.seat")
         expect(seats.locator(".name")).to_have_text(["Ana", "Bogdan", "Carmen", "Dan"])
@@ -148,10 +149,11 @@ def test_the_page_shows_the_row_the_melds_and_the_racks_on_a_phone(
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_page_shows_the_round_s_scores_on_a_phone(
-        ended: tuple[str, dict[str, Any]], browser: Browser, language: str) -> None:
+        ended: tuple[str, dict[str, Any]], browser: Browser, phone_screen: dict[str, Any],
+        language: str) -> None:
     url, snapshot = ended
     assert [seat["score"] for seat in snapshot["seats"]] == SCORES
-    context, page = phone_page(browser, url, language)
+    context, page = phone_page(browser, phone_screen, url, language)
     try:
         expect(page.locator("#seats li.seat .score")).to_have_text(
             [str(score) for score in SCORES])
